@@ -1,0 +1,19 @@
+// Little-endian loads from unaligned byte pointers; memcpy compiles to one load on every target.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <span>
+
+namespace numdecode {
+
+using Bytes = std::span<const uint8_t>;
+
+template <class T>
+inline T load_le(const uint8_t* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;  // every target we build for (x86-64, wasm32) is little-endian
+}
+
+}  // namespace numdecode
