@@ -360,8 +360,8 @@ struct PageDecoder {
 
   static L int_to_float_bits(L a) {
     if constexpr (sizeof(L) == 2) return f32_to_f16_bits(float(a));
-    else if constexpr (sizeof(L) == 4) return std::bit_cast<uint32_t>(float(a));
-    else return std::bit_cast<uint64_t>(double(a));
+    else if constexpr (sizeof(L) == 4) return numdecode::bit_cast<uint32_t>(float(a));
+    else return numdecode::bit_cast<uint64_t>(double(a));
   }
 
   static L mul_bits(L x, L y) {
@@ -369,9 +369,9 @@ struct PageDecoder {
       // f16 x f16 is exact in f32; one rounding to f16 matches a native f16 multiply.
       return f32_to_f16_bits(f16_bits_to_f32(x) * f16_bits_to_f32(y));
     } else if constexpr (sizeof(L) == 4) {
-      return std::bit_cast<uint32_t>(std::bit_cast<float>(x) * std::bit_cast<float>(y));
+      return numdecode::bit_cast<uint32_t>(numdecode::bit_cast<float>(x) * numdecode::bit_cast<float>(y));
     } else {
-      return std::bit_cast<uint64_t>(std::bit_cast<double>(x) * std::bit_cast<double>(y));
+      return numdecode::bit_cast<uint64_t>(numdecode::bit_cast<double>(x) * numdecode::bit_cast<double>(y));
     }
   }
 };

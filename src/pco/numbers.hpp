@@ -5,6 +5,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "core/bytes.hpp"
 #include "pco/dtype.hpp"
 
 namespace numdecode::pco {
@@ -55,12 +56,12 @@ inline float f16_bits_to_f32(uint16_t h) {
     do { man <<= 1; ++e; } while ((man & 0x400) == 0);
     out = sign | uint32_t(112 - e) << 23 | ((man & 0x3ff) << 13);
   }
-  return std::bit_cast<float>(out);
+  return numdecode::bit_cast<float>(out);
 }
 
 // Round-to-nearest-even f32 -> f16, as the `half` crate does.
 inline uint16_t f32_to_f16_bits(float f) {
-  uint32_t x = std::bit_cast<uint32_t>(f);
+  uint32_t x = numdecode::bit_cast<uint32_t>(f);
   uint16_t sign = uint16_t((x >> 16) & 0x8000);
   uint32_t exp = (x >> 23) & 0xff, man = x & 0x7fffff;
   if (exp == 0xff) return uint16_t(sign | 0x7c00 | (man ? (0x200 | (man >> 13)) : 0));

@@ -89,10 +89,10 @@ void write_chunk_meta(JsonWriter& w, const ChunkMeta& m) {
         base = f16_bits_to_f32(uint16_t(fbits));
       } else if (bits == 32) {
         fbits = from_latent_ordered<uint32_t, NumKind::Float>(uint32_t(m.mode.base));
-        base = std::bit_cast<float>(uint32_t(fbits));
+        base = numdecode::bit_cast<float>(uint32_t(fbits));
       } else {
         fbits = from_latent_ordered<uint64_t, NumKind::Float>(m.mode.base);
-        base = std::bit_cast<double>(fbits);
+        base = numdecode::bit_cast<double>(fbits);
       }
       w.field("base", base);
       break;
