@@ -149,3 +149,36 @@ TEST(PcoTruncation, EveryProperPrefixFails) {
 }
 
 }  // namespace
+
+namespace {
+
+// A standalone file whose chunks differ in dtype, spliced from two corpus files: the
+// header of the first (its uniform type cleared), each file's chunk, and the terminator.
+TEST(PcoMixedDtypes, ChunksKeepTheirOwnTypes) {
+  auto a = testutil::read_file(pco_dir() / "classic_u16_n1000.pco");
+  auto b = testutil::read_file(pco_dir() / "classic_f32_n1000.pco");
+  StandaloneFile fa = read_standalone(a), fb = read_standalone(b);
+  ASSERT_EQ(fa.header.standalone_version, 3u);
+  std::vector<uint8_t> mixed(a.begin(), a.begin() + fa.chunks[0].byte_start);
+  mixed[5] = 0;  // no uniform type
+  mixed.insert(mixed.end(), a.begin() + fa.chunks[0].byte_start, a.begin() + fa.chunks[0].byte_end);
+  mixed.insert(mixed.end(), b.begin() + fb.chunks[0].byte_start, b.begin() + fb.chunks[0].byte_end);
+  mixed.push_back(0);
+
+  StandaloneFile f = read_standalone(mixed);
+  ASSERT_EQ(f.chunks.size(), 2u);
+  EXPECT_EQ(f.chunks[0].dtype, DType::U16);
+  EXPECT_EQ(f.chunks[1].dtype, DType::F32);
+  EXPECT_EQ(f.chunks[0].values, testutil::read_file(pco_dir() / "classic_u16_n1000.bin"));
+  EXPECT_EQ(f.chunks[1].values, testutil::read_file(pco_dir() / "classic_f32_n1000.bin"));
+
+  mixed[5] = 7;  // uniform u16: the f32 chunk now contradicts the header
+  try {
+    read_standalone(mixed);
+    FAIL() << "a chunk contradicting the uniform type was accepted";
+  } catch (const DecodeError& e) {
+    EXPECT_NE(std::string(e.what()).find("differs from the file's uniform type u16"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
