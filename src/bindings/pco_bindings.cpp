@@ -20,10 +20,10 @@ val decode_chunks(uintptr_t ptr, size_t len) {
   return guarded([&] {
     StandaloneFile f = read_standalone(heap_bytes(ptr, len));
     val chunks = val::array();
-    for (auto& c : f.chunks) {
+    for (size_t i = 0; i < f.chunks.size(); ++i) {
       val chunk = val::object();
-      chunk.set("dtype", std::string(dtype_name(c.dtype)));
-      chunk.set("bytes", copy_to_js(c.values));
+      chunk.set("dtype", std::string(dtype_name(f.chunks[i].dtype)));
+      chunk.set("bytes", copy_to_js(f.chunk_values(i), f.chunks[i].value_bytes()));
       chunks.call<void>("push", chunk);
     }
     val result = val::object();

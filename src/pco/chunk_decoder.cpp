@@ -12,6 +12,7 @@ namespace numdecode::pco {
 namespace {
 
 constexpr size_t kBatch = 256;
+constexpr unsigned kMaxAnsBits = 14;
 
 inline uint64_t low_bits_mask(unsigned bits) { return bits == 0 ? 0 : ~uint64_t{0} >> (64 - bits); }
 
@@ -182,8 +183,14 @@ LatentTable build_latent_table(const LatentVarMeta& var) {
   LatentTable t;
   t.ans_size_log = var.ans_size_log;
   t.n_bins = var.bins.size();
-  for (const Bin& b : var.bins) t.max_offset_bits = std::max(t.max_offset_bits, b.offset_bits);
+  unsigned min_offset_bits = var.bins.empty() ? 0 : 64;
+  for (const Bin& b : var.bins) {
+    t.max_offset_bits = std::max(t.max_offset_bits, b.offset_bits);
+    min_offset_bits = std::min(min_offset_bits, b.offset_bits);
+  }
+  t.min_bits_per_latent = min_offset_bits;
   if (t.n_bins <= 1) return t;
+  unsigned min_ans_bits = kMaxAnsBits;
   const uint32_t size = uint32_t{1} << var.ans_size_log;
   std::vector<uint32_t> symbols = spread_state_symbols(var.ans_size_log, var.bins);
   std::vector<uint32_t> x_s(var.bins.size());
@@ -195,14 +202,16 @@ LatentTable build_latent_table(const LatentVarMeta& var) {
     unsigned bits = var.ans_size_log - (31 - std::countl_zero(x));
     t.nodes[i] = AnsNode{var.bins[s].lower, uint8_t(var.bins[s].offset_bits), uint8_t(bits),
                          uint16_t((x << bits) - size)};
+    min_ans_bits = std::min(min_ans_bits, bits);
   }
+  t.min_bits_per_latent += min_ans_bits;
   return t;
 }
 
 // One page: L is the number's latent type, K its kind, P the primary latent type (u32 for Dict).
 template <class L, NumKind K, class P>
 struct PageDecoder {
-  static void run(const ChunkDecoder& cd, BitReader& r, size_t n, std::vector<uint8_t>& out) {
+  static void run(const ChunkDecoder& cd, BitReader& r, size_t n, uint8_t* dst) {
     const ChunkMeta& m = cd.meta_;
     const size_t nvars = m.vars.size();
     const size_t state_n = m.delta.state_n();
@@ -250,8 +259,6 @@ struct PageDecoder {
     P p_raw[kBatch], p[kBatch];
     L s_raw[kBatch], s[kBatch], nums[kBatch];
     const size_t num_bytes = sizeof(L);
-    const size_t out_start = out.size();
-    out.reserve(out_start + std::min<size_t>(n, 8 * r.bits_left() + kBatch) * num_bytes);
 
     size_t remaining = n;
     while (remaining > 0) {
@@ -265,9 +272,8 @@ struct PageDecoder {
       if (svar) decode_var<L>(cd, r, *svar, si, ans[si].data(), b, kd, s_raw, s, sdelta, lookbacks);
       r.check_in_bounds("page body");
       join(m, p, s, b, nums);
-      size_t at = out.size();
-      out.resize(at + b * num_bytes);
-      std::memcpy(out.data() + at, nums, b * num_bytes);
+      std::memcpy(dst, nums, b * num_bytes);
+      dst += b * num_bytes;
       remaining -= b;
     }
     r.align_zero("page body");
@@ -400,8 +406,30 @@ ChunkDecoder::ChunkDecoder(ChunkMeta meta) : meta_(std::move(meta)) {
   }
 }
 
+void ChunkDecoder::check_page_fits(const BitReader& r, size_t n) const {
+  const size_t state_n = meta_.delta.state_n();
+  const size_t lagged_n = n > state_n ? n - state_n : 0;
+  uint64_t needed = 0;
+  for (size_t v = 0; v < meta_.vars.size(); ++v) {
+    const LatentVarMeta& var = meta_.vars[v];
+    bool lagged = var.key == VarKey::Delta || var.delta_coded;
+    needed += uint64_t(lagged ? lagged_n : n) * tables_[v].min_bits_per_latent;
+  }
+  if (needed > r.bits_left())
+    fail("insufficient data: a page of ", n, " numbers needs at least ", needed, " bits but only ", r.bits_left(),
+         " remain");
+}
+
+void ChunkDecoder::decode_page(BitReader& r, size_t n, uint8_t* dst) const {
+  check_page_fits(r, n);
+  page_fn_(*this, r, n, dst);
+}
+
 void ChunkDecoder::decode_page(BitReader& r, size_t n, std::vector<uint8_t>& out) const {
-  page_fn_(*this, r, n, out);
+  check_page_fits(r, n);  // before allocating for a count that is only a claim
+  const size_t at = out.size();
+  out.resize(at + n * dtype_bytes(meta_.dtype));
+  page_fn_(*this, r, n, out.data() + at);
 }
 
 }  // namespace numdecode::pco
