@@ -3,13 +3,14 @@
 // can import ../js and ../dist) and the shared test corpus under /corpus/ when it is beside the
 // project. Supports single HTTP Range requests (the BPCells reader fetches slices of files).
 //
-//   node scripts/serve.mjs [--port N]      (default 8080; 0 picks a free port)
+//   node scripts/serve.mjs [--port N]   (default 8080, or a free port if that is taken; 0 = any free port)
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+const DEFAULT_PORT = 8080;
 const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const MIME = {
@@ -143,28 +144,34 @@ export async function defaultMounts() {
 
 async function main() {
   const args = process.argv.slice(2);
-  let port = 8080;
+  let port = null;
   for (let i = 0; i < args.length; i++) {
     if (args[i] === '--port' && i + 1 < args.length) port = Number(args[++i]);
     else if (args[i].startsWith('--port=')) port = Number(args[i].slice(7));
     else {
-      process.stderr.write(`usage: node scripts/serve.mjs [--port N]\n`);
+      process.stderr.write('usage: node scripts/serve.mjs [--port N]\n');
       process.exit(2);
     }
   }
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`serve: bad port ${port}\n`);
+  if (port !== null && !(Number.isInteger(port) && port >= 0 && port <= 65535)) {
+    process.stderr.write(`serve: bad port ${args.join(' ')}\n`);
     process.exit(2);
   }
   const server = createStaticServer({ mounts: await defaultMounts() });
   server.on('error', (err) => {
+    if (err.code === 'EADDRINUSE' && port === null) {
+      // The default port is taken: any free port will do.
+      port = 0;
+      server.listen(0, '127.0.0.1');
+      return;
+    }
     process.stderr.write(`serve: ${err.message}\n`);
     process.exit(1);
   });
-  server.listen(port, '127.0.0.1', () => {
-    const { port: actual } = server.address();
-    process.stdout.write(`numdecode demo: http://127.0.0.1:${actual}/web/  (Ctrl-C to stop)\n`);
+  server.on('listening', () => {
+    process.stdout.write(`numdecode demo: http://127.0.0.1:${server.address().port}/web/  (Ctrl-C to stop)\n`);
   });
+  server.listen(port ?? DEFAULT_PORT, '127.0.0.1');
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
