@@ -129,36 +129,32 @@ std::vector<Combination> page_candidates(std::span<const T> values, size_t vecto
   return out;
 }
 
-// LSB-first bit stream, as the decoder reads it.
-class BitPacker {
- public:
-  explicit BitPacker(std::vector<uint8_t>& out) : out_(out) {}
-  void put(uint64_t value, unsigned width) {
-    if (width == 0) return;
-    buffer_ |= value << filled_;
-    if (filled_ + width >= 64) {
-      flush_word();
-      const unsigned used = 64 - filled_;  // bits of `value` already in the flushed word
-      buffer_ = used == 64 ? 0 : value >> used;
-      filled_ = filled_ + width - 64;
-    } else {
-      filled_ += width;
+// Appends the LSB-first bit stream the decoder reads: value i at bits [i*width, (i+1)*width).
+template <class U>
+void pack_bits(const U* deltas, size_t n, unsigned width, std::vector<uint8_t>& out) {
+  const size_t packed_bytes = (n * width + 7) / 8;
+  const size_t at = out.size();
+  out.resize(at + packed_bytes + 8);  // slack for whole-word stores, trimmed below
+  uint8_t* p = out.data() + at;
+  uint64_t word = 0;
+  unsigned filled = 0;
+  if (width != 0) {
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t v = deltas[i];
+      word |= v << filled;
+      if (filled + width >= 64) {
+        std::memcpy(p, &word, 8);
+        p += 8;
+        word = filled == 0 ? 0 : v >> (64 - filled);  // the bits that did not fit
+        filled = filled + width - 64;
+      } else {
+        filled += width;
+      }
     }
+    if (filled != 0) std::memcpy(p, &word, 8);
   }
-  void finish() {
-    for (unsigned b = 0; b < filled_; b += 8) out_.push_back(static_cast<uint8_t>(buffer_ >> b));
-    buffer_ = 0;
-    filled_ = 0;
-  }
-
- private:
-  void flush_word() {
-    for (unsigned b = 0; b < 64; b += 8) out_.push_back(static_cast<uint8_t>(buffer_ >> b));
-  }
-  std::vector<uint8_t>& out_;
-  uint64_t buffer_ = 0;
-  unsigned filled_ = 0;
-};
+  out.resize(at + packed_bytes);
+}
 
 template <class T>
 void put_le(std::vector<uint8_t>& out, T v) {
@@ -167,12 +163,22 @@ void put_le(std::vector<uint8_t>& out, T v) {
   out.insert(out.end(), b, b + sizeof(T));
 }
 
+// Buffers reused across vectors.
 template <class T>
-void encode_vector(const T* values, size_t n, Combination c, std::vector<uint8_t>& out) {
+struct VectorScratch {
+  std::vector<SignedOf<T>> encoded;
+  std::vector<uint16_t> positions;
+  std::vector<UnsignedOf<T>> deltas;
+};
+
+template <class T>
+void encode_vector(const T* values, size_t n, Combination c, VectorScratch<T>& scratch, std::vector<uint8_t>& out) {
   using S = SignedOf<T>;
   using U = UnsignedOf<T>;
-  std::vector<S> encoded(n);
-  std::vector<uint16_t> positions;
+  std::vector<S>& encoded = scratch.encoded;
+  std::vector<uint16_t>& positions = scratch.positions;
+  encoded.resize(n);
+  positions.clear();
   bool have_placeholder = false;
   S placeholder = 0;
   for (size_t i = 0; i < n; ++i) {
@@ -194,9 +200,10 @@ void encode_vector(const T* values, size_t n, Combination c, std::vector<uint8_t
   put_le<uint16_t>(out, static_cast<uint16_t>(positions.size()));
   put_le<U>(out, frame);
   out.push_back(static_cast<uint8_t>(width));
-  BitPacker packer(out);
-  for (size_t i = 0; i < n; ++i) packer.put(static_cast<U>(static_cast<U>(encoded[i]) - frame), width);
-  packer.finish();
+  std::vector<U>& deltas = scratch.deltas;
+  deltas.resize(n);
+  for (size_t i = 0; i < n; ++i) deltas[i] = static_cast<U>(static_cast<U>(encoded[i]) - frame);
+  pack_bits(deltas.data(), n, width, out);
   for (uint16_t p : positions) put_le<uint16_t>(out, p);
   for (uint16_t p : positions) out.insert(out.end(), reinterpret_cast<const uint8_t*>(values + p),
                                           reinterpret_cast<const uint8_t*>(values + p) + sizeof(T));
@@ -228,6 +235,9 @@ std::vector<uint8_t> encode(std::span<const T> values, const EncodeOptions& opti
     candidates = page_candidates(values, vector_size);
 
   std::vector<uint8_t> page;
+  // Typical pages are smaller than the plain values; bigger ones grow the usual way.
+  page.reserve(8 + num_vectors * (kOffsetBytes + kAlpInfoBytes + Traits::kForInfoBytes) + values.size() * sizeof(T));
+  VectorScratch<T> scratch;
   if (options.layout == Layout::kDraft) page.push_back(1);  // version
   page.push_back(0);                                         // compression mode: ALP
   page.push_back(0);                                         // integer encoding: FOR + bit-pack
@@ -248,7 +258,7 @@ std::vector<uint8_t> encode(std::span<const T> values, const EncodeOptions& opti
     if (offset > UINT32_MAX) throw std::invalid_argument("ALP encode: page exceeds the 4 GiB offset range");
     const auto offset32 = static_cast<uint32_t>(offset);
     std::memcpy(page.data() + offsets_start + k * kOffsetBytes, &offset32, sizeof offset32);
-    encode_vector(values.data() + start, n, c, page);
+    encode_vector(values.data() + start, n, c, scratch, page);
   }
   return page;
 }
