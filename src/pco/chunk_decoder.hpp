@@ -37,7 +37,7 @@ class ChunkDecoder {
 
   // Decodes one page of n numbers from r (positioned at the page start), appending
   // n little-endian values to out. Leaves r after the page's zero padding.
-  void decode_page(BitReader& r, size_t n, std::vector<uint8_t>& out) const;
+  void decode_page(BitReader& r, size_t n, ByteBuffer& out) const;
   // The same into caller memory of n * dtype_bytes bytes.
   void decode_page(BitReader& r, size_t n, uint8_t* dst) const;
   // Throws unless the remaining bits could hold a page of n numbers.

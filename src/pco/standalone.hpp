@@ -29,7 +29,7 @@ struct StandaloneChunk {
 struct StandaloneFile {
   StandaloneHeader header;
   std::vector<StandaloneChunk> chunks;
-  std::vector<uint8_t> values;  // every chunk's little-endian numbers (f16 as bits), concatenated
+  ByteBuffer values;  // every chunk's little-endian numbers (f16 as bits), concatenated
 
   const uint8_t* chunk_values(size_t i) const { return values.data() + chunks[i].value_offset; }
 };
