@@ -65,7 +65,7 @@ template <class T>
 void BM_Encode(benchmark::State& state, const char* name) {
   const std::vector<uint8_t>& bytes = page(name);
   if (bytes.empty()) return state.SkipWithError("corpus page missing");
-  const std::vector<T> values = PageReader<T>(Bytes(bytes)).decode_all();
+  const ValueVector<T> values = PageReader<T>(Bytes(bytes)).decode_all();
   size_t encoded_size = 0;
   for (auto _ : state) {
     const std::vector<uint8_t> out = encode<T>(std::span<const T>(values));

@@ -20,6 +20,10 @@
 
 namespace numdecode::alp {
 
+// Decoded values; new elements are left uninitialised (the decoder writes every one).
+template <class T>
+using ValueVector = std::vector<T, DefaultInitAllocator<T>>;
+
 enum class Layout : uint8_t { kDraft, kMerged };
 const char* layout_name(Layout layout);  // "draft" | "merged"
 
@@ -71,12 +75,12 @@ class PageReader {
 
   // Writes vector k's num_values values to out.
   void decode_vector_into(size_t k, T* out, Kernel kernel = Kernel::kAuto) const;
-  std::vector<T> decode_vector(size_t k, Kernel kernel = Kernel::kAuto) const;
+  ValueVector<T> decode_vector(size_t k, Kernel kernel = Kernel::kAuto) const;
 
   // Values [start, end) of the page, decoding only the vectors that overlap the range.
-  std::vector<T> decode_range(size_t start, size_t end, Kernel kernel = Kernel::kAuto) const;
+  ValueVector<T> decode_range(size_t start, size_t end, Kernel kernel = Kernel::kAuto) const;
   // Every value. All vectors are validated before the output is allocated.
-  std::vector<T> decode_all(Kernel kernel = Kernel::kAuto) const;
+  ValueVector<T> decode_all(Kernel kernel = Kernel::kAuto) const;
 
  private:
   void decode_checked_into(const VectorInfo& info, T* out, Kernel kernel) const;
@@ -87,8 +91,8 @@ class PageReader {
 };
 
 // Convenience wrappers.
-std::vector<float> decode_f32(Bytes page, Kernel kernel = Kernel::kAuto);
-std::vector<double> decode_f64(Bytes page, Kernel kernel = Kernel::kAuto);
+ValueVector<float> decode_f32(Bytes page, Kernel kernel = Kernel::kAuto);
+ValueVector<double> decode_f64(Bytes page, Kernel kernel = Kernel::kAuto);
 
 struct EncodeOptions {
   Layout layout = Layout::kDraft;

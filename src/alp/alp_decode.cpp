@@ -180,15 +180,15 @@ void PageReader<T>::decode_vector_into(size_t k, T* out, Kernel kernel) const {
 }
 
 template <class T>
-std::vector<T> PageReader<T>::decode_vector(size_t k, Kernel kernel) const {
+ValueVector<T> PageReader<T>::decode_vector(size_t k, Kernel kernel) const {
   const VectorInfo v = vector_info(k);
-  std::vector<T> out(v.num_values);
+  ValueVector<T> out(v.num_values);
   decode_checked_into(v, out.data(), kernel);
   return out;
 }
 
 template <class T>
-std::vector<T> PageReader<T>::decode_range(size_t start, size_t end, Kernel kernel) const {
+ValueVector<T> PageReader<T>::decode_range(size_t start, size_t end, Kernel kernel) const {
   if (start > end || end > header_.num_elements)
     fail("ALP: range [", start, ", ", end, ") is outside the page's ", header_.num_elements, " values");
   if (start == end) return {};
@@ -198,8 +198,8 @@ std::vector<T> PageReader<T>::decode_range(size_t start, size_t end, Kernel kern
   infos.reserve(last - first + 1);
   for (size_t k = first; k <= last; ++k) infos.push_back(vector_info(k));
 
-  std::vector<T> out(end - start);
-  std::vector<T> scratch;
+  ValueVector<T> out(end - start);
+  ValueVector<T> scratch;
   for (const VectorInfo& v : infos) {
     const size_t lo = std::max<size_t>(start, v.first_value);
     const size_t hi = std::min<size_t>(end, v.first_value + v.num_values);
@@ -216,12 +216,12 @@ std::vector<T> PageReader<T>::decode_range(size_t start, size_t end, Kernel kern
 }
 
 template <class T>
-std::vector<T> PageReader<T>::decode_all(Kernel kernel) const {
+ValueVector<T> PageReader<T>::decode_all(Kernel kernel) const {
   // Validate every vector before allocating the output, so a bad page costs no big allocation.
   std::vector<VectorInfo> infos;
   infos.reserve(header_.num_vectors);
   for (size_t k = 0; k < header_.num_vectors; ++k) infos.push_back(vector_info(k));
-  std::vector<T> out(header_.num_elements);
+  ValueVector<T> out(header_.num_elements);
   for (const VectorInfo& v : infos) decode_checked_into(v, out.data() + v.first_value, kernel);
   return out;
 }
@@ -229,7 +229,7 @@ std::vector<T> PageReader<T>::decode_all(Kernel kernel) const {
 template class PageReader<float>;
 template class PageReader<double>;
 
-std::vector<float> decode_f32(Bytes page, Kernel kernel) { return PageReader<float>(page).decode_all(kernel); }
-std::vector<double> decode_f64(Bytes page, Kernel kernel) { return PageReader<double>(page).decode_all(kernel); }
+ValueVector<float> decode_f32(Bytes page, Kernel kernel) { return PageReader<float>(page).decode_all(kernel); }
+ValueVector<double> decode_f64(Bytes page, Kernel kernel) { return PageReader<double>(page).decode_all(kernel); }
 
 }  // namespace numdecode::alp

@@ -29,7 +29,7 @@ size_t index_arg(double x, const char* what) {
 }
 
 template <class T>
-val values_to_js(const std::vector<T>& values) {
+val values_to_js(const ValueVector<T>& values) {
   return copy_to_js(reinterpret_cast<const uint8_t*>(values.data()), values.size() * sizeof(T));
 }
 
@@ -142,11 +142,13 @@ val encode_values(uintptr_t ptr, size_t len, std::string dtype, std::string layo
     if (width == 4) {
       std::vector<float> values(len / 4);
       if (len) std::memcpy(values.data(), raw.data(), len);
-      return copy_to_js(encode<float>(std::span<const float>(values), options));
+      const std::vector<uint8_t> page = encode<float>(std::span<const float>(values), options);
+      return copy_to_js(page.data(), page.size());
     }
     std::vector<double> values(len / 8);
     if (len) std::memcpy(values.data(), raw.data(), len);
-    return copy_to_js(encode<double>(std::span<const double>(values), options));
+    const std::vector<uint8_t> page = encode<double>(std::span<const double>(values), options);
+    return copy_to_js(page.data(), page.size());
   });
 }
 

@@ -21,18 +21,18 @@ bool same_bits(const T* a, const T* b, size_t n) {
 
 template <class T>
 void fuzz_as(const std::vector<uint8_t>& page) {
-  std::vector<T> values;
+  ValueVector<T> values;
   try {
     const PageReader<T> reader{Bytes(page)};
     values = reader.decode_all(Kernel::kAuto);
-    const std::vector<T> scalar = reader.decode_all(Kernel::kScalar);
+    const ValueVector<T> scalar = reader.decode_all(Kernel::kScalar);
     if (scalar.size() != values.size() || !same_bits(scalar.data(), values.data(), values.size())) std::abort();
     if (reader.num_vectors() > 0) {
       const size_t k = page.size() % reader.num_vectors();
-      const std::vector<T> one = reader.decode_vector(k);
+      const ValueVector<T> one = reader.decode_vector(k);
       if (!same_bits(one.data(), values.data() + (k << reader.header().log_vector_size), one.size())) std::abort();
       const size_t start = values.size() / 3, end = values.size() - values.size() / 5;
-      const std::vector<T> range = reader.decode_range(start, end);
+      const ValueVector<T> range = reader.decode_range(start, end);
       if (!same_bits(range.data(), values.data() + start, range.size())) std::abort();
     }
   } catch (const DecodeError&) {
@@ -41,7 +41,7 @@ void fuzz_as(const std::vector<uint8_t>& page) {
   EncodeOptions options;
   options.layout = page.size() % 2 ? Layout::kMerged : Layout::kDraft;
   const std::vector<uint8_t> again = encode<T>(std::span<const T>(values), options);
-  const std::vector<T> back = PageReader<T>(Bytes(again)).decode_all();
+  const ValueVector<T> back = PageReader<T>(Bytes(again)).decode_all();
   if (back.size() != values.size() || !same_bits(back.data(), values.data(), values.size())) std::abort();
 }
 

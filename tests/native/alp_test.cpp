@@ -33,8 +33,9 @@ const Json& corrupt_manifest() {
   return m;
 }
 
-template <class T>
-std::vector<uint8_t> bytes_of(const std::vector<T>& v) {
+template <class Vec>
+std::vector<uint8_t> bytes_of(const Vec& v) {
+  using T = typename Vec::value_type;
   std::vector<uint8_t> out(v.size() * sizeof(T));
   if (!v.empty()) std::memcpy(out.data(), v.data(), out.size());
   return out;
@@ -49,7 +50,8 @@ std::vector<T> values_of(const std::vector<uint8_t>& bytes) {
 
 template <class T>
 std::vector<T> decode(const std::vector<uint8_t>& page, Kernel kernel = Kernel::kAuto) {
-  return PageReader<T>(Bytes(page)).decode_all(kernel);
+  const ValueVector<T> values = PageReader<T>(Bytes(page)).decode_all(kernel);
+  return std::vector<T>(values.begin(), values.end());
 }
 
 // Same page in the merged layout: the draft page without its version byte (offsets count from the
@@ -151,13 +153,13 @@ TEST(AlpCorpus, EveryValidPageDecodesBitExactly) {
 template <class T>
 void check_random_access(const std::vector<uint8_t>& page, std::mt19937_64& rng) {
   const PageReader<T> reader{Bytes(page)};
-  const std::vector<T> all = reader.decode_all();
-  const auto same = [](const std::vector<T>& a, const T* b, size_t n) {
+  const ValueVector<T> all = reader.decode_all();
+  const auto same = [](const ValueVector<T>& a, const T* b, size_t n) {
     return a.size() == n && (n == 0 || std::memcmp(a.data(), b, n * sizeof(T)) == 0);
   };
   const size_t n = all.size(), vs = reader.header().vector_size;
   for (size_t k = 0; k < reader.num_vectors(); ++k) {
-    const std::vector<T> v = reader.decode_vector(k);
+    const ValueVector<T> v = reader.decode_vector(k);
     const size_t first = k * vs;
     EXPECT_TRUE(same(v, all.data() + first, std::min(vs, n - first))) << "vector " << k;
     EXPECT_TRUE(same(reader.decode_vector(k, Kernel::kScalar), all.data() + first, v.size())) << "vector " << k;
@@ -238,7 +240,7 @@ void poke_everywhere(const std::vector<uint8_t>& page) {
     const PageReader<T> reader{Bytes(page)};
     for (size_t k = 0; k < reader.num_vectors(); ++k) {
       try {
-        const std::vector<T> v = reader.decode_vector(k, Kernel::kAuto);
+        const ValueVector<T> v = reader.decode_vector(k, Kernel::kAuto);
         EXPECT_TRUE(bytes_of(v) == bytes_of(reader.decode_vector(k, Kernel::kScalar)));
       } catch (const DecodeError&) {
       }
@@ -337,7 +339,7 @@ TEST(AlpCorpus, OffsetsMustIncreaseAndStayOutOfTheOffsetArray) {
   // Random access to one good vector still works when another vector is malformed.
   const std::vector<float> all = decode<float>(page);
   const PageReader<float> reader{Bytes(swapped)};
-  const std::vector<float> v0 = reader.decode_vector(0);
+  const ValueVector<float> v0 = reader.decode_vector(0);
   EXPECT_EQ(std::memcmp(v0.data(), all.data(), 1024 * sizeof(float)), 0);
 }
 
@@ -559,8 +561,8 @@ void expect_round_trip(const std::vector<T>& values, const EncodeOptions& option
   EXPECT_EQ(reader.header().layout, options.layout);
   EXPECT_EQ(reader.header().log_vector_size, options.log_vector_size);
   EXPECT_EQ(reader.size(), values.size());
-  const std::vector<T> simd = reader.decode_all(Kernel::kAuto);
-  const std::vector<T> scalar = reader.decode_all(Kernel::kScalar);
+  const ValueVector<T> simd = reader.decode_all(Kernel::kAuto);
+  const ValueVector<T> scalar = reader.decode_all(Kernel::kScalar);
   EXPECT_TRUE(bytes_of(simd) == bytes_of(values)) << "round trip is not bit-exact (n = " << values.size() << ")";
   EXPECT_TRUE(bytes_of(scalar) == bytes_of(values));
   // Vectors are contiguous and the page has no slack: each offset equals the previous end.
