@@ -2,7 +2,7 @@
 
 export type AlpDtype = 'f32' | 'f64';
 export type AlpArray<D extends AlpDtype> = D extends 'f32' ? Float32Array : Float64Array;
-export type AlpPageBytes = Uint8Array | ArrayBufferView | ArrayBuffer;
+export type AlpPageBytes = Uint8Array | ArrayBufferView | ArrayBufferLike;
 
 /** One vector's metadata (offset is a page byte offset). */
 export interface AlpVectorInfo<D extends AlpDtype = AlpDtype> {

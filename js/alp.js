@@ -11,11 +11,12 @@ function checkDtype(dtype) {
   }
 }
 
-// Accepts Uint8Array (Node Buffers included), any other ArrayBufferView, or an ArrayBuffer.
+// Accepts Uint8Array (Node Buffers included), any other ArrayBufferView, or an (Shared)ArrayBuffer.
 function asBytes(bytes) {
   if (bytes instanceof Uint8Array) return bytes;
   if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  if (typeof SharedArrayBuffer === 'function' && bytes instanceof SharedArrayBuffer) return new Uint8Array(bytes);
   throw new TypeError('alp: page bytes must be a Uint8Array, ArrayBufferView or ArrayBuffer');
 }
 
