@@ -4,7 +4,7 @@
 // The C++ bindings are stateless: every call gets all the bytes it needs. The wrapped reader
 // therefore keeps its own copies of the header and chunk metadata and passes them again for
 // each page.
-import { DTYPES, binding, isDtype, typedArrayFor, viewAs, withInputs } from './wasm.js';
+import { DTYPES, binding, isDtype, viewAs, withInputs } from './wasm.js';
 
 function describe(value) {
   if (value === null) return 'null';
@@ -47,28 +47,9 @@ function decodeRawChunks(bytes) {
  */
 export function decode(bytes) {
   requireBytes('pco.decode: bytes', bytes);
-  const chunks = decodeRawChunks(bytes);
-  if (chunks.length === 0) {
-    const { uniformDtype } = inspect(bytes);
-    return uniformDtype ? new (typedArrayFor(uniformDtype))(0) : new Uint8Array(0);
-  }
-  const dtype = chunks[0].dtype;
-  const other = chunks.find((c) => c.dtype !== dtype);
-  if (other) {
-    throw new Error(
-      `pco.decode: the file's chunks have different dtypes (${dtype} and ${other.dtype}); ` +
-        'use pco.decodeChunks to get each chunk in its own dtype',
-    );
-  }
-  if (chunks.length === 1) return viewAs(dtype, chunks[0].bytes);
-  const total = chunks.reduce((sum, c) => sum + c.bytes.length, 0);
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c.bytes, at);
-    at += c.bytes.length;
-  }
-  return viewAs(dtype, out);
+  const decodeBinding = binding('pcoDecode');
+  const { dtype, bytes: raw } = withInputs([bytes], (ptr, len) => decodeBinding(ptr, len));
+  return dtype === null ? new Uint8Array(0) : viewAs(dtype, raw);
 }
 
 /**

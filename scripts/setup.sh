@@ -13,8 +13,10 @@ log() { printf '[setup] %s\n' "$*"; }
 #   clang                 libFuzzer targets
 #   emscripten            the WebAssembly build (3.1.6 in bookworm; pulls clang-14, lld-14, binaryen, node-acorn)
 #   libgtest-dev          native tests;  libbenchmark-dev: native benchmarks
+#   nlohmann-json3-dev    native tests read the corpus manifests
+#   libssl-dev            native tests check SHA-256 of large expected outputs
 #   chromium              headless browser tests of the demo page
-PACKAGES=(cmake g++ make clang emscripten libgtest-dev libbenchmark-dev chromium)
+PACKAGES=(cmake g++ make clang emscripten libgtest-dev libbenchmark-dev nlohmann-json3-dev libssl-dev chromium)
 # Node.js: the machine's own (>= 18) is used when present; otherwise Debian's.
 if ! command -v node >/dev/null 2>&1; then PACKAGES+=(nodejs); fi
 if ! command -v npm >/dev/null 2>&1; then PACKAGES+=(npm); fi
