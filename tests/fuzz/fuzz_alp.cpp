@@ -19,11 +19,23 @@ bool same_bits(const T* a, const T* b, size_t n) {
   return n == 0 || std::memcmp(a, b, n * sizeof(T)) == 0;
 }
 
+// A valid page may expand ~600-fold (a 13-byte vector holds 1024 values; more with a larger
+// log_vector_size): pages claiming more output than this only get their random access checked.
+constexpr size_t kMaxOutputBytes = size_t{64} << 20;
+
 template <class T>
 void fuzz_as(const std::vector<uint8_t>& page) {
   ValueVector<T> values;
   try {
     const PageReader<T> reader{Bytes(page)};
+    if (reader.size() * sizeof(T) > kMaxOutputBytes) {
+      const ValueVector<T> first = reader.decode_vector(0);
+      const ValueVector<T> again = reader.decode_vector(0, Kernel::kScalar);
+      if (!same_bits(first.data(), again.data(), first.size())) std::abort();
+      const ValueVector<T> last = reader.decode_vector(reader.num_vectors() - 1);
+      (void)last;
+      return;
+    }
     values = reader.decode_all(Kernel::kAuto);
     const ValueVector<T> scalar = reader.decode_all(Kernel::kScalar);
     if (scalar.size() != values.size() || !same_bits(scalar.data(), values.data(), values.size())) std::abort();
