@@ -121,6 +121,14 @@ inline void store_f64x2(double* out, V encoded, double f10, double f10neg) {
   const __m128d x = _mm_add_pd(_mm_mul_pd(hi, _mm_set1_pd(4294967296.0)), lo);
   _mm_storeu_pd(out, _mm_mul_pd(_mm_mul_pd(x, _mm_set1_pd(f10)), _mm_set1_pd(f10neg)));
 }
+// Four int32 lanes -> four doubles (exact), scaled.
+inline void store_f64x4_from_i32(double* out, V encoded, double f10, double f10neg) {
+  const __m128d lo = _mm_cvtepi32_pd(encoded);
+  const __m128d hi = _mm_cvtepi32_pd(_mm_unpackhi_epi64(encoded, encoded));
+  const __m128d m1 = _mm_set1_pd(f10), m2 = _mm_set1_pd(f10neg);
+  _mm_storeu_pd(out, _mm_mul_pd(_mm_mul_pd(lo, m1), m2));
+  _mm_storeu_pd(out + 2, _mm_mul_pd(_mm_mul_pd(hi, m1), m2));
+}
 #else  // NUMDECODE_SIMD_WASM
 using V = v128_t;
 inline V load(const void* p) { return wasm_v128_load(p); }
@@ -150,6 +158,13 @@ inline void store_f64x2(double* out, V encoded, double f10, double f10neg) {
   const V hi = wasm_f64x2_convert_low_i32x4(wasm_i32x4_shuffle(encoded, encoded, 1, 3, 1, 3));
   const V x = wasm_f64x2_add(wasm_f64x2_mul(hi, wasm_f64x2_splat(4294967296.0)), lo);
   wasm_v128_store(out, wasm_f64x2_mul(wasm_f64x2_mul(x, wasm_f64x2_splat(f10)), wasm_f64x2_splat(f10neg)));
+}
+inline void store_f64x4_from_i32(double* out, V encoded, double f10, double f10neg) {
+  const V lo = wasm_f64x2_convert_low_i32x4(encoded);
+  const V hi = wasm_f64x2_convert_low_i32x4(wasm_i32x4_shuffle(encoded, encoded, 2, 3, 2, 3));
+  const V m1 = wasm_f64x2_splat(f10), m2 = wasm_f64x2_splat(f10neg);
+  wasm_v128_store(out, wasm_f64x2_mul(wasm_f64x2_mul(lo, m1), m2));
+  wasm_v128_store(out + 2, wasm_f64x2_mul(wasm_f64x2_mul(hi, m1), m2));
 }
 #endif
 
@@ -214,6 +229,27 @@ size_t decode_f32_groups(const uint8_t* packed, size_t groups, unsigned bw, cons
     const V d1 = unpack_f32_half<kSpanning>(base + second_half, shuffle1, mult1, bw, mask);
     store_f32x4(out + 8 * g, add_u32(d0, frame_v), f10, f10neg);
     store_f32x4(out + 8 * g + 4, add_u32(d1, frame_v), f10, f10neg);
+  }
+  return groups * 8;
+}
+
+// f64 vectors whose encoded integers all fit in int32 (bit width <= 32 and frame..frame+2^bw-1
+// inside the int32 range; typical for decimal data) unpack 4 values per vector register exactly
+// like f32 and convert with the exact int32 -> double instruction.
+template <bool kSpanning>
+size_t decode_f64_narrow_groups(const uint8_t* packed, size_t groups, unsigned bw, const F32Plan& plan,
+                                uint32_t frame, double f10, double f10neg, double* out) {
+  const V shuffle0 = load(plan.shuffle[0]), shuffle1 = load(plan.shuffle[1]);
+  const V mult0 = load(plan.multiplier[0]), mult1 = load(plan.multiplier[1]);
+  const V mask = splat_u32(static_cast<uint32_t>(low_mask(bw)));
+  const V frame_v = splat_u32(frame);
+  const size_t second_half = bw / 2;
+  for (size_t g = 0; g < groups; ++g) {
+    const uint8_t* base = packed + g * bw;
+    const V d0 = unpack_f32_half<kSpanning>(base, shuffle0, mult0, bw, mask);
+    const V d1 = unpack_f32_half<kSpanning>(base + second_half, shuffle1, mult1, bw, mask);
+    store_f64x4_from_i32(out + 8 * g, add_u32(d0, frame_v), f10, f10neg);
+    store_f64x4_from_i32(out + 8 * g + 4, add_u32(d1, frame_v), f10, f10neg);
   }
   return groups * 8;
 }
@@ -286,6 +322,21 @@ void decode_f64_simd(const uint8_t* packed, const uint8_t* readable_end, size_t 
                      uint64_t frame, double pow10_factor, double pow10_neg_exponent, double* out) {
   if (bit_width == 0) return decode_f64_scalar(packed, readable_end, n, 0, frame, pow10_factor, pow10_neg_exponent, out);
   const size_t avail = static_cast<size_t>(readable_end - packed);
+  const auto first = static_cast<int64_t>(frame);
+  const bool narrow = bit_width <= 32 && first >= INT32_MIN &&
+                      first <= INT32_MAX - static_cast<int64_t>(low_mask(bit_width));
+  if (narrow) {
+    const F32Plan plan = plan_f32(bit_width);
+    const size_t reach = bit_width / 2 + 16 + (plan.spanning ? 1 : 0);
+    const size_t groups = avail >= reach ? std::min(n / 8, (avail - reach) / bit_width + 1) : 0;
+    const auto frame32 = static_cast<uint32_t>(frame);
+    const size_t done =
+        plan.spanning
+            ? decode_f64_narrow_groups<true>(packed, groups, bit_width, plan, frame32, pow10_factor, pow10_neg_exponent, out)
+            : decode_f64_narrow_groups<false>(packed, groups, bit_width, plan, frame32, pow10_factor, pow10_neg_exponent, out);
+    return decode_f64_scalar(packed + groups * bit_width, readable_end, n - done, bit_width, frame, pow10_factor,
+                             pow10_neg_exponent, out + done);
+  }
   const F64Plan plan = plan_f64(bit_width);
   const size_t reach = plan.pair_byte[3] + 16 + (plan.spanning ? 1 : 0);
   const size_t groups = avail >= reach ? std::min(n / 8, (avail - reach) / bit_width + 1) : 0;

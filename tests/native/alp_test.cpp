@@ -513,6 +513,30 @@ TEST(AlpKernels, Int64ToDoubleRoundsLikeTheScalarCast) {
   EXPECT_TRUE(bytes_of(decode<double>(page, Kernel::kAuto)) == bytes_of(expected_values(v)));
 }
 
+// f64 vectors whose integers fit in int32 take a separate SIMD path: check its edges
+// (frame at INT32_MIN, largest value at INT32_MAX, one past it) for every width up to 32.
+TEST(AlpKernels, F64FramesAtTheInt32Edges) {
+  std::mt19937_64 rng(8);
+  for (unsigned bw = 1; bw <= 32; ++bw) {
+    const uint64_t max_delta = (uint64_t{1} << bw) - 1;
+    const int64_t frames[] = {INT32_MIN, int64_t{INT32_MAX} - static_cast<int64_t>(max_delta),
+                              int64_t{INT32_MAX} - static_cast<int64_t>(max_delta) + 1, -5, 0,
+                              int64_t{INT32_MIN} - 1};
+    for (int64_t frame : frames) {
+      SCOPED_TRACE("bit width " + std::to_string(bw) + ", frame " + std::to_string(frame));
+      TestVector<double> v;
+      v.exponent = 3;
+      v.factor = 1;
+      v.bit_width = bw;
+      v.frame = static_cast<uint64_t>(frame);
+      for (size_t i = 0; i < 203; ++i) v.deltas.push_back(i % 5 == 0 ? max_delta : rng() & max_delta);
+      const std::vector<uint8_t> page = build_page<double>({v}, 10, v.deltas.size());
+      EXPECT_TRUE(bytes_of(decode<double>(page, Kernel::kAuto)) == bytes_of(expected_values(v)));
+      EXPECT_TRUE(bytes_of(decode<double>(page, Kernel::kScalar)) == bytes_of(expected_values(v)));
+    }
+  }
+}
+
 TEST(AlpKernels, MultipleVectorsWithDifferentParameters) {
   std::mt19937_64 rng(5);
   for (unsigned lvs : {3u, 4u, 9u, 12u, 15u}) {
