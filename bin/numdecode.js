@@ -10,9 +10,12 @@ import { init } from '../js/index.js';
 // --format NAME -> module with decode/inspect.
 const FORMATS = {
   pco: () => import('../js/cli/pco.js'),
+  alp: () => import('../js/cli/alp.js'), // ALP (added by the ALP branch)
 };
 // Other top-level commands -> module with run(argv) and usage.
-const COMMANDS = {};
+const COMMANDS = {
+  'encode-alp': () => import('../js/cli/alp.js'), // ALP (added by the ALP branch)
+};
 
 const DEFAULT_FORMAT = 'pco';
 

@@ -13,3 +13,15 @@ export type {
   PcoWrappedReader,
   PcoWrappedChunk,
 } from './pco.js';
+// ALP (added by the ALP branch)
+export * as alp from './alp.js';
+export type {
+  AlpDtype,
+  AlpArray,
+  AlpPageBytes,
+  AlpPageInfo,
+  AlpVectorInfo,
+  AlpVectorError,
+  AlpEncodeOptions,
+  AlpPage,
+} from './alp.js';
