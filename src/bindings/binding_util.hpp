@@ -1,0 +1,40 @@
+// Shared glue for the embind bindings: inputs arrive as (pointer, length) into the wasm
+// heap; outputs leave as fresh JS copies; C++ errors become JS Errors with their message.
+#pragma once
+#include <emscripten/val.h>
+
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "core/bytes.hpp"
+
+namespace numdecode::bindings {
+
+using emscripten::val;
+
+inline Bytes heap_bytes(uintptr_t ptr, size_t len) { return {reinterpret_cast<const uint8_t*>(ptr), len}; }
+
+// A Uint8Array that owns a copy of the bytes (valid after wasm memory grows or is reused).
+inline val copy_to_js(const std::vector<uint8_t>& bytes) {
+  return val(emscripten::typed_memory_view(bytes.size(), bytes.data())).call<val>("slice");
+}
+
+// Runs fn; any C++ exception is rethrown into JS as an Error carrying its message
+// (an escaping C++ exception would reach JS as a bare pointer number).
+template <class Fn>
+val guarded(Fn&& fn) {
+  std::string message;
+  try {
+    return fn();
+  } catch (const std::bad_alloc&) {
+    message = "out of memory while decoding";
+  } catch (const std::exception& e) {
+    message = e.what();
+  }
+  val::global("Error").new_(val(message)).throw_();
+  return val::undefined();
+}
+
+}  // namespace numdecode::bindings

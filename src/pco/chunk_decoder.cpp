@@ -1,0 +1,407 @@
+#include "pco/chunk_decoder.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstring>
+
+#include "pco/numbers.hpp"
+
+namespace numdecode::pco {
+
+namespace {
+
+constexpr size_t kBatch = 256;
+
+inline uint64_t low_bits_mask(unsigned bits) { return bits == 0 ? 0 : ~uint64_t{0} >> (64 - bits); }
+
+// Reads k latents of one variable: tANS bin symbols (4 interleaved states), then their offsets.
+template <class W>
+void decode_latents(const LatentTable& t, const Bin* single_bin, BitReader& r, uint32_t st[4], size_t k,
+                    W* out) {
+  W lowers[kBatch];
+  uint8_t obits[kBatch];
+  size_t bit = r.bit_pos();
+  if (t.n_bins == 1) {  // a single bin spends no tANS bits
+    std::fill_n(lowers, k, W(single_bin->lower));
+    std::fill_n(obits, k, uint8_t(single_bin->offset_bits));
+  } else {
+    const AnsNode* nodes = t.nodes.data();
+    size_t i = 0;
+    // 4 symbols use at most 4*14 bits, so one 64-bit word serves all four.
+    for (; i + 4 <= k; i += 4) {
+      uint64_t w = r.word_at(bit >> 3) >> (bit & 7);
+      unsigned used = 0;
+      for (int j = 0; j < 4; ++j) {
+        const AnsNode& nd = nodes[st[j]];
+        lowers[i + j] = W(nd.lower);
+        obits[i + j] = nd.offset_bits;
+        st[j] = nd.next_base + uint32_t((w >> used) & ((1u << nd.bits_to_read) - 1));
+        used += nd.bits_to_read;
+      }
+      bit += used;
+    }
+    for (; i < k; ++i) {
+      uint32_t& s = st[i & 3];
+      const AnsNode& nd = nodes[s];
+      lowers[i] = W(nd.lower);
+      obits[i] = nd.offset_bits;
+      uint64_t w = r.word_at(bit >> 3) >> (bit & 7);
+      s = nd.next_base + uint32_t(w & ((1u << nd.bits_to_read) - 1));
+      bit += nd.bits_to_read;
+    }
+  }
+  if (t.max_offset_bits == 0) {
+    std::copy_n(lowers, k, out);
+  } else if (t.max_offset_bits <= 56) {
+    for (size_t i = 0; i < k; ++i) {
+      uint64_t w = r.word_at(bit >> 3) >> (bit & 7);
+      out[i] = W(lowers[i] + W(w & low_bits_mask(obits[i])));
+      bit += obits[i];
+    }
+  } else {
+    for (size_t i = 0; i < k; ++i) {
+      unsigned ob = obits[i];
+      uint64_t lo = (r.word_at(bit >> 3) >> (bit & 7)) & low_bits_mask(ob < 32 ? ob : 32);
+      uint64_t v = lo;
+      if (ob > 32) {
+        size_t b2 = bit + 32;
+        v |= ((r.word_at(b2 >> 3) >> (b2 & 7)) & low_bits_mask(ob - 32)) << 32;
+      }
+      out[i] = W(lowers[i] + W(v));
+      bit += ob;
+    }
+  }
+  r.seek_bits(bit);
+}
+
+// Delta decoding of one latent variable within one page; state is per page.
+template <class W>
+class DeltaDecoder {
+ public:
+  DeltaDecoder(const Delta& d, std::vector<W> state, size_t n) : d_(d), state_n_(state.size()) {
+    switch (d.kind) {
+      case DeltaKind::Consecutive:
+      case DeltaKind::Conv1: state_ = std::move(state); break;
+      case DeltaKind::Lookback: {
+        window_n_ = size_t{1} << d.window_n_log;
+        // Lookbacks reaching before the page read 0; a window larger than the page
+        // needs no more buffer than the page itself (never allocate for a claim alone).
+        eff_window_ = std::min(window_n_, n + state_n_);
+        buf_.assign(2 * std::max(eff_window_, kBatch), W(0));
+        std::copy(state.begin(), state.end(), buf_.begin() + (eff_window_ - state_n_));
+        pos_ = eff_window_;
+        break;
+      }
+      default: break;
+    }
+  }
+
+  // d[0..b) holds the batch's deltas (entries past those read are junk that never
+  // reaches the output). Writes b decoded latents to out.
+  void apply(W* d, size_t b, const uint32_t* lookbacks, W* out) {
+    for (size_t i = 0; i < b; ++i) d[i] = W(d[i] + kTopBit<W>);  // deltas are stored centered
+    switch (d_.kind) {
+      case DeltaKind::Consecutive:
+        for (size_t lvl = d_.order; lvl-- > 0;) {
+          W m = state_[lvl];
+          for (size_t i = 0; i < b; ++i) {
+            W next = W(m + d[i]);
+            d[i] = m;
+            m = next;
+          }
+          state_[lvl] = m;
+        }
+        std::copy_n(d, b, out);
+        break;
+      case DeltaKind::Lookback: apply_lookback(d, b, lookbacks, out); break;
+      case DeltaKind::Conv1: apply_conv1(d, b, out); break;
+      default: std::copy_n(d, b, out);
+    }
+  }
+
+ private:
+  void apply_lookback(const W* d, size_t b, const uint32_t* lookbacks, W* out) {
+    if (pos_ + b > buf_.size()) {
+      // Keep only the window that later lookbacks can reach.
+      std::copy(buf_.begin() + (pos_ - eff_window_), buf_.begin() + pos_, buf_.begin());
+      pos_ = eff_window_;
+    }
+    W* buf = buf_.data();
+    for (size_t i = 0; i < b; ++i) {
+      uint32_t lb = lookbacks[i];
+      if (lb > window_n_) fail("corrupt page: lookback ", lb, " exceeds the window of ", window_n_);
+      size_t at = pos_ + i;
+      W prev = lb <= at ? buf[at - lb] : W(0);
+      buf[at] = W(d[i] + prev);
+    }
+    std::copy_n(buf + pos_ - state_n_, b, out);
+    pos_ += b;
+  }
+
+  void apply_conv1(const W* d, size_t b, W* out) {
+    const size_t order = state_n_;
+    conv_.resize(order + b);
+    std::copy(state_.begin(), state_.end(), conv_.begin());
+    std::copy_n(d, b, conv_.begin() + order);
+    const int64_t* w = d_.weights.data();
+    const unsigned q = d_.quantization;
+    W* r = conv_.data();
+    for (size_t i = order; i < order + b; ++i) {
+      // Bounds checked with the chunk meta guarantee this sum cannot overflow.
+      int64_t sum = d_.bias;
+      for (size_t j = 0; j < order; ++j) sum += w[j] * int64_t(r[i - order + j]);
+      r[i] = W(r[i] + W(uint64_t(std::max<int64_t>(sum, 0) >> q)));
+    }
+    std::copy_n(r, b, out);
+    std::copy_n(r + b, order, state_.begin());
+  }
+
+  const Delta& d_;
+  size_t state_n_;
+  std::vector<W> state_;
+  std::vector<W> buf_, conv_;
+  size_t window_n_ = 0, eff_window_ = 0, pos_ = 0;
+};
+
+}  // namespace
+
+std::vector<uint32_t> spread_state_symbols(unsigned ans_size_log, const std::vector<Bin>& bins) {
+  const uint32_t size = uint32_t{1} << ans_size_log;
+  uint32_t stride = size * 3 / 5;
+  if (stride % 2 == 0) stride += 1;  // odd stride visits every slot of a power-of-two table
+  const uint32_t mask = size - 1;
+  std::vector<uint32_t> symbols(size, 0);
+  uint32_t step = 0;
+  for (uint32_t s = 0; s < bins.size(); ++s)
+    for (uint32_t w = 0; w < bins[s].weight; ++w, ++step) symbols[(stride * step) & mask] = s;
+  return symbols;
+}
+
+LatentTable build_latent_table(const LatentVarMeta& var) {
+  LatentTable t;
+  t.ans_size_log = var.ans_size_log;
+  t.n_bins = var.bins.size();
+  for (const Bin& b : var.bins) t.max_offset_bits = std::max(t.max_offset_bits, b.offset_bits);
+  if (t.n_bins <= 1) return t;
+  const uint32_t size = uint32_t{1} << var.ans_size_log;
+  std::vector<uint32_t> symbols = spread_state_symbols(var.ans_size_log, var.bins);
+  std::vector<uint32_t> x_s(var.bins.size());
+  for (size_t s = 0; s < var.bins.size(); ++s) x_s[s] = var.bins[s].weight;
+  t.nodes.resize(size);
+  for (uint32_t i = 0; i < size; ++i) {
+    uint32_t s = symbols[i];
+    uint32_t x = x_s[s]++;
+    unsigned bits = var.ans_size_log - (31 - std::countl_zero(x));
+    t.nodes[i] = AnsNode{var.bins[s].lower, uint8_t(var.bins[s].offset_bits), uint8_t(bits),
+                         uint16_t((x << bits) - size)};
+  }
+  return t;
+}
+
+// One page: L is the number's latent type, K its kind, P the primary latent type (u32 for Dict).
+template <class L, NumKind K, class P>
+struct PageDecoder {
+  static void run(const ChunkDecoder& cd, BitReader& r, size_t n, std::vector<uint8_t>& out) {
+    const ChunkMeta& m = cd.meta_;
+    const size_t nvars = m.vars.size();
+    const size_t state_n = m.delta.state_n();
+
+    // Page meta: per variable its delta state, then 4 tANS state indices.
+    std::array<std::array<uint32_t, 4>, 3> ans{};
+    std::vector<P> primary_state;
+    std::vector<L> secondary_state;
+    for (size_t v = 0; v < nvars; ++v) {
+      const LatentVarMeta& var = m.vars[v];
+      if (var.delta_coded) {
+        if (state_n * var.latent_bits > r.bits_left())
+          fail("insufficient data: page delta state of ", state_n, " latents does not fit in the page");
+        if (var.key == VarKey::Primary) read_state(r, state_n, var.latent_bits, primary_state);
+        else read_state(r, state_n, var.latent_bits, secondary_state);
+      }
+      for (auto& s : ans[v]) s = uint32_t(r.read_unchecked(var.ans_size_log));
+      r.check_in_bounds("page meta");
+    }
+    r.align_zero("page meta");
+
+    const size_t n_delta_latents = n > state_n ? n - state_n : 0;
+    for (size_t v = 0; v < nvars; ++v) {
+      const LatentVarMeta& var = m.vars[v];
+      bool lagged = var.key == VarKey::Delta || var.delta_coded;
+      size_t needed = lagged ? n_delta_latents : n;
+      if (needed > 0 && var.bins.empty())
+        fail("corrupt page: ", var_key_name(var.key), " latent has no bins but ", needed, " latents to decode");
+    }
+
+    const LatentVarMeta* dvar = nullptr;
+    const LatentVarMeta* pvar = nullptr;
+    const LatentVarMeta* svar = nullptr;
+    size_t di = 0, pi = 0, si = 0;
+    for (size_t v = 0; v < nvars; ++v) {
+      if (m.vars[v].key == VarKey::Delta) dvar = &m.vars[v], di = v;
+      else if (m.vars[v].key == VarKey::Primary) pvar = &m.vars[v], pi = v;
+      else svar = &m.vars[v], si = v;
+    }
+
+    DeltaDecoder<P> pdelta(m.delta, std::move(primary_state), n);
+    DeltaDecoder<L> sdelta(m.delta, std::move(secondary_state), n);
+
+    uint32_t lookbacks[kBatch];
+    P p_raw[kBatch], p[kBatch];
+    L s_raw[kBatch], s[kBatch], nums[kBatch];
+    const size_t num_bytes = sizeof(L);
+    const size_t out_start = out.size();
+    out.reserve(out_start + std::min<size_t>(n, 8 * r.bits_left() + kBatch) * num_bytes);
+
+    size_t remaining = n;
+    while (remaining > 0) {
+      const size_t b = std::min(kBatch, remaining);
+      const size_t kd = remaining > state_n ? std::min(kBatch, remaining - state_n) : 0;
+      if (dvar) {
+        decode_latents<uint32_t>(cd.tables_[di], dvar->bins.data(), r, ans[di].data(), kd, lookbacks);
+        std::fill(lookbacks + kd, lookbacks + b, 1u);  // junk slots: any in-window lookback
+      }
+      decode_var<P>(cd, r, *pvar, pi, ans[pi].data(), b, kd, p_raw, p, pdelta, lookbacks);
+      if (svar) decode_var<L>(cd, r, *svar, si, ans[si].data(), b, kd, s_raw, s, sdelta, lookbacks);
+      r.check_in_bounds("page body");
+      join(m, p, s, b, nums);
+      size_t at = out.size();
+      out.resize(at + b * num_bytes);
+      std::memcpy(out.data() + at, nums, b * num_bytes);
+      remaining -= b;
+    }
+    r.align_zero("page body");
+  }
+
+  template <class W>
+  static void read_state(BitReader& r, size_t count, unsigned bits, std::vector<W>& state) {
+    state.resize(count);
+    for (auto& v : state) v = W(r.read_wide_unchecked(bits));
+  }
+
+  template <class W>
+  static void decode_var(const ChunkDecoder& cd, BitReader& r, const LatentVarMeta& var, size_t vi,
+                         uint32_t* ans, size_t b, size_t kd, W* raw, W* dst, DeltaDecoder<W>& delta,
+                         const uint32_t* lookbacks) {
+    if (!var.delta_coded) {
+      decode_latents<W>(cd.tables_[vi], var.bins.data(), r, ans, b, dst);
+      return;
+    }
+    decode_latents<W>(cd.tables_[vi], var.bins.data(), r, ans, kd, raw);
+    std::fill(raw + kd, raw + b, W(0));
+    delta.apply(raw, b, lookbacks, dst);
+  }
+
+  static void join(const ChunkMeta& m, const P* p, const L* s, size_t b, L* out) {
+    switch (m.mode.kind) {
+      case ModeKind::Classic:
+        for (size_t i = 0; i < b; ++i) out[i] = from_latent_ordered<L, K>(L(p[i]));
+        break;
+      case ModeKind::Dict: {
+        const uint64_t* dict = m.mode.dict.data();
+        const size_t len = m.mode.dict.size();
+        for (size_t i = 0; i < b; ++i) {
+          if (p[i] >= len) fail("corrupt page: Dict index ", uint64_t(p[i]), " is past the ", len, "-value dictionary");
+          out[i] = from_latent_ordered<L, K>(L(dict[p[i]]));
+        }
+        break;
+      }
+      case ModeKind::IntMult: {
+        const L base = L(m.mode.base);
+        for (size_t i = 0; i < b; ++i) out[i] = from_latent_ordered<L, K>(L(L(p[i]) * base + s[i]));
+        break;
+      }
+      case ModeKind::FloatQuant: {
+        const unsigned k = m.mode.k;
+        const L threshold = L(kTopBit<L> >> k);
+        const L low_mask = L((L(1) << k) - 1);
+        for (size_t i = 0; i < b; ++i) {
+          L l0 = L(p[i]);
+          L low = l0 >= threshold ? s[i] : L(low_mask - s[i]);
+          out[i] = from_latent_ordered<L, K>(L(L(l0 << k) + low));
+        }
+        break;
+      }
+      case ModeKind::FloatMult:
+        if constexpr (K == NumKind::Float && sizeof(L) >= 2) float_mult(m.mode.base, p, s, b, out);
+        break;
+    }
+  }
+
+  // int_float_from_latent(l0) * base, then an adjustment of l1 ULPs in ordered-latent space.
+  static void float_mult(uint64_t base_latent, const P* p, const L* s, size_t b, L* out) {
+    constexpr unsigned bits = sizeof(L) * 8;
+    constexpr unsigned mant_digits = float_precision_bits(bits) + 1;
+    constexpr L top = kTopBit<L>;
+    constexpr L big = L(L(1) << mant_digits);  // 2^mantissa digits: ints below are exact floats
+    constexpr L quiet = L(L(1) << (mant_digits - 2));
+    const L base_bits = from_latent_ordered<L, NumKind::Float>(L(base_latent));
+    const L big_bits = int_to_float_bits(big);
+    for (size_t i = 0; i < b; ++i) {
+      const L l0 = L(p[i]);
+      const bool neg = l0 < top;
+      const L a = neg ? L(top - 1 - l0) : L(l0 - top);
+      L f = a < big ? int_to_float_bits(a) : L(big_bits + (a - big));
+      if (neg) f = L(f ^ top);
+      L prod;
+      if (is_nan(f)) prod = L(f | quiet);  // x86/ARM propagate the NaN operand, quieted; wasm would not
+      else prod = mul_bits(f, base_bits);
+      L adjusted = L(float_to_latent_ordered<L>(prod) + s[i] + top);
+      out[i] = from_latent_ordered<L, NumKind::Float>(adjusted);
+    }
+  }
+
+  static bool is_nan(L f) {
+    constexpr unsigned bits = sizeof(L) * 8;
+    constexpr unsigned p = float_precision_bits(bits);
+    constexpr L exp_mask = L(((L(1) << float_exponent_bits(bits)) - 1) << p);
+    return (f & exp_mask) == exp_mask && (f & L((L(1) << p) - 1)) != 0;
+  }
+
+  static L int_to_float_bits(L a) {
+    if constexpr (sizeof(L) == 2) return f32_to_f16_bits(float(a));
+    else if constexpr (sizeof(L) == 4) return numdecode::bit_cast<uint32_t>(float(a));
+    else return numdecode::bit_cast<uint64_t>(double(a));
+  }
+
+  static L mul_bits(L x, L y) {
+    if constexpr (sizeof(L) == 2) {
+      // f16 x f16 is exact in f32; one rounding to f16 matches a native f16 multiply.
+      return f32_to_f16_bits(f16_bits_to_f32(x) * f16_bits_to_f32(y));
+    } else if constexpr (sizeof(L) == 4) {
+      return numdecode::bit_cast<uint32_t>(numdecode::bit_cast<float>(x) * numdecode::bit_cast<float>(y));
+    } else {
+      return numdecode::bit_cast<uint64_t>(numdecode::bit_cast<double>(x) * numdecode::bit_cast<double>(y));
+    }
+  }
+};
+
+template <class L, NumKind K>
+ChunkDecoder::PageFn ChunkDecoder::pick_page_fn(bool dict) {
+  if (dict) return &PageDecoder<L, K, uint32_t>::run;
+  return &PageDecoder<L, K, L>::run;
+}
+
+ChunkDecoder::ChunkDecoder(ChunkMeta meta) : meta_(std::move(meta)) {
+  for (const auto& v : meta_.vars) tables_.push_back(build_latent_table(v));
+  const bool dict = meta_.mode.kind == ModeKind::Dict;
+  switch (meta_.dtype) {
+    case DType::U8: page_fn_ = pick_page_fn<uint8_t, NumKind::Unsigned>(dict); break;
+    case DType::I8: page_fn_ = pick_page_fn<uint8_t, NumKind::Signed>(dict); break;
+    case DType::U16: page_fn_ = pick_page_fn<uint16_t, NumKind::Unsigned>(dict); break;
+    case DType::I16: page_fn_ = pick_page_fn<uint16_t, NumKind::Signed>(dict); break;
+    case DType::F16: page_fn_ = pick_page_fn<uint16_t, NumKind::Float>(dict); break;
+    case DType::U32: page_fn_ = pick_page_fn<uint32_t, NumKind::Unsigned>(dict); break;
+    case DType::I32: page_fn_ = pick_page_fn<uint32_t, NumKind::Signed>(dict); break;
+    case DType::F32: page_fn_ = pick_page_fn<uint32_t, NumKind::Float>(dict); break;
+    case DType::U64: page_fn_ = pick_page_fn<uint64_t, NumKind::Unsigned>(dict); break;
+    case DType::I64: page_fn_ = pick_page_fn<uint64_t, NumKind::Signed>(dict); break;
+    case DType::F64: page_fn_ = pick_page_fn<uint64_t, NumKind::Float>(dict); break;
+  }
+}
+
+void ChunkDecoder::decode_page(BitReader& r, size_t n, std::vector<uint8_t>& out) const {
+  page_fn_(*this, r, n, out);
+}
+
+}  // namespace numdecode::pco

@@ -1,0 +1,52 @@
+// Decodes the pages of one Pco chunk: tANS tables are built once per chunk and reused.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/bit_reader.hpp"
+#include "pco/metadata.hpp"
+
+namespace numdecode::pco {
+
+// One tANS table entry: the bin it stands for and how to move to the next state.
+struct AnsNode {
+  uint64_t lower;
+  uint8_t offset_bits;
+  uint8_t bits_to_read;
+  uint16_t next_base;  // < 2^14
+};
+
+struct LatentTable {
+  unsigned ans_size_log = 0;
+  size_t n_bins = 0;
+  unsigned max_offset_bits = 0;
+  std::vector<AnsNode> nodes;  // 2^ans_size_log entries when n_bins > 1
+};
+
+// The spread of state indices over bins (the reference's spread_state_symbols).
+std::vector<uint32_t> spread_state_symbols(unsigned ans_size_log, const std::vector<Bin>& bins);
+LatentTable build_latent_table(const LatentVarMeta& var);
+
+class ChunkDecoder {
+ public:
+  explicit ChunkDecoder(ChunkMeta meta);
+
+  const ChunkMeta& meta() const { return meta_; }
+  const std::vector<LatentTable>& tables() const { return tables_; }
+
+  // Decodes one page of n numbers from r (positioned at the page start), appending
+  // n little-endian values to out. Leaves r after the page's zero padding.
+  void decode_page(BitReader& r, size_t n, std::vector<uint8_t>& out) const;
+
+ private:
+  using PageFn = void (*)(const ChunkDecoder&, BitReader&, size_t, std::vector<uint8_t>&);
+  ChunkMeta meta_;
+  std::vector<LatentTable> tables_;  // parallel to meta_.vars
+  PageFn page_fn_ = nullptr;
+  template <class L, NumKind K>
+  static PageFn pick_page_fn(bool dict);
+  template <class L, NumKind K, class P>
+  friend struct PageDecoder;
+};
+
+}  // namespace numdecode::pco

@@ -1,0 +1,41 @@
+// Pco standalone files (magic "pco!", header, chunks each with one page) and inspect output.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/bytes.hpp"
+#include "pco/chunk_decoder.hpp"
+
+namespace numdecode::pco {
+
+struct StandaloneHeader {
+  unsigned standalone_version = 0;
+  std::optional<DType> uniform_dtype;  // standalone version 3+
+  std::optional<uint64_t> n_hint;      // standalone version 2+
+  FormatVersion format;
+};
+
+struct StandaloneChunk {
+  DType dtype;
+  size_t n = 0;
+  size_t byte_start = 0, byte_end = 0;  // from the chunk's type byte to the end of its page
+  ChunkMeta meta;
+  std::vector<uint8_t> values;  // little-endian numbers (f16 as bits)
+};
+
+struct StandaloneFile {
+  StandaloneHeader header;
+  std::vector<StandaloneChunk> chunks;
+};
+
+// Parses and decodes a whole standalone file. Chunk pages carry no length, so finding
+// where a chunk ends requires decoding it; keep_values=false drops the numbers.
+StandaloneFile read_standalone(Bytes file, bool keep_values = true);
+
+// The inspect object of a file, and of one chunk's metadata (wrapped API), as JSON.
+std::string inspect_json(const StandaloneFile& file);
+std::string chunk_meta_json(const ChunkMeta& meta);
+
+}  // namespace numdecode::pco
