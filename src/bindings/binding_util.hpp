@@ -17,9 +17,10 @@ using emscripten::val;
 inline Bytes heap_bytes(uintptr_t ptr, size_t len) { return {reinterpret_cast<const uint8_t*>(ptr), len}; }
 
 // A Uint8Array that owns a copy of the bytes (valid after wasm memory grows or is reused).
-inline val copy_to_js(const std::vector<uint8_t>& bytes) {
-  return val(emscripten::typed_memory_view(bytes.size(), bytes.data())).call<val>("slice");
+inline val copy_to_js(const uint8_t* data, size_t size) {
+  return val(emscripten::typed_memory_view(size, data)).call<val>("slice");
 }
+inline val copy_to_js(const ByteBuffer& bytes) { return copy_to_js(bytes.data(), bytes.size()); }
 
 // Runs fn; any C++ exception is rethrown into JS as an Error carrying its message
 // (an escaping C++ exception would reach JS as a bare pointer number).

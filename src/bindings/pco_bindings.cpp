@@ -1,6 +1,8 @@
 // Pco entry points of the wasm module (see js/pco.js for the public API).
 #include <emscripten/bind.h>
 
+#include <optional>
+
 #include "bindings/binding_util.hpp"
 #include "pco/standalone.hpp"
 #include "pco/wrapped.hpp"
@@ -16,20 +18,35 @@ DType parse_dtype(const std::string& name) {
   return *d;
 }
 
+// All values of a file whose chunks share one dtype, in a single copy.
+val decode(uintptr_t ptr, size_t len) {
+  return guarded([&] {
+    StandaloneFile f = read_standalone(heap_bytes(ptr, len));
+    std::optional<DType> dtype = f.header.uniform_dtype;
+    for (const auto& c : f.chunks) {
+      if (dtype && c.dtype != *dtype)
+        fail("pco.decode: the file's chunks have different dtypes (", dtype_name(*dtype), " and ", dtype_name(c.dtype),
+             "); use pco.decodeChunks to get each chunk in its own dtype");
+      dtype = c.dtype;
+    }
+    val result = val::object();
+    result.set("dtype", dtype ? val(std::string(dtype_name(*dtype))) : val::null());
+    result.set("bytes", copy_to_js(f.values));
+    return result;
+  });
+}
+
 val decode_chunks(uintptr_t ptr, size_t len) {
   return guarded([&] {
     StandaloneFile f = read_standalone(heap_bytes(ptr, len));
     val chunks = val::array();
-    for (auto& c : f.chunks) {
+    for (size_t i = 0; i < f.chunks.size(); ++i) {
       val chunk = val::object();
-      chunk.set("dtype", std::string(dtype_name(c.dtype)));
-      chunk.set("bytes", copy_to_js(c.values));
+      chunk.set("dtype", std::string(dtype_name(f.chunks[i].dtype)));
+      chunk.set("bytes", copy_to_js(f.chunk_values(i), f.chunks[i].value_bytes()));
       chunks.call<void>("push", chunk);
     }
-    val result = val::object();
-    result.set("chunks", chunks);
-    if (f.header.uniform_dtype) result.set("uniformDtype", std::string(dtype_name(*f.header.uniform_dtype)));
-    return result;
+    return chunks;
   });
 }
 
@@ -65,6 +82,7 @@ val wrapped_page(uintptr_t hptr, size_t hlen, uintptr_t mptr, size_t mlen, std::
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(pco) {
+  emscripten::function("pcoDecode", &decode);
   emscripten::function("pcoDecodeChunks", &decode_chunks);
   emscripten::function("pcoInspect", &inspect);
   emscripten::function("pcoWrappedHeader", &wrapped_header);

@@ -3,11 +3,37 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <span>
+#include <vector>
 
 namespace numdecode {
 
 using Bytes = std::span<const uint8_t>;
+
+// An allocator that leaves new elements uninitialised: decoders overwrite every byte, so
+// zero-filling output first would only cost a pass over memory.
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  DefaultInitAllocator() = default;
+  template <class U>
+  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+// Decoded output: little-endian values as bytes.
+using ByteBuffer = std::vector<uint8_t, DefaultInitAllocator<uint8_t>>;
 
 // std::bit_cast is missing from Emscripten 3.1.6's libc++; the builtin is in both compilers.
 template <class To, class From>

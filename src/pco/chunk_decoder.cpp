@@ -12,63 +12,103 @@ namespace numdecode::pco {
 namespace {
 
 constexpr size_t kBatch = 256;
+constexpr unsigned kMaxAnsBits = 14;
 
-inline uint64_t low_bits_mask(unsigned bits) { return bits == 0 ? 0 : ~uint64_t{0} >> (64 - bits); }
+// Branch-free: (1 << 64) is not defined in C++, so build the mask in two steps.
+inline uint64_t low_bits_mask(unsigned bits) { return ((uint64_t{1} << (bits & 63)) - 1) | (bits >= 64 ? ~uint64_t{0} : 0); }
+
+// Reads k latents of one variable: tANS bin symbols (4 interleaved states), then their offsets.
+// Reads 64 bits at any bit position; the bounds test is almost always true and cheap.
+struct BitPeeker {
+  const BitReader& r;
+  const uint8_t* data;
+  size_t len;
+  explicit BitPeeker(const BitReader& reader) : r(reader), data(reader.data()), len(reader.size_bytes()) {}
+  [[gnu::always_inline]] uint64_t operator()(size_t bit) const {
+    size_t byte = bit >> 3;
+    uint64_t w;
+    if (__builtin_expect(byte + 8 <= len, 1)) std::memcpy(&w, data + byte, 8);
+    else w = r.word_at(byte);
+    return w >> (bit & 7);
+  }
+};
+
+// Offsets of k latents that all share one bin (no tANS bits): a fixed-width unpack.
+template <class W>
+size_t unpack_single_bin(const BitPeeker& peek, size_t bit, const Bin& bin, size_t k, W* out) {
+  const W lower = W(bin.lower);
+  const unsigned width = bin.offset_bits;
+  if (width == 0) {
+    std::fill_n(out, k, lower);
+  } else if (width <= 56) {
+    const uint64_t mask = low_bits_mask(width);
+    for (size_t i = 0; i < k; ++i, bit += width) out[i] = W(lower + W(peek(bit) & mask));
+  } else {
+    const uint64_t mask = low_bits_mask(width - 32);
+    for (size_t i = 0; i < k; ++i, bit += width)
+      out[i] = W(lower + W((peek(bit) & 0xffffffffu) | ((peek(bit + 32) & mask) << 32)));
+  }
+  return bit;
+}
 
 // Reads k latents of one variable: tANS bin symbols (4 interleaved states), then their offsets.
 template <class W>
 void decode_latents(const LatentTable& t, const Bin* single_bin, BitReader& r, uint32_t st[4], size_t k,
                     W* out) {
-  W lowers[kBatch];
-  uint8_t obits[kBatch];
+  const BitPeeker peek(r);
   size_t bit = r.bit_pos();
   if (t.n_bins == 1) {  // a single bin spends no tANS bits
-    std::fill_n(lowers, k, W(single_bin->lower));
-    std::fill_n(obits, k, uint8_t(single_bin->offset_bits));
-  } else {
-    const AnsNode* nodes = t.nodes.data();
-    size_t i = 0;
-    // 4 symbols use at most 4*14 bits, so one 64-bit word serves all four.
-    for (; i + 4 <= k; i += 4) {
-      uint64_t w = r.word_at(bit >> 3) >> (bit & 7);
-      unsigned used = 0;
-      for (int j = 0; j < 4; ++j) {
-        const AnsNode& nd = nodes[st[j]];
-        lowers[i + j] = W(nd.lower);
-        obits[i + j] = nd.offset_bits;
-        st[j] = nd.next_base + uint32_t((w >> used) & ((1u << nd.bits_to_read) - 1));
-        used += nd.bits_to_read;
-      }
-      bit += used;
-    }
-    for (; i < k; ++i) {
-      uint32_t& s = st[i & 3];
-      const AnsNode& nd = nodes[s];
-      lowers[i] = W(nd.lower);
-      obits[i] = nd.offset_bits;
-      uint64_t w = r.word_at(bit >> 3) >> (bit & 7);
-      s = nd.next_base + uint32_t(w & ((1u << nd.bits_to_read) - 1));
-      bit += nd.bits_to_read;
-    }
+    unpack_single_bin(peek, bit, *single_bin, k, out);
+    r.seek_bits(bit + k * single_bin->offset_bits);
+    return;
   }
+  W lowers[kBatch];
+  uint8_t obits[kBatch];
+  const AnsNode* nodes = t.nodes.data();
+  uint32_t s0 = st[0], s1 = st[1], s2 = st[2], s3 = st[3];
+  size_t i = 0;
+  // 4 symbols use at most 4*14 bits, so one 64-bit word serves all four.
+  for (; i + 4 <= k; i += 4) {
+    uint64_t w = peek(bit);
+    const AnsNode& n0 = nodes[s0];
+    const AnsNode& n1 = nodes[s1];
+    const AnsNode& n2 = nodes[s2];
+    const AnsNode& n3 = nodes[s3];
+    lowers[i] = W(n0.lower), lowers[i + 1] = W(n1.lower), lowers[i + 2] = W(n2.lower), lowers[i + 3] = W(n3.lower);
+    obits[i] = n0.offset_bits, obits[i + 1] = n1.offset_bits, obits[i + 2] = n2.offset_bits, obits[i + 3] = n3.offset_bits;
+    s0 = n0.next_base + uint32_t(w & low_bits_mask(n0.bits_to_read));
+    w >>= n0.bits_to_read;
+    s1 = n1.next_base + uint32_t(w & low_bits_mask(n1.bits_to_read));
+    w >>= n1.bits_to_read;
+    s2 = n2.next_base + uint32_t(w & low_bits_mask(n2.bits_to_read));
+    w >>= n2.bits_to_read;
+    s3 = n3.next_base + uint32_t(w & low_bits_mask(n3.bits_to_read));
+    bit += unsigned(n0.bits_to_read) + n1.bits_to_read + n2.bits_to_read + n3.bits_to_read;
+  }
+  uint32_t tail[4] = {s0, s1, s2, s3};
+  for (; i < k; ++i) {
+    uint32_t& s = tail[i & 3];
+    const AnsNode& nd = nodes[s];
+    lowers[i] = W(nd.lower);
+    obits[i] = nd.offset_bits;
+    s = nd.next_base + uint32_t(peek(bit) & low_bits_mask(nd.bits_to_read));
+    bit += nd.bits_to_read;
+  }
+  std::copy_n(tail, 4, st);
+
   if (t.max_offset_bits == 0) {
     std::copy_n(lowers, k, out);
   } else if (t.max_offset_bits <= 56) {
-    for (size_t i = 0; i < k; ++i) {
-      uint64_t w = r.word_at(bit >> 3) >> (bit & 7);
-      out[i] = W(lowers[i] + W(w & low_bits_mask(obits[i])));
-      bit += obits[i];
+    for (size_t j = 0; j < k; ++j) {
+      out[j] = W(lowers[j] + W(peek(bit) & low_bits_mask(obits[j])));
+      bit += obits[j];
     }
   } else {
-    for (size_t i = 0; i < k; ++i) {
-      unsigned ob = obits[i];
-      uint64_t lo = (r.word_at(bit >> 3) >> (bit & 7)) & low_bits_mask(ob < 32 ? ob : 32);
-      uint64_t v = lo;
-      if (ob > 32) {
-        size_t b2 = bit + 32;
-        v |= ((r.word_at(b2 >> 3) >> (b2 & 7)) & low_bits_mask(ob - 32)) << 32;
-      }
-      out[i] = W(lowers[i] + W(v));
+    for (size_t j = 0; j < k; ++j) {
+      unsigned ob = obits[j];
+      uint64_t v = peek(bit) & low_bits_mask(ob < 32 ? ob : 32);
+      if (ob > 32) v |= (peek(bit + 32) & low_bits_mask(ob - 32)) << 32;
+      out[j] = W(lowers[j] + W(v));
       bit += ob;
     }
   }
@@ -182,8 +222,14 @@ LatentTable build_latent_table(const LatentVarMeta& var) {
   LatentTable t;
   t.ans_size_log = var.ans_size_log;
   t.n_bins = var.bins.size();
-  for (const Bin& b : var.bins) t.max_offset_bits = std::max(t.max_offset_bits, b.offset_bits);
+  unsigned min_offset_bits = var.bins.empty() ? 0 : 64;
+  for (const Bin& b : var.bins) {
+    t.max_offset_bits = std::max(t.max_offset_bits, b.offset_bits);
+    min_offset_bits = std::min(min_offset_bits, b.offset_bits);
+  }
+  t.min_bits_per_latent = min_offset_bits;
   if (t.n_bins <= 1) return t;
+  unsigned min_ans_bits = kMaxAnsBits;
   const uint32_t size = uint32_t{1} << var.ans_size_log;
   std::vector<uint32_t> symbols = spread_state_symbols(var.ans_size_log, var.bins);
   std::vector<uint32_t> x_s(var.bins.size());
@@ -195,14 +241,16 @@ LatentTable build_latent_table(const LatentVarMeta& var) {
     unsigned bits = var.ans_size_log - (31 - std::countl_zero(x));
     t.nodes[i] = AnsNode{var.bins[s].lower, uint8_t(var.bins[s].offset_bits), uint8_t(bits),
                          uint16_t((x << bits) - size)};
+    min_ans_bits = std::min(min_ans_bits, bits);
   }
+  t.min_bits_per_latent += min_ans_bits;
   return t;
 }
 
 // One page: L is the number's latent type, K its kind, P the primary latent type (u32 for Dict).
 template <class L, NumKind K, class P>
 struct PageDecoder {
-  static void run(const ChunkDecoder& cd, BitReader& r, size_t n, std::vector<uint8_t>& out) {
+  static void run(const ChunkDecoder& cd, BitReader& r, size_t n, uint8_t* dst) {
     const ChunkMeta& m = cd.meta_;
     const size_t nvars = m.vars.size();
     const size_t state_n = m.delta.state_n();
@@ -250,8 +298,6 @@ struct PageDecoder {
     P p_raw[kBatch], p[kBatch];
     L s_raw[kBatch], s[kBatch], nums[kBatch];
     const size_t num_bytes = sizeof(L);
-    const size_t out_start = out.size();
-    out.reserve(out_start + std::min<size_t>(n, 8 * r.bits_left() + kBatch) * num_bytes);
 
     size_t remaining = n;
     while (remaining > 0) {
@@ -265,9 +311,8 @@ struct PageDecoder {
       if (svar) decode_var<L>(cd, r, *svar, si, ans[si].data(), b, kd, s_raw, s, sdelta, lookbacks);
       r.check_in_bounds("page body");
       join(m, p, s, b, nums);
-      size_t at = out.size();
-      out.resize(at + b * num_bytes);
-      std::memcpy(out.data() + at, nums, b * num_bytes);
+      std::memcpy(dst, nums, b * num_bytes);
+      dst += b * num_bytes;
       remaining -= b;
     }
     r.align_zero("page body");
@@ -400,8 +445,30 @@ ChunkDecoder::ChunkDecoder(ChunkMeta meta) : meta_(std::move(meta)) {
   }
 }
 
-void ChunkDecoder::decode_page(BitReader& r, size_t n, std::vector<uint8_t>& out) const {
-  page_fn_(*this, r, n, out);
+void ChunkDecoder::check_page_fits(const BitReader& r, size_t n) const {
+  const size_t state_n = meta_.delta.state_n();
+  const size_t lagged_n = n > state_n ? n - state_n : 0;
+  uint64_t needed = 0;
+  for (size_t v = 0; v < meta_.vars.size(); ++v) {
+    const LatentVarMeta& var = meta_.vars[v];
+    bool lagged = var.key == VarKey::Delta || var.delta_coded;
+    needed += uint64_t(lagged ? lagged_n : n) * tables_[v].min_bits_per_latent;
+  }
+  if (needed > r.bits_left())
+    fail("insufficient data: a page of ", n, " numbers needs at least ", needed, " bits but only ", r.bits_left(),
+         " remain");
+}
+
+void ChunkDecoder::decode_page(BitReader& r, size_t n, uint8_t* dst) const {
+  check_page_fits(r, n);
+  page_fn_(*this, r, n, dst);
+}
+
+void ChunkDecoder::decode_page(BitReader& r, size_t n, ByteBuffer& out) const {
+  check_page_fits(r, n);  // before allocating for a count that is only a claim
+  const size_t at = out.size();
+  out.resize(at + n * dtype_bytes(meta_.dtype));
+  page_fn_(*this, r, n, out.data() + at);
 }
 
 }  // namespace numdecode::pco

@@ -20,6 +20,7 @@ struct LatentTable {
   unsigned ans_size_log = 0;
   size_t n_bins = 0;
   unsigned max_offset_bits = 0;
+  unsigned min_bits_per_latent = 0;  // a lower bound, to refuse page sizes the data cannot hold
   std::vector<AnsNode> nodes;  // 2^ans_size_log entries when n_bins > 1
 };
 
@@ -36,10 +37,14 @@ class ChunkDecoder {
 
   // Decodes one page of n numbers from r (positioned at the page start), appending
   // n little-endian values to out. Leaves r after the page's zero padding.
-  void decode_page(BitReader& r, size_t n, std::vector<uint8_t>& out) const;
+  void decode_page(BitReader& r, size_t n, ByteBuffer& out) const;
+  // The same into caller memory of n * dtype_bytes bytes.
+  void decode_page(BitReader& r, size_t n, uint8_t* dst) const;
+  // Throws unless the remaining bits could hold a page of n numbers.
+  void check_page_fits(const BitReader& r, size_t n) const;
 
  private:
-  using PageFn = void (*)(const ChunkDecoder&, BitReader&, size_t, std::vector<uint8_t>&);
+  using PageFn = void (*)(const ChunkDecoder&, BitReader&, size_t, uint8_t*);
   ChunkMeta meta_;
   std::vector<LatentTable> tables_;  // parallel to meta_.vars
   PageFn page_fn_ = nullptr;

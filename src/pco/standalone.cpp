@@ -44,6 +44,13 @@ StandaloneHeader read_standalone_header(BitReader& r, Bytes file) {
 
 StandaloneFile read_standalone(Bytes file, bool keep_values) {
   StandaloneFile f;
+  read_standalone(file, f, keep_values);
+  return f;
+}
+
+void read_standalone(Bytes file, StandaloneFile& f, bool keep_values) {
+  f.chunks.clear();
+  f.values.clear();
   BitReader r(file);
   f.header = read_standalone_header(r, file);
   for (;;) {
@@ -58,19 +65,19 @@ StandaloneFile read_standalone(Bytes file, bool keep_values) {
       fail("corrupt chunk ", f.chunks.size(), " at byte ", chunk_start, ": number type ", dtype_name(*dtype),
            " differs from the file's uniform type ", dtype_name(*f.header.uniform_dtype));
     size_t n = 1 + static_cast<size_t>(r.read(24, "chunk count"));
-    StandaloneChunk c{*dtype, n, chunk_start, 0, {}, {}};
+    StandaloneChunk c{*dtype, n, chunk_start, 0, {}, f.values.size()};
     try {
       ChunkDecoder decoder(read_chunk_meta(r, *dtype, f.header.format));
-      decoder.decode_page(r, n, c.values);
+      decoder.decode_page(r, n, f.values);
+      if (!keep_values) f.values.clear();
       c.meta = decoder.meta();
     } catch (const DecodeError& e) {
       fail("chunk ", f.chunks.size(), " (", dtype_name(*dtype), ", n=", n, ", at byte ", chunk_start, "): ", e.what());
     }
     c.byte_end = r.byte_pos();
-    if (!keep_values) std::vector<uint8_t>().swap(c.values);
     f.chunks.push_back(std::move(c));
   }
-  return f;
+  if (!keep_values) f.values.shrink_to_fit();
 }
 
 namespace {

@@ -22,17 +22,23 @@ struct StandaloneChunk {
   size_t n = 0;
   size_t byte_start = 0, byte_end = 0;  // from the chunk's type byte to the end of its page
   ChunkMeta meta;
-  std::vector<uint8_t> values;  // little-endian numbers (f16 as bits)
+  size_t value_offset = 0;  // where its numbers start in StandaloneFile::values
+  size_t value_bytes() const { return n * dtype_bytes(dtype); }
 };
 
 struct StandaloneFile {
   StandaloneHeader header;
   std::vector<StandaloneChunk> chunks;
+  ByteBuffer values;  // every chunk's little-endian numbers (f16 as bits), concatenated
+
+  const uint8_t* chunk_values(size_t i) const { return values.data() + chunks[i].value_offset; }
 };
 
 // Parses and decodes a whole standalone file. Chunk pages carry no length, so finding
-// where a chunk ends requires decoding it; keep_values=false drops the numbers.
+// where a chunk ends requires decoding it; keep_values=false keeps only the metadata.
 StandaloneFile read_standalone(Bytes file, bool keep_values = true);
+// The same into an existing object, reusing its memory (for repeated decodes).
+void read_standalone(Bytes file, StandaloneFile& into, bool keep_values = true);
 
 // The inspect object of a file, and of one chunk's metadata (wrapped API), as JSON.
 std::string inspect_json(const StandaloneFile& file);

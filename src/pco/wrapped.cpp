@@ -16,10 +16,10 @@ ChunkDecoder read_wrapped_chunk(Bytes meta, DType dtype, FormatVersion version) 
   return ChunkDecoder(read_chunk_meta(r, dtype, version));
 }
 
-std::vector<uint8_t> decode_wrapped_page(const ChunkDecoder& chunk, Bytes page, size_t n) {
+ByteBuffer decode_wrapped_page(const ChunkDecoder& chunk, Bytes page, size_t n) {
   if (n > kMaxPageN) fail("page n = ", n, " exceeds the largest supported page of ", kMaxPageN, " numbers");
   BitReader r(page);
-  std::vector<uint8_t> out;
+  ByteBuffer out;
   chunk.decode_page(r, n, out);
   return out;
 }

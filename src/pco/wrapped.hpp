@@ -12,6 +12,6 @@ namespace numdecode::pco {
 FormatVersion read_wrapped_header(Bytes header);
 ChunkDecoder read_wrapped_chunk(Bytes meta, DType dtype, FormatVersion version);
 // Decodes a page of n numbers to little-endian bytes.
-std::vector<uint8_t> decode_wrapped_page(const ChunkDecoder& chunk, Bytes page, size_t n);
+ByteBuffer decode_wrapped_page(const ChunkDecoder& chunk, Bytes page, size_t n);
 
 }  // namespace numdecode::pco

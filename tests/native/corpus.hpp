@@ -26,10 +26,10 @@ inline nlohmann::json read_json(const std::filesystem::path& p) {
   return nlohmann::json::parse(bytes.begin(), bytes.end());
 }
 
-inline std::string sha256_hex(const std::vector<uint8_t>& data) {
+inline std::string sha256_hex(const uint8_t* data, size_t size) {
   unsigned char md[EVP_MAX_MD_SIZE];
   unsigned int len = 0;
-  EVP_Digest(data.data(), data.size(), md, &len, EVP_sha256(), nullptr);
+  EVP_Digest(data, size, md, &len, EVP_sha256(), nullptr);
   static const char* hex = "0123456789abcdef";
   std::string s;
   for (unsigned i = 0; i < len; ++i) {

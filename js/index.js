@@ -1,0 +1,4 @@
+// numdecode: Pco, ALP and BPCells decoders in WebAssembly.
+// await init() once, then call the format APIs.
+export { init, buildInfo, simdSupported, DTYPES } from './wasm.js';
+export * as pco from './pco.js';

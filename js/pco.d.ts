@@ -1,0 +1,92 @@
+import type { DecodedArray, Dtype, DtypeArrayMap } from './wasm.js';
+
+export interface PcoFormatVersion {
+  major: number;
+  minor: number;
+}
+
+export interface PcoMode {
+  name: 'Classic' | 'IntMult' | 'FloatMult' | 'FloatQuant' | 'Dict';
+  /** IntMult / FloatMult base. */
+  base?: number | string;
+  /** FloatQuant: number of mantissa bits dropped. */
+  k?: number;
+  /** Dict: number of distinct values. */
+  dictLength?: number;
+}
+
+export interface PcoDelta {
+  name: 'None' | 'Consecutive' | 'Lookback' | 'Conv1';
+  order?: number;
+  secondaryUsesDelta?: boolean;
+  windowNLog?: number;
+  stateNLog?: number;
+  quantization?: number;
+  bias?: number | string;
+  weights?: number[];
+}
+
+export interface PcoBin {
+  weight: number;
+  lower: number | string;
+  offsetBits: number;
+}
+
+export interface PcoLatentVar {
+  key: 'delta' | 'primary' | 'secondary';
+  ansSizeLog: number;
+  bins: PcoBin[];
+}
+
+export interface PcoChunkInfo {
+  dtype: Dtype;
+  n: number;
+  /** [start, end) byte offsets of the chunk in the file (standalone files). */
+  byteRange?: [number, number];
+  mode: PcoMode;
+  delta: PcoDelta;
+  latentVars: PcoLatentVar[];
+}
+
+export interface PcoFileInfo {
+  formatVersion: PcoFormatVersion;
+  standaloneVersion: number;
+  /** The dtype the file declares for all its chunks, or null when it declares none. */
+  uniformDtype: Dtype | null;
+  nHint: number;
+  chunks: PcoChunkInfo[];
+}
+
+export interface PcoChunk<D extends Dtype = Dtype> {
+  dtype: D;
+  values: DtypeArrayMap[D];
+}
+
+/**
+ * Decodes a standalone Pco file into one typed array of its dtype. A file without chunks gives
+ * an empty array of its uniform dtype, or an empty Uint8Array when it declares none.
+ * Throws if chunks differ in dtype (use decodeChunks).
+ */
+export function decode(bytes: Uint8Array): DecodedArray;
+/** Decodes each chunk in its own dtype. */
+export function decodeChunks(bytes: Uint8Array): PcoChunk[];
+/** Describes the file: versions, dtype, and per chunk its mode, delta encoding and bins. */
+export function inspect(bytes: Uint8Array): PcoFileInfo;
+
+export interface PcoWrappedChunk<D extends Dtype = Dtype> {
+  /** The chunk metadata, as in inspect() (without byteRange). */
+  info: PcoChunkInfo;
+  /** Decodes one page of n values (n as recorded by the container). */
+  decodePage(pageBytes: Uint8Array, n: number): DtypeArrayMap[D];
+}
+
+export interface PcoWrappedReader {
+  formatVersion: PcoFormatVersion;
+  /** Opens one chunk from its metadata bytes; the container supplies the dtype. */
+  chunk<D extends Dtype>(metaBytes: Uint8Array, dtype: D): PcoWrappedChunk<D>;
+}
+
+export const wrapped: {
+  /** Reads a wrapped-format header (the bytes are copied). */
+  open(headerBytes: Uint8Array): PcoWrappedReader;
+};

@@ -1,0 +1,174 @@
+// Loads the numdecode WebAssembly module once and gives the format wrappers (pco.js, ...)
+// the few helpers they share: heap copies in and out, and typed-array views by dtype.
+//
+// Two builds ship in dist/: numdecode-simd.* (wasm SIMD128 kernels) and numdecode-scalar.*
+// (same decoders, scalar kernels) for engines without SIMD. init() picks one.
+
+let modulePromise = null; // shared by concurrent init() calls
+let loadedModule = null; // set once the module is ready
+let chosenSimd = null; // which build the first init() call chose
+
+// A minimal module whose only function uses SIMD instructions (i8x16.splat, i8x16.popcnt):
+// it validates only where the engine supports wasm SIMD128.
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253,
+  98, 11,
+]);
+
+/** True when this JS engine can run the SIMD build. */
+export function simdSupported() {
+  try {
+    return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+const isNode =
+  typeof process === 'object' && typeof process.versions === 'object' && typeof process.versions.node === 'string';
+
+function chooseSimd(simdOption) {
+  if (simdOption === undefined || simdOption === 'auto') return simdSupported();
+  if (simdOption === true || simdOption === false) return simdOption;
+  throw new TypeError(`numdecode init: options.simd must be true, false or 'auto', got ${String(simdOption)}`);
+}
+
+async function loadModule(simd, options) {
+  if (simd && !simdSupported()) {
+    throw new Error('numdecode init: options.simd is true but this engine does not support WebAssembly SIMD');
+  }
+  // Literal import paths so that bundlers can see and copy both builds.
+  const factory = simd
+    ? (await import('../dist/numdecode-simd.mjs')).default
+    : (await import('../dist/numdecode-scalar.mjs')).default;
+  const moduleArgs = {};
+  if (options.wasmBinary !== undefined) {
+    const bin = options.wasmBinary;
+    if (!(bin instanceof ArrayBuffer || ArrayBuffer.isView(bin))) {
+      throw new TypeError('numdecode init: options.wasmBinary must be an ArrayBuffer or Uint8Array');
+    }
+    moduleArgs.wasmBinary = bin;
+  } else if (isNode) {
+    // The emscripten glue is built for web and workers; in Node it would try to fetch() a
+    // file: URL, so hand it the bytes instead.
+    const { readFile } = await import('node:fs/promises');
+    const name = simd ? 'numdecode-simd.wasm' : 'numdecode-scalar.wasm';
+    moduleArgs.wasmBinary = await readFile(new URL(`../dist/${name}`, import.meta.url));
+  }
+  const mod = await factory(moduleArgs);
+  if (mod.buildInfo().simd !== simd) {
+    throw new Error(`numdecode init: loaded the ${simd ? 'SIMD' : 'scalar'} file but the module reports otherwise`);
+  }
+  return mod;
+}
+
+/**
+ * Loads the WebAssembly module. Safe to call many times: concurrent and later calls share one
+ * load. A later call that explicitly asks for the other build (simd: true vs false) throws,
+ * since one page or process holds one module. A failed load can be retried.
+ * @param {{simd?: boolean|'auto', wasmBinary?: ArrayBuffer|Uint8Array}} [options]
+ */
+export async function init(options = {}) {
+  options = options ?? {};
+  const simd = chooseSimd(options.simd);
+  if (modulePromise === null) {
+    chosenSimd = simd;
+    modulePromise = loadModule(simd, options).then(
+      (mod) => {
+        loadedModule = mod;
+        return mod;
+      },
+      (err) => {
+        modulePromise = null;
+        throw err;
+      },
+    );
+  } else if (typeof options.simd === 'boolean' && options.simd !== chosenSimd) {
+    throw new Error(
+      `numdecode init: the ${chosenSimd ? 'SIMD' : 'scalar'} build is already loaded; ` +
+        `cannot switch to simd: ${options.simd}`,
+    );
+  }
+  await modulePromise;
+}
+
+/** The loaded module; throws if init() has not finished. */
+export function getModule() {
+  if (loadedModule === null) throw new Error('numdecode: await init() before decoding');
+  return loadedModule;
+}
+
+/** A function the loaded module exports; throws a clear Error if this build lacks it. */
+export function binding(name) {
+  const fn = getModule()[name];
+  if (typeof fn !== 'function') {
+    throw new Error(`numdecode: the loaded module has no ${name}(); dist/ is out of date (run npm run build)`);
+  }
+  return fn;
+}
+
+/** {simd, version} of the loaded module. */
+export function buildInfo() {
+  const info = getModule().buildInfo();
+  return { simd: info.simd, version: info.version };
+}
+
+/**
+ * Copies each Uint8Array into the wasm heap, calls fn(ptr0, len0, ptr1, len1, ...) and frees
+ * the copies afterwards, also when fn throws.
+ */
+export function withInputs(arrays, fn) {
+  const mod = getModule();
+  const args = [];
+  try {
+    for (const bytes of arrays) {
+      // malloc(0) may return 0; ask for one byte so every input has a real address.
+      const ptr = mod._malloc(Math.max(bytes.length, 1));
+      if (ptr === 0) throw new Error(`numdecode: out of wasm memory copying ${bytes.length} input bytes`);
+      args.push(ptr, bytes.length);
+      // HEAPU8 is re-read after every malloc: growing memory replaces it.
+      mod.HEAPU8.set(bytes, ptr);
+    }
+    return fn(...args);
+  } finally {
+    for (let i = 0; i < args.length; i += 2) mod._free(args[i]);
+  }
+}
+
+const TYPED_ARRAYS = {
+  u8: Uint8Array,
+  i8: Int8Array,
+  u16: Uint16Array,
+  i16: Int16Array,
+  f16: Uint16Array, // the raw IEEE half-precision bits
+  u32: Uint32Array,
+  i32: Int32Array,
+  f32: Float32Array,
+  u64: BigUint64Array,
+  i64: BigInt64Array,
+  f64: Float64Array,
+};
+
+/** The dtype names every decoder uses. */
+export const DTYPES = Object.freeze(Object.keys(TYPED_ARRAYS));
+
+export function isDtype(dtype) {
+  return typeof dtype === 'string' && Object.hasOwn(TYPED_ARRAYS, dtype);
+}
+
+/** The typed-array class for a dtype ('f16' gives Uint16Array: the bits). */
+export function typedArrayFor(dtype) {
+  if (!isDtype(dtype)) throw new TypeError(`numdecode: unknown dtype ${JSON.stringify(dtype)} (one of ${DTYPES.join(', ')})`);
+  return TYPED_ARRAYS[dtype];
+}
+
+/** Views a Uint8Array of little-endian values as the typed array for dtype (copies only if misaligned). */
+export function viewAs(dtype, u8) {
+  const Type = typedArrayFor(dtype);
+  const size = Type.BYTES_PER_ELEMENT;
+  if (u8.byteLength % size !== 0) {
+    throw new Error(`numdecode: ${u8.byteLength} bytes is not a whole number of ${dtype} values`);
+  }
+  if (u8.byteOffset % size !== 0) u8 = u8.slice();
+  return new Type(u8.buffer, u8.byteOffset, u8.byteLength / size);
+}

@@ -1,0 +1,31 @@
+// The npm package as a consumer sees it: exports, bin, and what `npm pack` would ship.
+import { expect, test } from '@jest/globals';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { projectRoot } from './corpus.js';
+
+const pkg = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8'));
+
+test('the "." export resolves to the ESM entry and its types', async () => {
+  const entry = pkg.exports['.'];
+  expect(existsSync(path.join(projectRoot, entry.import))).toBe(true);
+  expect(existsSync(path.join(projectRoot, entry.types))).toBe(true);
+  const api = await import(path.join(projectRoot, entry.import));
+  expect(typeof api.init).toBe('function');
+  expect(typeof api.buildInfo).toBe('function');
+  expect(typeof api.pco.decode).toBe('function');
+  expect(typeof api.pco.wrapped.open).toBe('function');
+});
+
+test('the bin is an executable Node script', () => {
+  const bin = path.join(projectRoot, pkg.bin.numdecode);
+  expect(readFileSync(bin, 'utf8').startsWith('#!/usr/bin/env node\n')).toBe(true);
+  expect(statSync(bin).mode & 0o111).not.toBe(0);
+});
+
+test('the files list ships the JS, the wasm builds and the CLI', () => {
+  expect(pkg.files).toEqual(expect.arrayContaining(['js', 'dist', 'bin', 'README.md']));
+  for (const f of ['numdecode-simd.mjs', 'numdecode-simd.wasm', 'numdecode-scalar.mjs', 'numdecode-scalar.wasm']) {
+    expect(existsSync(path.join(projectRoot, 'dist', f))).toBe(true);
+  }
+});

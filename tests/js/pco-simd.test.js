@@ -1,0 +1,3 @@
+import { definePcoSuite } from './pco-suite.js';
+
+definePcoSuite(true);

@@ -1,0 +1,16 @@
+// The scalar build, chosen explicitly and also loaded from caller-supplied bytes.
+import { expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { buildInfo, init } from '../../js/index.js';
+import { projectRoot } from './corpus.js';
+
+test('init({simd: false}) loads the scalar build from wasmBinary', async () => {
+  await expect(init({ simd: 'yes' })).rejects.toThrow("options.simd must be true, false or 'auto'");
+  await expect(init({ simd: false, wasmBinary: 'not bytes' })).rejects.toThrow('wasmBinary must be an ArrayBuffer');
+  // A failed load can be retried with good options.
+  const wasmBinary = readFileSync(path.join(projectRoot, 'dist/numdecode-scalar.wasm'));
+  await init({ simd: false, wasmBinary });
+  expect(buildInfo().simd).toBe(false);
+  await expect(init({ simd: true })).rejects.toThrow(/scalar build is already loaded/);
+});

@@ -1,0 +1,36 @@
+// Compiled (not run) by `tsc -p tests/types`: the declarations in js/*.d.ts must type real usage.
+import { init, buildInfo, pco, DTYPES } from 'numdecode';
+import type { BuildInfo, Dtype, PcoFileInfo, DecodedArray } from 'numdecode';
+
+export async function example(bytes: Uint8Array, header: Uint8Array, meta: Uint8Array, page: Uint8Array) {
+  await init();
+  await init({ simd: 'auto' });
+  await init({ simd: false, wasmBinary: new ArrayBuffer(8) });
+  const info: BuildInfo = buildInfo();
+  const simd: boolean = info.simd;
+
+  const values: DecodedArray = pco.decode(bytes);
+  const n: number = values.length;
+  for (const chunk of pco.decodeChunks(bytes)) {
+    const d: Dtype = chunk.dtype;
+    void d;
+  }
+  const file: PcoFileInfo = pco.inspect(bytes);
+  const firstMode: string = file.chunks[0].mode.name;
+  const bins: number = file.chunks[0].latentVars[0].bins.length;
+
+  const reader = pco.wrapped.open(header);
+  const major: number = reader.formatVersion.major;
+  const chunk = reader.chunk(meta, 'f32');
+  const floats: Float32Array = chunk.decodePage(page, 100);
+  const big: BigInt64Array = reader.chunk(meta, 'i64').decodePage(page, 10);
+  const halfBits: Uint16Array = reader.chunk(meta, 'f16').decodePage(page, 10);
+  const names: readonly Dtype[] = DTYPES;
+
+  // @ts-expect-error: dtype names are checked
+  reader.chunk(meta, 'f128');
+  // @ts-expect-error: decode takes bytes, not a buffer
+  pco.decode(new ArrayBuffer(4));
+
+  return { simd, n, firstMode, bins, major, floats, big, halfBits, names };
+}
