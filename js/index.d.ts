@@ -13,3 +13,14 @@ export type {
   PcoWrappedReader,
   PcoWrappedChunk,
 } from './pco.js';
+// BPCells (bpcells branch): lazy matrix-directory reader.
+export * as bpcells from './bpcells/index.js';
+export type {
+  BpcellsMatrix,
+  BpcellsSlice,
+  BpcellsDtype,
+  BpcellsOpenOptions,
+  BpcellsSourceObject,
+  BpcellsSource,
+  BpcellsStats,
+} from './bpcells/index.js';

@@ -5,60 +5,22 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as bpcells from '../../js/bpcells/index.js';
 import { init } from '../../js/wasm.js';
-
-const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const corpusRoot = process.env.NUMDECODE_CORPUS_DIR
-  ? path.resolve(process.env.NUMDECODE_CORPUS_DIR)
-  : path.resolve(projectRoot, '../shared/corpus');
-const setDir = path.join(corpusRoot, 'bpcells');
-const readJson = (p) => JSON.parse(readFileSync(p, 'utf8'));
-const cases = readJson(path.join(setDir, 'manifest.json'));
-const corruptCases = readJson(path.join(setDir, 'corrupt', 'manifest.json'));
-const LARGE = 'packed_uint_large_20000x3000';
-
-// What our error must say for each corrupt category of the manifest.
-const CATEGORY = {
-  truncated: /truncated/,
-  header: /header/,
-  monotone: /not monotone/,
-  'index out of range': /out of range/,
-  'idx past data': /truncated/,
-  'missing file': /missing/,
-  version: /unsupported matrix version/,
-};
-
-const bytes = (p) => new Uint8Array(readFileSync(p));
-const u8 = (t) => new Uint8Array(t.buffer, t.byteOffset, t.byteLength);
-function sameBytes(a, b) {
-  return a.byteLength === b.byteLength && Buffer.from(a).equals(Buffer.from(b));
-}
-function namesOf(file) {
-  try {
-    const lines = readFileSync(file, 'utf8').split('\n');
-    if (lines[lines.length - 1] === '') lines.pop();
-    return lines;
-  } catch {
-    return [];
-  }
-}
-function expected(c) {
-  const dir = path.join(setDir, c.expected);
-  const ext = { uint32: 'u32', float32: 'f32', float64: 'f64' }[c.dtype];
-  const ptr = new BigUint64Array(bytes(path.join(dir, 'idxptr.u64')).buffer);
-  return {
-    idxptr: Float64Array.from(ptr, Number),
-    index: bytes(path.join(dir, 'index.u32')),
-    val: bytes(path.join(dir, `val.${ext}`)),
-    rowNames: namesOf(path.join(dir, 'row_names.txt')),
-    colNames: namesOf(path.join(dir, 'col_names.txt')),
-  };
-}
-function dirBytes(dir) {
-  return readdirSync(dir).reduce((s, f) => s + statSync(path.join(dir, f)).size, 0);
-}
+import {
+  CATEGORY,
+  LARGE,
+  bytes,
+  cases,
+  checkPieces,
+  checkWhole,
+  corruptCases,
+  dirBytes,
+  expected,
+  sameBytes,
+  setDir,
+  u8,
+} from './bpcells-helpers.js';
 
 // ---- a test HTTP server over the corpus: /<mode>/<path> --------------------------------------
 //   range: Range support (206 / 416); norange: always 200 with the whole file;
@@ -143,40 +105,6 @@ const sources = {
     };
   },
 };
-
-async function checkWhole(m, c, exp) {
-  expect(m.version).toBe(c.version);
-  expect(m.storageOrder).toBe(c.storage_order);
-  expect(m.shape).toEqual(c.shape);
-  expect(m.nnz).toBe(c.nnz);
-  expect(m.dtype).toBe({ uint32: 'u32', float32: 'f32', float64: 'f64' }[c.dtype]);
-  const r = await m.read();
-  expect(r.idxptr).toBeInstanceOf(Float64Array);
-  expect(r.idxptr).toEqual(exp.idxptr);
-  expect(r.index).toBeInstanceOf(Uint32Array);
-  expect(sameBytes(u8(r.index), exp.index)).toBe(true);
-  expect(r.val).toBeInstanceOf({ uint32: Uint32Array, float32: Float32Array, float64: Float64Array }[c.dtype]);
-  expect(sameBytes(u8(r.val), exp.val)).toBe(true); // bit-exact, also -0 / NaN payloads
-  expect(await m.rowNames()).toEqual(exp.rowNames);
-  expect(await m.colNames()).toEqual(exp.colNames);
-  expect(exp.rowNames.length > 0).toBe(c.has_row_names);
-}
-
-// Three uneven pieces of the major axis, each compared with the expected slice.
-async function checkPieces(m, exp) {
-  const major = m.major;
-  const cuts = [0, Math.floor(major / 3), Math.floor(major / 3) + 1, major];
-  for (let k = 0; k + 1 < cuts.length; k++) {
-    const [a, b] = [cuts[k], cuts[k + 1]];
-    const r = await m.read(a, b);
-    const p0 = exp.idxptr[a];
-    const p1 = exp.idxptr[b];
-    expect(Array.from(r.idxptr)).toEqual(Array.from(exp.idxptr.subarray(a, b + 1), (x) => x - p0));
-    expect(sameBytes(u8(r.index), exp.index.subarray(4 * p0, 4 * p1))).toBe(true);
-    const w = r.val.BYTES_PER_ELEMENT;
-    expect(sameBytes(u8(r.val), exp.val.subarray(w * p0, w * p1))).toBe(true);
-  }
-}
 
 describe.each(Object.keys(sources))('every corpus matrix, %s', (kind) => {
   const small = cases.filter((c) => c.name !== LARGE || kind !== 'custom object');
