@@ -363,6 +363,15 @@ export class HttpSource {
 
   async read(name, start, end) {
     checkRange(name, start, end);
+    if (!this._whole.has(name) && this.rangeSupported === false) {
+      // Known to ignore Range: fetch each file once, whole; concurrent readers share the request.
+      const p = this._request(name).then(({ body }) => {
+        this._sizes.set(name, body.length);
+        return body;
+      });
+      this._whole.set(name, p);
+      p.catch(() => this._whole.delete(name));
+    }
     if (this._whole.has(name)) return this._slice(name, await this._whole.get(name), start, end);
     if (end === start) {
       const size = await this.size(name);
