@@ -385,3 +385,84 @@ describe('edge cases from edited copies of corpus directories', () => {
     await expect(bpcells.open(path.join(setDir, 'nowhere'))).rejects.toThrow(/file missing from the matrix directory/);
   });
 });
+
+// A virtual 17 GB packed matrix served by a custom source: its index_data/val_data hold more
+// than 2^32 words, so *_idx wraps and *_idx_offsets marks the segment; nnz exceeds 2^32.
+describe('more than 2^32 words of packed data (virtual files)', () => {
+  const TWO32 = 2 ** 32;
+  const nchunks = 2 ** 25 + 2; // chunk 2^25 starts exactly at word 2^32
+  const nnz = nchunks * 128;
+  const wordOfChunk = (c, k, salt) => (c * salt + k * 7 + 1) >>> 0; // every chunk is 32-bit raw
+  const files = {
+    version: { text: 'packed-uint-matrix-v2\n' },
+    storage_order: { text: 'col\n' },
+    shape: { magic: 'UINT32v1', width: 4, count: 2, at: (i) => [0xffffffff, 3][i] },
+    // Column 1 straddles the 2^32-word boundary (chunks 2^25-1 and 2^25), column 2 lies past it.
+    idxptr: { magic: 'UINT64v1', width: 8, count: 4, at: (i) => [0, TWO32 - 100, TWO32 + 50, nnz][i] },
+    index_data: { magic: 'UINT32v1', width: 4, count: nchunks * 128, at: (w) => wordOfChunk(Math.floor(w / 128), w % 128, 1000) },
+    index_idx: { magic: 'UINT32v1', width: 4, count: nchunks + 1, at: (i) => (i * 128) % TWO32 },
+    index_idx_offsets: { magic: 'UINT64v1', width: 8, count: 3, at: (i) => [0, 2 ** 25, nchunks + 1][i] },
+    index_starts: { magic: 'UINT32v1', width: 4, count: nchunks, at: (c) => wordOfChunk(c, 0, 1000) },
+    val_data: { magic: 'UINT32v1', width: 4, count: nchunks * 128, at: (w) => wordOfChunk(Math.floor(w / 128), w % 128, 3) },
+    val_idx: { magic: 'UINT32v1', width: 4, count: nchunks + 1, at: (i) => (i * 128) % TWO32 },
+    val_idx_offsets: { magic: 'UINT64v1', width: 8, count: 3, at: (i) => [0, 2 ** 25, nchunks + 1][i] },
+    row_names: { text: '' },
+    col_names: { text: 'a\nb\nc\n' },
+  };
+  const reads = [];
+  const source = {
+    size(name) {
+      const f = files[name];
+      if (!f) return null;
+      return f.text !== undefined ? f.text.length : 8 + f.width * f.count;
+    },
+    read(name, start, end) {
+      reads.push([name, start, end]);
+      const f = files[name];
+      if (f.text !== undefined) return new TextEncoder().encode(f.text).subarray(start, end);
+      const out = new Uint8Array(end - start);
+      for (let b = start; b < end; b++) {
+        if (b < 8) {
+          out[b - start] = f.magic.charCodeAt(b);
+          continue;
+        }
+        const i = Math.floor((b - 8) / f.width);
+        const v = BigInt(f.at(i));
+        out[b - start] = Number((v >> BigInt(8 * ((b - 8) % f.width))) & 0xffn);
+      }
+      return out;
+    },
+  };
+
+  test('columns across and beyond word 2^32 decode from the right bytes', async () => {
+    const m = await bpcells.open(source);
+    expect(m.nnz).toBe(nnz);
+    expect(m.nnz).toBeGreaterThan(TWO32);
+    expect(await m.colNames()).toEqual(['a', 'b', 'c']);
+    // Seek tables are 128 MB each: far above prefetchBytes, so nothing big was read at open.
+    expect(m.stats.bytes).toBeLessThan(20000);
+    const check = (r, p0, n) => {
+      expect(r.index.length).toBe(n);
+      for (let i = 0; i < n; i++) {
+        const p = p0 + i;
+        const c = Math.floor(p / 128);
+        expect(r.index[i]).toBe(wordOfChunk(c, p % 128, 1000));
+        expect(r.val[i]).toBe(wordOfChunk(c, p % 128, 3));
+      }
+    };
+    for (const prefetchBytes of [undefined, 0]) {
+      const lazy = prefetchBytes === 0 ? await bpcells.open(source, { prefetchBytes }) : m;
+      reads.length = 0;
+      const across = await lazy.read(1, 2);
+      expect(Array.from(across.idxptr)).toEqual([0, 150]);
+      check(across, TWO32 - 100, 150);
+      // idx entry 2^25 - 1 is in segment 0, entries from 2^25 on get 2^32 added.
+      const want = 8 + 4 * (TWO32 - 128);
+      expect(reads.filter(([name]) => name === 'index_data')).toEqual([['index_data', want, 8 + 4 * (TWO32 + 128)]]);
+      expect(reads.filter(([name]) => name === 'val_data')).toEqual([['val_data', want, 8 + 4 * (TWO32 + 128)]]);
+      const past = await lazy.read(2, 3);
+      expect(Array.from(past.idxptr)).toEqual([0, nnz - (TWO32 + 50)]);
+      check(past, TWO32 + 50, nnz - (TWO32 + 50));
+    }
+  });
+});
