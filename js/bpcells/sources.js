@@ -329,8 +329,15 @@ export class HttpSource {
       }
       throw fail(err);
     }
-    if (expected !== null && got !== expected) {
+    // A compressed answer (whole files only: ranges are never compressed) is decoded by fetch, so
+    // its Content-Length counts other bytes; only an identity body can be checked against it.
+    const encoding = (response.headers.get('content-encoding') ?? 'identity').toLowerCase();
+    const checkable = response.status === 206 || encoding === 'identity';
+    if (expected !== null && checkable && got < expected) {
       throw new BpcellsError(`${name}: truncated HTTP body: got ${got} of ${expected} bytes (Content-Length) from ${url}`, { file: name });
+    }
+    if (expected !== null && response.status === 206 && got !== expected) {
+      throw new BpcellsError(`${name}: HTTP body of ${got} bytes but Content-Length says ${expected} (${url})`, { file: name });
     }
     if (parts.length === 1) return parts[0];
     const out = new Uint8Array(got);
@@ -344,14 +351,24 @@ export class HttpSource {
 
   async size(name) {
     if (this._sizes.has(name)) return this._sizes.get(name);
-    const { response } = await this._request(name, { method: 'HEAD' });
-    const len = response.headers.get('content-length');
+    let len = null;
+    try {
+      const { response } = await this._request(name, { method: 'HEAD' });
+      const encoding = (response.headers.get('content-encoding') ?? 'identity').toLowerCase();
+      if (encoding === 'identity') len = response.headers.get('content-length');
+    } catch (err) {
+      // A missing file stays an error; a server that refuses HEAD gets a GET instead.
+      if (!(err instanceof BpcellsError) || /file missing|timed out|aborted|download limit/.test(err.message)) throw err;
+    }
     if (len !== null && /^\d+$/.test(len)) {
       this._sizes.set(name, Number(len));
       return Number(len);
     }
-    // No length on HEAD: the whole-file fallback tells us.
-    return (await this.readAll(name)).length;
+    // No usable length from HEAD: download the file (once) and count.
+    const whole = this.readAll(name);
+    this._whole.set(name, whole);
+    whole.catch(() => this._whole.delete(name));
+    return (await whole).length;
   }
 
   async readAll(name) {

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
+import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import * as bpcells from '../../js/bpcells/index.js';
 import { init } from '../../js/wasm.js';
@@ -25,7 +26,7 @@ import {
 // ---- a test HTTP server over the corpus: /<mode>/<path> --------------------------------------
 //   range: Range support (206 / 416); norange: always 200 with the whole file;
 //   badrange: 206 with a Content-Range that does not match; cut: drops the connection mid-body;
-//   hang: never answers.
+//   hang: never answers; gzip: whole files gzip-encoded; nohead: HEAD refused with 405.
 let server;
 let base;
 const log = []; // {mode, file, range, status, bytes}
@@ -57,6 +58,16 @@ function handler(req, res) {
     return;
   }
   const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+  if (mode === 'nohead' && req.method === 'HEAD') {
+    send(405, {}, null);
+    return;
+  }
+  if (mode === 'gzip' && !m) {
+    // Whole files compressed (as many static hosts do for text); ranges stay identity.
+    const z = gzipSync(data);
+    send(200, { 'Content-Encoding': 'gzip', 'Content-Length': String(z.length) }, z);
+    return;
+  }
   if (mode === 'cut') {
     entry.status = 200;
     res.writeHead(200, { 'Content-Length': String(data.length) });
@@ -260,6 +271,18 @@ describe('HTTP errors and limits', () => {
 
   test('a body cut short is reported as truncated', async () => {
     await expect(bpcells.open(`${base}/cut/${dir}`)).rejects.toThrow(/truncated HTTP body: got \d+ of \d+ bytes/);
+  });
+
+  test('gzip-encoded whole files and a server that refuses HEAD', async () => {
+    const c = cases.find((x) => x.name === 'packed_float_col_names');
+    const exp = expected(c);
+    const z = await bpcells.open(`${base}/gzip/${c.dir}`);
+    await checkWhole(z, c, exp);
+    const noHead = await bpcells.open(`${base}/nohead/${c.dir}`);
+    const sizes = await noHead.fileSizes();
+    expect(sizes.row_names).toBe(statSync(path.join(setDir, c.dir, 'row_names')).size);
+    expect(sizes.val).toBe(statSync(path.join(setDir, c.dir, 'val')).size);
+    expect(log.some((e) => e.mode === 'nohead' && e.method === 'HEAD' && e.status === 405)).toBe(true);
   });
 
   test('timeout', async () => {
