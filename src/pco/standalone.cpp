@@ -42,13 +42,14 @@ StandaloneHeader read_standalone_header(BitReader& r, Bytes file) {
 
 }  // namespace
 
-StandaloneFile read_standalone(Bytes file, bool keep_values) {
+StandaloneFile read_standalone(Bytes file, bool keep_values, size_t max_output_bytes) {
   StandaloneFile f;
-  read_standalone(file, f, keep_values);
+  read_standalone(file, f, keep_values, max_output_bytes);
   return f;
 }
 
-void read_standalone(Bytes file, StandaloneFile& f, bool keep_values) {
+void read_standalone(Bytes file, StandaloneFile& f, bool keep_values, size_t max_output_bytes) {
+  size_t output_bytes = 0;
   f.chunks.clear();
   f.values.clear();
   BitReader r(file);
@@ -65,9 +66,14 @@ void read_standalone(Bytes file, StandaloneFile& f, bool keep_values) {
       fail("corrupt chunk ", f.chunks.size(), " at byte ", chunk_start, ": number type ", dtype_name(*dtype),
            " differs from the file's uniform type ", dtype_name(*f.header.uniform_dtype));
     size_t n = 1 + static_cast<size_t>(r.read(24, "chunk count"));
-    StandaloneChunk c{*dtype, n, chunk_start, 0, {}, f.values.size()};
+    output_bytes += n * dtype_bytes(*dtype);
+    if (output_bytes > max_output_bytes)
+      fail("output limit: chunk ", f.chunks.size(), " would bring the decoded size to ", output_bytes,
+           " bytes, over the limit of ", max_output_bytes);
+    StandaloneChunk c{*dtype, n, chunk_start, 0, 0, {}, f.values.size()};
     try {
       ChunkDecoder decoder(read_chunk_meta(r, *dtype, f.header.format));
+      c.page_start = r.byte_pos();
       decoder.decode_page(r, n, f.values);
       if (!keep_values) f.values.clear();
       c.meta = decoder.meta();

@@ -21,6 +21,7 @@ struct StandaloneChunk {
   DType dtype;
   size_t n = 0;
   size_t byte_start = 0, byte_end = 0;  // from the chunk's type byte to the end of its page
+  size_t page_start = 0;                // where its chunk meta ends and its page begins
   ChunkMeta meta;
   size_t value_offset = 0;  // where its numbers start in StandaloneFile::values
   size_t value_bytes() const { return n * dtype_bytes(dtype); }
@@ -36,9 +37,11 @@ struct StandaloneFile {
 
 // Parses and decodes a whole standalone file. Chunk pages carry no length, so finding
 // where a chunk ends requires decoding it; keep_values=false keeps only the metadata.
-StandaloneFile read_standalone(Bytes file, bool keep_values = true);
+// max_output_bytes caps the decoded size: a valid file of constant values can expand
+// a million-fold, so callers that take untrusted input choose how much they accept.
+StandaloneFile read_standalone(Bytes file, bool keep_values = true, size_t max_output_bytes = SIZE_MAX);
 // The same into an existing object, reusing its memory (for repeated decodes).
-void read_standalone(Bytes file, StandaloneFile& into, bool keep_values = true);
+void read_standalone(Bytes file, StandaloneFile& into, bool keep_values = true, size_t max_output_bytes = SIZE_MAX);
 
 // The inspect object of a file, and of one chunk's metadata (wrapped API), as JSON.
 std::string inspect_json(const StandaloneFile& file);

@@ -11,6 +11,13 @@
 #include <string>
 #include <vector>
 
+// GoogleTest prints parameters in test names and logs: a manifest case is shown by its name.
+namespace nlohmann {
+inline void PrintTo(const json& j, std::ostream* os) {
+  *os << (j.is_object() && j.contains("name") ? j["name"].dump() : j.dump().substr(0, 60));
+}
+}  // namespace nlohmann
+
 namespace testutil {
 
 inline std::filesystem::path corpus_dir() { return std::filesystem::path(NUMDECODE_CORPUS_DIR); }
