@@ -425,6 +425,11 @@ export class Matrix {
     const ptr = await this._idxptr.get(start, end + 1);
     const p0 = ptr[0];
     const p1 = ptr[ptr.length - 1];
+    // Blocks of idxptr are checked one by one; an entry above the last one (nnz) means the
+    // array decreases somewhere between them.
+    if (p1 > this.nnz) {
+      throw new BpcellsError(`idxptr: not monotone, entry ${end} (${p1}) is greater than the last entry (${this.nnz})`, { file: 'idxptr' });
+    }
     const [index, val] = await Promise.all([this._readIndex(p0, p1), this._readVal(p0, p1)]);
     const idxptr = new Float64Array(ptr.length);
     for (let i = 0; i < ptr.length; i++) idxptr[i] = ptr[i] - p0;

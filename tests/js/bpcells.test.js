@@ -489,3 +489,29 @@ describe('more than 2^32 words of packed data (virtual files)', () => {
     }
   });
 });
+
+test('a decrease of idxptr between lazily read blocks is caught', async () => {
+  // 1200 columns -> three 512-entry idxptr blocks; open reads the first and the last. The
+  // middle block is 50 throughout: monotone by itself, but above nnz (10).
+  const nnz = 10;
+  const ptr = Array.from({ length: 1201 }, (_, i) => (i < 10 ? i : i >= 512 && i < 1024 ? 50 : nnz));
+  const enc = (magic, width, values) => {
+    const out = new Uint8Array(8 + width * values.length);
+    out.set(new TextEncoder().encode(magic));
+    const dv = new DataView(out.buffer);
+    values.forEach((v, i) => (width === 8 ? dv.setBigUint64(8 + 8 * i, BigInt(v), true) : dv.setUint32(8 + 4 * i, v, true)));
+    return out;
+  };
+  const files = {
+    version: new TextEncoder().encode('unpacked-uint-matrix-v2\n'),
+    storage_order: new TextEncoder().encode('col\n'),
+    shape: enc('UINT32v1', 4, [5, 1200]),
+    idxptr: enc('UINT64v1', 8, ptr),
+    index: enc('UINT32v1', 4, Array(nnz).fill(0)),
+    val: enc('UINT32v1', 4, Array(nnz).fill(1)),
+  };
+  const m = await bpcells.open({ size: (n) => files[n]?.length, read: (n, a, b) => files[n].subarray(a, b) });
+  expect((await m.read(0, 20)).index.length).toBe(10);
+  await expect(m.read(600, 601)).rejects.toThrow(/idxptr: not monotone, entry 601 \(50\) is greater than the last entry \(10\)/);
+  await expect(m.read()).rejects.toThrow(/idxptr: not monotone, entry 1024 \(10\) is less than entry 1023 \(50\)/);
+});
