@@ -8,7 +8,6 @@
 #include <fstream>
 #include <limits>
 #include <random>
-#include <regex>
 #include <string>
 #include <vector>
 
@@ -17,6 +16,7 @@
 #include "bpcells/matrix.hpp"
 #include "core/error.hpp"
 #include "core/simd.hpp"
+#include "corpus.hpp"
 
 namespace fs = std::filesystem;
 using namespace numdecode;
@@ -434,7 +434,7 @@ TEST(BpcellsArrayFiles, StringArraysVersionOrderShape) {
         EXPECT_EQ(ver.text, s);
         EXPECT_EQ(ver.packed, std::string(c) == "packed");
         EXPECT_EQ(ver.format, v);
-        EXPECT_EQ(value_type_name(ver.value_type),
+        EXPECT_EQ(std::string(value_type_name(ver.value_type)),
                   std::string(t) == "uint" ? "uint32" : std::string(t) == "float" ? "float32" : "float64");
         EXPECT_EQ(parse_version(text(s + "\r\n")).text, s);  // CRLF (Windows-written dirs)
       }
@@ -458,7 +458,7 @@ TEST(BpcellsArrayFiles, StringArraysVersionOrderShape) {
 
 namespace {
 
-const fs::path kCorpus = fs::path(NUMDECODE_CORPUS_DIR) / "bpcells";
+const fs::path kCorpus = testutil::corpus_dir() / "bpcells";
 
 std::optional<std::vector<uint8_t>> slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -470,26 +470,6 @@ FileReader dir_reader(const fs::path& dir) {
   return [dir](const std::string& name) { return slurp(dir / name); };
 }
 
-// The flat objects of a manifest.json: each as key -> raw value text (strings unquoted).
-std::vector<std::map<std::string, std::string>> manifest(const fs::path& p) {
-  const auto bytes = slurp(p);
-  EXPECT_TRUE(bytes.has_value()) << p;
-  const std::string s(bytes->begin(), bytes->end());
-  std::vector<std::map<std::string, std::string>> out;
-  const std::regex field("\"([a-z_]+)\":\\s*(\"((?:[^\"\\\\]|\\\\.)*)\"|\\[[^\\]]*\\]|[^,}\\s]+)");
-  size_t pos = 0;
-  while ((pos = s.find('{', pos)) != std::string::npos) {
-    const size_t end = s.find('}', pos);
-    const std::string obj = s.substr(pos, end - pos);
-    std::map<std::string, std::string> m;
-    for (auto it = std::sregex_iterator(obj.begin(), obj.end(), field); it != std::sregex_iterator(); ++it)
-      m[(*it)[1]] = (*it)[3].matched ? (*it)[3].str() : (*it)[2].str();
-    out.push_back(m);
-    pos = end;
-  }
-  return out;
-}
-
 std::vector<std::string> lines_of(const fs::path& p) {
   auto b = slurp(p);
   return b ? parse_string_array(*b) : std::vector<std::string>{};
@@ -498,17 +478,20 @@ std::vector<std::string> lines_of(const fs::path& p) {
 }  // namespace
 
 TEST(BpcellsCorpus, EveryValidDirectoryMatchesExpectedArrays) {
-  const auto cases = manifest(kCorpus / "manifest.json");
+  const auto cases = testutil::read_json(kCorpus / "manifest.json");
   ASSERT_GE(cases.size(), 15u);
   for (const auto& c : cases) {
-    SCOPED_TRACE(c.at("name"));
-    const fs::path dir = kCorpus / c.at("dir"), exp = kCorpus / c.at("expected");
+    SCOPED_TRACE(c.at("name").get<std::string>());
+    const fs::path dir = kCorpus / c.at("dir").get<std::string>();
+    const fs::path exp = kCorpus / c.at("expected").get<std::string>();
     for (Kernel k : {Kernel::Scalar, Kernel::Auto}) {
       Matrix m = read_matrix(dir_reader(dir), k);
-      EXPECT_EQ(m.version.text, c.at("version"));
-      EXPECT_EQ(m.row_major ? "row" : "col", c.at("storage_order"));
-      EXPECT_EQ(value_type_name(m.version.value_type), c.at("dtype"));
-      EXPECT_EQ(std::to_string(m.nnz()), c.at("nnz"));
+      EXPECT_EQ(m.version.text, c.at("version").get<std::string>());
+      EXPECT_EQ(m.row_major ? "row" : "col", c.at("storage_order").get<std::string>());
+      EXPECT_EQ(std::string(value_type_name(m.version.value_type)), c.at("dtype").get<std::string>());
+      EXPECT_EQ(m.nnz(), c.at("nnz").get<uint64_t>());
+      EXPECT_EQ(m.nrow, c.at("shape")[0].get<uint32_t>());
+      EXPECT_EQ(m.ncol, c.at("shape")[1].get<uint32_t>());
 
       const auto shape_bytes = *slurp(exp / "shape.u32");
       auto shape = array_values<uint32_t>(ArrayFile{ElemType::U32, shape_bytes, 2});
@@ -520,12 +503,13 @@ TEST(BpcellsCorpus, EveryValidDirectoryMatchesExpectedArrays) {
       const auto index = *slurp(exp / "index.u32");
       ASSERT_EQ(m.index.size() * 4, index.size());
       EXPECT_TRUE(index.empty() || std::memcmp(m.index.data(), index.data(), index.size()) == 0);
-      const std::string ext = c.at("dtype") == "uint32" ? "u32" : c.at("dtype") == "float32" ? "f32" : "f64";
+      const std::string dtype = c.at("dtype").get<std::string>();
+      const std::string ext = dtype == "uint32" ? "u32" : dtype == "float32" ? "f32" : "f64";
       EXPECT_EQ(m.val, *slurp(exp / ("val." + ext)));  // bit-exact, also for NaN/-0
       EXPECT_EQ(m.row_names, lines_of(exp / "row_names.txt"));
       EXPECT_EQ(m.col_names, lines_of(exp / "col_names.txt"));
-      EXPECT_EQ(!m.row_names.empty(), c.at("has_row_names") == "true");
-      EXPECT_EQ(!m.col_names.empty(), c.at("has_col_names") == "true");
+      EXPECT_EQ(!m.row_names.empty(), c.at("has_row_names").get<bool>());
+      EXPECT_EQ(!m.col_names.empty(), c.at("has_col_names").get<bool>());
     }
   }
 }
@@ -538,14 +522,15 @@ TEST(BpcellsCorpus, EveryCorruptDirectoryIsRejectedWithAClearMessage) {
       {"idx past data", "truncated"}, {"missing file", "file missing"},
       {"version", "unsupported matrix version"},
   };
-  const auto cases = manifest(kCorpus / "corrupt" / "manifest.json");
+  const auto cases = testutil::read_json(kCorpus / "corrupt" / "manifest.json");
   ASSERT_GE(cases.size(), 11u);
   for (const auto& c : cases) {
-    SCOPED_TRACE(c.at("name"));
-    const std::string msg = error_of([&] { read_matrix(dir_reader(kCorpus / c.at("dir"))); });
+    SCOPED_TRACE(c.at("name").get<std::string>());
+    const std::string category = c.at("expected_error").get<std::string>();
+    const std::string msg = error_of([&] { read_matrix(dir_reader(kCorpus / c.at("dir").get<std::string>())); });
     ASSERT_NE(msg, "(no error)");
-    ASSERT_TRUE(says.count(c.at("expected_error"))) << c.at("expected_error");
-    EXPECT_NE(msg.find(says.at(c.at("expected_error"))), std::string::npos) << msg;
+    ASSERT_TRUE(says.count(category)) << category;
+    EXPECT_NE(msg.find(says.at(category)), std::string::npos) << msg;
   }
 }
 
