@@ -398,7 +398,19 @@ export class HttpSource {
     const { response, body } = await this._request(name, { range: [start, end] });
     if (response.status === 206) {
       this.rangeSupported = true;
-      const cr = /^\s*bytes\s+(\d+)-(\d+)\/(\d+|\*)\s*$/i.exec(response.headers.get('content-range') ?? '');
+      const header = response.headers.get('content-range');
+      // Cross-origin, browsers hide Content-Range unless the server lists it in
+      // Access-Control-Expose-Headers; then the body length is all there is to check.
+      if (header === null) {
+        if (body.length !== end - start) {
+          throw new BpcellsError(
+            `${name}: asked for bytes ${start}-${end - 1} (${end - start} bytes), got ${body.length} (truncated?) from ${this.url(name)}`,
+            { file: name },
+          );
+        }
+        return body;
+      }
+      const cr = /^\s*bytes\s+(\d+)-(\d+)\/(\d+|\*)\s*$/i.exec(header);
       if (!cr) {
         throw new BpcellsError(
           `${name}: HTTP 206 without a valid Content-Range header (got ${JSON.stringify(response.headers.get('content-range'))}) from ${this.url(name)}`,
