@@ -1,10 +1,11 @@
 // Lazy reader for BPCells matrix directories (local, HTTP or a custom source).
 //
-// open() reads version, storage_order, shape and the seek metadata: idxptr and, for packed
-// matrices, the *_idx / index_starts tables, each whole when it fits `prefetchBytes`, else
-// fetched by range on demand. read(a, b) then fetches only the byte ranges of index_* / val_*
-// that hold entries idxptr[a] .. idxptr[b] (whole 128-value chunks for packed streams) and
-// decodes them in WebAssembly. Everything is checked: headers, lengths, monotone idxptr,
+// open() reads version, storage_order, shape, the first and last 512-entry blocks of idxptr,
+// the 8-byte headers of the data files and, for packed matrices, the *_idx / index_starts
+// seek tables when together they fit `prefetchBytes` (else they are read by range on demand).
+// read(a, b) then fetches the idxptr blocks it needs (cached) and one byte range of each of
+// index_* / val_* holding entries idxptr[a] .. idxptr[b] (whole 128-value chunks for packed
+// streams), and decodes them in WebAssembly. Everything is checked: headers, lengths, monotone idxptr,
 // indices inside the matrix; BPCells itself accepts several of these corruptions silently.
 //
 // idxptr values are JS numbers (Float64Array): exact up to 2^53, and an idxptr beyond that is
@@ -437,7 +438,7 @@ export class Matrix {
   }
 
   async _readIndex(p0, p1) {
-    if (this._indexStream) return this._indexStream.decode(p0, p1, this.minor === 0 ? 0 : this.minor);
+    if (this._indexStream) return this._indexStream.decode(p0, p1, this.minor); // minor > 0 when nnz > 0 (checked at open)
     const bytes = await this._indexFile.slice(p0, p1);
     const index = new Uint32Array(p1 - p0);
     new Uint8Array(index.buffer).set(bytes);
