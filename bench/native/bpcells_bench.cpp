@@ -106,12 +106,3 @@ BENCHMARK(BM_m1_val_scalar);
 BENCHMARK(BM_memcpy_same_size);
 BENCHMARK(BM_chunk_d1z)->ArgsProduct({{1, 5, 12, 31}, {0, 1}});
 
-// native_bench links benchmark::benchmark (no main). Weak, so that a shared bench main
-// added by another format (or BENCHMARK_MAIN elsewhere) takes precedence without a clash.
-__attribute__((weak)) int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
-}
