@@ -25,12 +25,12 @@ export class BpcellsUsageError extends Error {
   }
 }
 
-/** True for an http(s) URL or a local directory holding a `version` file. */
+/** True for an http(s) URL or a local directory (the file formats take files). */
 export function isTarget(arg) {
   if (typeof arg !== 'string') return false;
   if (/^https?:\/\//i.test(arg)) return true;
   try {
-    return statSync(arg).isDirectory() && statSync(path.join(arg, 'version')).isFile();
+    return statSync(arg).isDirectory();
   } catch {
     return false;
   }

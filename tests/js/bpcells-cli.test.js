@@ -106,6 +106,9 @@ test('bad input exits 1 with one line; bad usage exits 2', async () => {
   const bad = await cli('bpcells', path.join(setDir, 'corrupt/index_ge_nrow_packed'), '--export', path.join(out, 'bad'));
   expect(bad.status).toBe(1);
   expect(bad.stderr).toMatch(/^numdecode: bpcells: index: value \d+ at position \d+ is out of range \(must be < 10\)\n$/);
+  const notMatrix = await cli('inspect', path.join(setDir, 'corrupt'));
+  expect(notMatrix.status).toBe(1);
+  expect(notMatrix.stderr).toMatch(/^numdecode: bpcells: (version|storage_order|shape): file missing from the matrix directory /);
   const missing = await cli('inspect', `${base}/nothing/here/`);
   expect(missing.status).toBe(1);
   expect(missing.stderr).toMatch(/HTTP 404/);
