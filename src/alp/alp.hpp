@@ -12,7 +12,9 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "alp/alp_constants.hpp"
@@ -20,9 +22,30 @@
 
 namespace numdecode::alp {
 
-// Decoded values; new elements are left uninitialised (the decoder writes every one).
+// An allocator whose value-initialising construct() leaves elements uninitialised: the decoder
+// writes every output value, so zero-filling the output first would only cost a pass over memory.
 template <class T>
-using ValueVector = std::vector<T, DefaultInitAllocator<T>>;
+struct UninitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = UninitAllocator<U>;
+  };
+  UninitAllocator() = default;
+  template <class U>
+  UninitAllocator(const UninitAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
+// Decoded values.
+template <class T>
+using ValueVector = std::vector<T, UninitAllocator<T>>;
 
 enum class Layout : uint8_t { kDraft, kMerged };
 const char* layout_name(Layout layout);  // "draft" | "merged"
