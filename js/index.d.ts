@@ -25,3 +25,14 @@ export type {
   AlpEncodeOptions,
   AlpPage,
 } from './alp.js';
+// BPCells (bpcells branch): lazy matrix-directory reader.
+export * as bpcells from './bpcells/index.js';
+export type {
+  BpcellsMatrix,
+  BpcellsSlice,
+  BpcellsDtype,
+  BpcellsOpenOptions,
+  BpcellsSourceObject,
+  BpcellsSource,
+  BpcellsStats,
+} from './bpcells/index.js';

@@ -4,3 +4,5 @@ export { init, buildInfo, simdSupported, DTYPES } from './wasm.js';
 export * as pco from './pco.js';
 // ALP (added by the ALP branch)
 export * as alp from './alp.js';
+// BPCells (bpcells branch): lazy matrix-directory reader.
+export * as bpcells from './bpcells/index.js';
