@@ -9,7 +9,10 @@ seconds=${1:-60}
 shift || true
 dir=build-fuzz
 # (Re)configure each time: new targets in tests/fuzz/ must be known before they are named.
-CXX=clang++ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNUMDECODE_FUZZ=ON -DNUMDECODE_BENCH=OFF >/dev/null || exit 1
+# NUMDECODE_FUZZ_NO_BUILD=1 runs already-built targets (several runs in parallel).
+if [ -z "${NUMDECODE_FUZZ_NO_BUILD:-}" ]; then
+  CXX=clang++ cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNUMDECODE_FUZZ=ON -DNUMDECODE_BENCH=OFF >/dev/null || exit 1
+fi
 mapfile -t all < <(ls tests/fuzz/*.cpp | xargs -n1 basename | sed 's/\.cpp$//')
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=("${all[@]}")
