@@ -10,9 +10,11 @@ import { init } from '../js/index.js';
 // --format NAME -> module with decode/inspect.
 const FORMATS = {
   pco: () => import('../js/cli/pco.js'),
+  alp: () => import('../js/cli/alp.js'), // ALP (added by the ALP branch)
 };
 // Other top-level commands -> module with run(argv) and usage.
 const COMMANDS = {
+  'encode-alp': () => import('../js/cli/alp.js'), // ALP (added by the ALP branch)
   bpcells: () => import('../js/cli/bpcells.js'), // BPCells (bpcells branch)
 };
 
