@@ -1,0 +1,292 @@
+// numdecode/worker: decode off the main thread, in browser Web Workers or Node worker_threads.
+//
+//   const pool = await createWorkerPool({ size: 4 });
+//   const values = await pool.decodePco(bytes);                         // one file
+//   const all = await pool.decodePcoMany(files);                        // many files, in parallel
+//   const info = await pool.run({ format: 'pco', op: 'inspect', args: [bytes] });  // any job
+//   await pool.terminate();
+//
+// Each worker loads its own numdecode module. A job is {format, op, args}: format is an export of
+// numdecode ('pco', 'alp', 'bpcells', ...), op one of its functions, args its arguments (structured-
+// cloned into the worker). Results come back with their typed arrays transferred, not copied.
+
+const isNode =
+  typeof process === 'object' && typeof process.versions === 'object' && typeof process.versions.node === 'string';
+
+const WORKER_URL = new URL('./worker.js', import.meta.url);
+
+async function defaultSize() {
+  if (isNode) {
+    const os = await import('node:os');
+    return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+  }
+  return globalThis.navigator?.hardwareConcurrency ?? 2;
+}
+
+// One Worker behind one interface, whichever platform runs it.
+async function spawn() {
+  if (isNode) {
+    const { Worker } = await import('node:worker_threads');
+    const w = new Worker(WORKER_URL);
+    return {
+      post: (msg, transfer) => w.postMessage(msg, transfer),
+      onMessage: (fn) => w.on('message', fn),
+      onFailure: (fn) => {
+        w.on('error', fn);
+        w.on('exit', (code) => fn(new Error(`numdecode worker exited with code ${code}`)));
+      },
+      ref: () => w.ref(),
+      unref: () => w.unref(),
+      terminate: () => w.terminate(),
+    };
+  }
+  const w = new Worker(WORKER_URL, { type: 'module' });
+  return {
+    post: (msg, transfer) => w.postMessage(msg, transfer),
+    onMessage: (fn) => w.addEventListener('message', (e) => fn(e.data)),
+    onFailure: (fn) => {
+      w.addEventListener('error', (e) => {
+        e.preventDefault?.();
+        fn(new Error(`numdecode worker failed: ${e.message ?? 'error event'}`));
+      });
+      w.addEventListener('messageerror', () => fn(new Error('numdecode worker: a message could not be deserialized')));
+    },
+    ref: () => {},
+    unref: () => {},
+    terminate: () => w.terminate(),
+  };
+}
+
+function toError(data) {
+  const err = new Error(data.message);
+  if (data.name && data.name !== 'Error') err.name = data.name;
+  return err;
+}
+
+// The ArrayBuffers of the typed arrays among a job's arguments (one level into arrays), for
+// run(job, {transfer: true}).
+function argumentBuffers(args) {
+  const found = new Set();
+  const visit = (v) => {
+    if (ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer) found.add(v.buffer);
+    else if (v instanceof ArrayBuffer) found.add(v);
+  };
+  for (const a of args) {
+    if (Array.isArray(a)) a.forEach(visit);
+    else visit(a);
+  }
+  return [...found];
+}
+
+function validateJob(job) {
+  if (job === null || typeof job !== 'object') throw new TypeError('numdecode worker pool: a job is {format, op, args}');
+  if (typeof job.format !== 'string' || typeof job.op !== 'string') {
+    throw new TypeError('numdecode worker pool: job.format and job.op must be strings');
+  }
+  if (job.args !== undefined && !Array.isArray(job.args)) throw new TypeError('numdecode worker pool: job.args must be an array');
+}
+
+class Slot {
+  constructor(handle) {
+    this.handle = handle;
+    this.job = null; // the job it is running
+    this.dead = false;
+  }
+}
+
+export class WorkerPool {
+  #slots = [];
+  #queue = [];
+  #nextId = 1;
+  #terminated = false;
+  #initOptions;
+  #completed = 0;
+  #failed = 0;
+
+  /** Use createWorkerPool(). */
+  constructor(initOptions) {
+    this.#initOptions = initOptions;
+  }
+
+  /** Number of workers. */
+  get size() {
+    return this.#slots.length;
+  }
+
+  async _start(size) {
+    const started = await Promise.allSettled(Array.from({ length: size }, () => this.#startWorker()));
+    const failure = started.find((s) => s.status === 'rejected');
+    if (failure) {
+      for (const s of started) if (s.status === 'fulfilled') await s.value.handle.terminate();
+      throw failure.reason;
+    }
+    this.#slots = started.map((s) => s.value);
+  }
+
+  async #startWorker() {
+    const handle = await spawn();
+    const slot = new Slot(handle);
+    let readyResolve;
+    let readyReject;
+    const ready = new Promise((resolve, reject) => {
+      readyResolve = resolve;
+      readyReject = reject;
+    });
+    handle.onMessage((msg) => {
+      if (msg?.type === 'ready') {
+        if (msg.error) readyReject(toError(msg.error));
+        else readyResolve();
+        return;
+      }
+      this.#finish(slot, msg);
+    });
+    handle.onFailure((err) => {
+      readyReject(err);
+      this.#crash(slot, err);
+    });
+    handle.post({ type: 'init', options: this.#initOptions });
+    try {
+      await ready;
+    } catch (err) {
+      await handle.terminate();
+      throw new Error(`numdecode worker pool: a worker could not load numdecode: ${err.message}`);
+    }
+    handle.unref(); // an idle pool does not keep Node running
+    return slot;
+  }
+
+  /**
+   * Runs one job in the next free worker.
+   * @param {{format: string, op: string, args?: any[]}} job
+   * @param {{transfer?: boolean}} [options] transfer: move the arguments' ArrayBuffers into the
+   *   worker instead of copying them (they become detached, length 0, in the caller)
+   * @returns {Promise<any>} the operation's result; rejects with the worker's error
+   */
+  run(job, options = {}) {
+    try {
+      validateJob(job);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (this.#terminated) return Promise.reject(new Error('numdecode worker pool: terminated'));
+    const args = job.args ?? [];
+    const transfer = options?.transfer ? argumentBuffers(args) : [];
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ id: this.#nextId++, message: { format: job.format, op: job.op, args }, transfer, resolve, reject });
+      this.#dispatch();
+    });
+  }
+
+  /** pco.decode in a worker. */
+  decodePco(bytes, options) {
+    return this.run({ format: 'pco', op: 'decode', args: [bytes] }, options);
+  }
+
+  /** pco.decode of each file, spread over the workers; resolves in input order. */
+  decodePcoMany(files, options) {
+    return Promise.all(Array.from(files, (bytes) => this.decodePco(bytes, options)));
+  }
+
+  /** {size, busy, queued, completed, failed} */
+  stats() {
+    return {
+      size: this.#slots.length,
+      busy: this.#slots.filter((s) => s.job !== null).length,
+      queued: this.#queue.length,
+      completed: this.#completed,
+      failed: this.#failed,
+    };
+  }
+
+  /** Stops every worker; jobs still queued or running reject. */
+  async terminate() {
+    if (this.#terminated) return;
+    this.#terminated = true;
+    const error = new Error('numdecode worker pool: terminated');
+    for (const item of this.#queue.splice(0)) item.reject(error);
+    const slots = this.#slots;
+    this.#slots = [];
+    for (const slot of slots) {
+      slot.dead = true;
+      if (slot.job) slot.job.reject(error);
+      slot.job = null;
+    }
+    await Promise.all(slots.map((s) => s.handle.terminate()));
+  }
+
+  #dispatch() {
+    for (const slot of this.#slots) {
+      if (this.#queue.length === 0) return;
+      if (slot.job !== null || slot.dead) continue;
+      const item = this.#queue.shift();
+      slot.job = item;
+      slot.handle.ref();
+      try {
+        slot.handle.post({ id: item.id, ...item.message }, item.transfer);
+      } catch (err) {
+        // e.g. an argument that cannot be cloned: the worker never saw the job.
+        slot.job = null;
+        slot.handle.unref();
+        this.#failed++;
+        item.reject(err);
+      }
+    }
+  }
+
+  #finish(slot, msg) {
+    const item = slot.job;
+    if (item === null || msg?.id !== item.id) return;
+    slot.job = null;
+    slot.handle.unref();
+    if (msg.error) {
+      this.#failed++;
+      item.reject(toError(msg.error));
+    } else {
+      this.#completed++;
+      item.resolve(msg.result);
+    }
+    this.#dispatch();
+  }
+
+  // A worker died (uncaught error, exit): its job fails; a fresh worker takes its place.
+  #crash(slot, err) {
+    if (slot.dead || this.#terminated) return;
+    slot.dead = true;
+    if (slot.job) {
+      this.#failed++;
+      slot.job.reject(err);
+      slot.job = null;
+    }
+    slot.handle.terminate();
+    const index = this.#slots.indexOf(slot);
+    if (index < 0) return;
+    this.#startWorker().then(
+      (fresh) => {
+        if (this.#terminated) return fresh.handle.terminate();
+        this.#slots[index] = fresh;
+        this.#dispatch();
+      },
+      (startErr) => {
+        // No replacement: fail the queue if no worker is left.
+        if (this.#slots.every((s) => s.dead)) {
+          for (const item of this.#queue.splice(0)) item.reject(startErr);
+        }
+      },
+    );
+  }
+}
+
+/**
+ * Starts a pool of workers, each with numdecode loaded (init(options.init)).
+ * @param {{size?: number, init?: import('../wasm.js').InitOptions}} [options]
+ *   size: number of workers (default: the number of CPU cores)
+ */
+export async function createWorkerPool(options = {}) {
+  const size = options?.size ?? (await defaultSize());
+  if (!Number.isInteger(size) || size < 1) {
+    throw new TypeError(`numdecode worker pool: size must be a positive integer, got ${String(size)}`);
+  }
+  const pool = new WorkerPool(options?.init);
+  await pool._start(size);
+  return pool;
+}
