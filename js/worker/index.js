@@ -27,7 +27,9 @@ async function defaultSize() {
 async function spawn() {
   if (isNode) {
     const { Worker } = await import('node:worker_threads');
-    const w = new Worker(WORKER_URL);
+    // Workers inherit the parent's Node flags; --input-type (node -e with ESM) is refused in a worker.
+    const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
+    const w = new Worker(WORKER_URL, { execArgv });
     return {
       post: (msg, transfer) => w.postMessage(msg, transfer),
       onMessage: (fn) => w.on('message', fn),
@@ -108,6 +110,9 @@ export class WorkerPool {
     this.#initOptions = initOptions;
   }
 
+  /** {simd, version} of the module the workers loaded. */
+  buildInfo = null;
+
   /** Number of workers. */
   get size() {
     return this.#slots.length;
@@ -135,7 +140,7 @@ export class WorkerPool {
     handle.onMessage((msg) => {
       if (msg?.type === 'ready') {
         if (msg.error) readyReject(toError(msg.error));
-        else readyResolve();
+        else readyResolve(msg.buildInfo);
         return;
       }
       this.#finish(slot, msg);
@@ -146,7 +151,7 @@ export class WorkerPool {
     });
     handle.post({ type: 'init', options: this.#initOptions });
     try {
-      await ready;
+      this.buildInfo = await ready;
     } catch (err) {
       await handle.terminate();
       throw new Error(`numdecode worker pool: a worker could not load numdecode: ${err.message}`);

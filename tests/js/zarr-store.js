@@ -122,6 +122,15 @@ export function buildStore(dir) {
     arrays.push({ path: p, zarrFormat: 3, dataType, shape: [1000], expected: bin(name) });
   }
 
+  // v3, a chunk that is a Pco file of several Pco chunks (pcodec splits large chunks).
+  {
+    const p = 'v3/multichunk_i32';
+    const codecs = [{ name: 'numcodecs.pcodec', configuration: NUMCODECS_CONFIG }];
+    writeJson(path.join(dir, p, 'zarr.json'), v3Meta({ shape: [3500], dataType: 'int32', chunkShape: [3500], codecs }));
+    putChunk(path.join(dir, p, 'c', '0'), 'multichunk_i32_4chunks');
+    arrays.push({ path: p, zarrFormat: 3, dataType: 'int32', shape: [3500], expected: bin('multichunk_i32_4chunks') });
+  }
+
   // v3, sharded: one shard of two inner pcodec chunks, read by HTTP range requests.
   {
     const p = 'v3/sharded_f32';
