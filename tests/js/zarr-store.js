@@ -4,7 +4,7 @@
 // Used by the Node test (zarr.test.js) and the headless Chromium test (zarr-browser.test.js).
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { concatBytes, pcoDir, readBytes } from './corpus.js';
+import { concatBytes, expectSameBytes, pcoDir, readBytes } from './corpus.js';
 
 // The configuration numcodecs writes for pcodec (numcodecs >= 0.13 adds delta_spec and paging_spec).
 const NUMCODECS_CONFIG = {
@@ -224,3 +224,36 @@ export function buildStore(dir) {
   });
   return { arrays, failures };
 }
+
+// zarrita copies chunk values into its output element by element; a float read into a JS number
+// and written back comes out with a signaling NaN made quiet (the engine sets the quiet bit). The
+// codec's own output is bit-exact (zarr.test.js checks); so through zarrita each value must be
+// bit-identical, except a signaling NaN that may arrive with exactly its quiet bit set.
+const FLOAT_BITS = {
+  float16: { Words: Uint16Array, exp: 0x7c00, frac: 0x03ff, quiet: 0x0200 },
+  float32: { Words: Uint32Array, exp: 0x7f800000, frac: 0x007fffff, quiet: 0x00400000 },
+  float64: { Words: BigUint64Array, exp: 0x7ff0000000000000n, frac: 0x000fffffffffffffn, quiet: 0x0008000000000000n },
+};
+
+export function expectSameValues(got, want, dataType, what) {
+  const bits = FLOAT_BITS[dataType];
+  if (!bits || got.byteLength !== want.byteLength) return expectSameBytes(got, want, what);
+  const g = new bits.Words(got.slice().buffer);
+  const w = new bits.Words(want.slice().buffer);
+  let quieted = 0;
+  for (let i = 0; i < w.length; i++) {
+    if (g[i] === w[i]) continue;
+    const zero = typeof w[i] === 'bigint' ? 0n : 0;
+    // Numbers: the & of two uint32 words can be negative in JS; >>> 0 keeps them unsigned.
+    const and = (a, b) => (typeof a === 'bigint' ? a & b : (a & b) >>> 0);
+    const signaling = and(w[i], bits.exp) === bits.exp && and(w[i], bits.frac) !== zero && and(w[i], bits.quiet) === zero;
+    const quietedBits = typeof w[i] === 'bigint' ? w[i] | bits.quiet : (w[i] | bits.quiet) >>> 0;
+    if (signaling && g[i] === quietedBits) {
+      quieted++;
+      continue;
+    }
+    throw new Error(`${what}: value ${i} differs (got bits ${g[i].toString(16)}, want ${w[i].toString(16)})`);
+  }
+  return quieted;
+}
+
