@@ -88,6 +88,27 @@ function validateJob(job) {
   if (job.args !== undefined && !Array.isArray(job.args)) throw new TypeError('numdecode worker pool: job.args must be an array');
 }
 
+// Groups consecutive items (by byte size) into batches of about total / (4 * workers) bytes,
+// at most 256 items each; an item at least that large is a batch of its own.
+export function planBatches(sizes, workers) {
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const target = Math.max(1, Math.ceil(total / (4 * workers)));
+  const batches = [];
+  let current = [];
+  let bytes = 0;
+  sizes.forEach((size, i) => {
+    if (current.length && (bytes + size > target || current.length >= 256)) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(i);
+    bytes += size;
+  });
+  if (current.length) batches.push(current);
+  return batches;
+}
+
 class Slot {
   constructor(handle) {
     this.handle = handle;
@@ -173,11 +194,34 @@ export class WorkerPool {
     } catch (err) {
       return Promise.reject(err);
     }
-    if (this.#terminated) return Promise.reject(new Error('numdecode worker pool: terminated'));
     const args = job.args ?? [];
-    const transfer = options?.transfer ? argumentBuffers(args) : [];
+    return this.#enqueue({ format: job.format, op: job.op, args }, options?.transfer ? argumentBuffers(args) : []);
+  }
+
+  /**
+   * Runs several jobs in one worker, with one message each way: for many small jobs, where
+   * messaging would cost more than decoding. Resolves to the results in order; rejects with the
+   * first failing job's error (err.jobIndex tells which).
+   * @param {{format: string, op: string, args?: any[]}[]} jobs
+   * @param {{transfer?: boolean}} [options]
+   */
+  runBatch(jobs, options = {}) {
+    let batch;
+    try {
+      if (!Array.isArray(jobs)) throw new TypeError('numdecode worker pool: runBatch takes an array of jobs');
+      jobs.forEach(validateJob);
+      batch = jobs.map((j) => ({ format: j.format, op: j.op, args: j.args ?? [] }));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const transfer = options?.transfer ? argumentBuffers(batch.flatMap((j) => j.args)) : [];
+    return this.#enqueue({ batch }, transfer);
+  }
+
+  #enqueue(message, transfer) {
+    if (this.#terminated) return Promise.reject(new Error('numdecode worker pool: terminated'));
     return new Promise((resolve, reject) => {
-      this.#queue.push({ id: this.#nextId++, message: { format: job.format, op: job.op, args }, transfer, resolve, reject });
+      this.#queue.push({ id: this.#nextId++, message, transfer, resolve, reject });
       this.#dispatch();
     });
   }
@@ -187,12 +231,24 @@ export class WorkerPool {
     return this.run({ format: 'pco', op: 'decode', args: [bytes] }, options);
   }
 
-  /** pco.decode of each file, spread over the workers; resolves in input order. */
-  decodePcoMany(files, options) {
-    return Promise.all(Array.from(files, (bytes) => this.decodePco(bytes, options)));
+  /**
+   * pco.decode of each file, spread over the workers; resolves in input order. Small files go
+   * to the workers in batches (about four batches per worker) so that messaging does not
+   * dominate; options.batch = false sends one message per file.
+   * @param {Iterable<Uint8Array>} files
+   * @param {{transfer?: boolean, batch?: boolean}} [options]
+   */
+  async decodePcoMany(files, options = {}) {
+    const list = Array.from(files);
+    const job = (bytes) => ({ format: 'pco', op: 'decode', args: [bytes] });
+    if (options?.batch === false) return Promise.all(list.map((bytes) => this.run(job(bytes), options)));
+    const batches = planBatches(list.map((f) => f.byteLength), Math.max(this.size, 1));
+    const results = await Promise.all(batches.map((indexes) => this.runBatch(indexes.map((i) => job(list[i])), options)));
+    return results.flat();
   }
 
-  /** {size, busy, queued, completed, failed} */
+  /** {size, busy, queued, completed, failed}: busy workers and queued messages (a batch is one);
+   * completed and failed jobs (a batch counts each of its jobs that ran). */
   stats() {
     return {
       size: this.#slots.length,
@@ -246,6 +302,18 @@ export class WorkerPool {
     if (msg.error) {
       this.#failed++;
       item.reject(toError(msg.error));
+    } else if (msg.results) {
+      const failedAt = msg.results.findIndex((r) => r.error);
+      const failures = msg.results.filter((r) => r.error).length;
+      this.#completed += msg.results.length - failures;
+      this.#failed += failures;
+      if (failedAt < 0) {
+        item.resolve(msg.results.map((r) => r.result));
+      } else {
+        const err = toError(msg.results[failedAt].error);
+        err.jobIndex = failedAt;
+        item.reject(err);
+      }
     } else {
       this.#completed++;
       item.resolve(msg.result);

@@ -22,7 +22,7 @@ function errorData(err) {
 // The ArrayBuffers behind typed arrays in a result (top level, arrays and plain objects, a few
 // levels deep), each once. Buffers of wasm memory or SharedArrayBuffers cannot be transferred.
 function transferables(value, found = new Set(), depth = 0) {
-  if (value === null || typeof value !== 'object' || depth > 4) return found;
+  if (value === null || typeof value !== 'object' || depth > 5) return found;
   if (ArrayBuffer.isView(value)) {
     if (value.buffer instanceof ArrayBuffer) found.add(value.buffer);
   } else if (value instanceof ArrayBuffer) {
@@ -49,21 +49,40 @@ function lookup(format, op) {
   return fn;
 }
 
+async function runOne({ format, op, args }) {
+  return lookup(format, op)(...(args ?? []));
+}
+
+// A message is one job {id, format, op, args} or a batch {id, batch: [job, ...]} (many small
+// jobs, one message each way). A batch answers {id, results: [{result} | {error}, ...]}.
 async function run(message) {
-  const { id, format, op, args } = message;
-  let result;
+  const { id, format, op } = message;
+  let reply;
   try {
-    result = await lookup(format, op)(...(args ?? []));
+    if (Array.isArray(message.batch)) {
+      const results = [];
+      for (const job of message.batch) {
+        try {
+          results.push({ result: await runOne(job) });
+        } catch (err) {
+          results.push({ error: errorData(err) });
+        }
+      }
+      reply = { id, results };
+    } else {
+      reply = { id, result: await runOne(message) };
+    }
   } catch (err) {
     port.postMessage({ id, error: errorData(err) });
     return;
   }
   try {
-    port.postMessage({ id, result }, [...transferables(result)]);
+    port.postMessage(reply, [...transferables(reply.results ?? reply.result)]);
   } catch (err) {
+    const what = message.batch ? 'a batch' : `${format}.${op}`;
     port.postMessage({
       id,
-      error: { name: 'DataCloneError', message: `numdecode worker: the result of ${format}.${op} cannot be sent back (${err.message})` },
+      error: { name: 'DataCloneError', message: `numdecode worker: the result of ${what} cannot be sent back (${err.message})` },
     });
   }
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { init, pco } from '../../js/index.js';
-import { createWorkerPool, WorkerPool } from '../../js/worker/index.js';
+import { createWorkerPool, planBatches, WorkerPool } from '../../js/worker/index.js';
 import { bytesOf, expectSameBytes, pcoCases, pcoCorruptCases, pcoDir, projectRoot, readBytes, sha256 } from './corpus.js';
 
 const standalone = pcoCases().filter((c) => c.format === 'standalone');
@@ -37,6 +37,40 @@ test('decodePcoMany: every corpus file, in input order, bit-exact', async () => 
     // so arrays from a worker are not instanceof the test's classes.)
     expect(results[i].constructor.name).toBe(pco.decode(files[i]).constructor.name);
   }
+});
+
+test('decodePcoMany without batching gives the same', async () => {
+  const picked = withValues.slice(0, 12);
+  const results = await pool.decodePcoMany(picked.map((c) => readBytes(pcoDir, c.file)), { batch: false });
+  for (const [i, c] of picked.entries()) expectSameBytes(bytesOf(results[i]), readBytes(pcoDir, c.expected), c.name);
+});
+
+test('runBatch: many jobs in one message each way; a failing job names its index', async () => {
+  const before = pool.stats();
+  const jobs = ['classic_u8_n1000', 'n1_f64', 'size_i32_n257'].map((n) => ({
+    format: 'pco',
+    op: 'decode',
+    args: [readBytes(pcoDir, `${n}.pco`)],
+  }));
+  const results = await pool.runBatch(jobs);
+  for (const [i, n] of ['classic_u8_n1000', 'n1_f64', 'size_i32_n257'].entries()) {
+    expectSameBytes(bytesOf(results[i]), readBytes(pcoDir, `${n}.bin`), n);
+  }
+  expect(pool.stats().completed - before.completed).toBe(3);
+  const bad = [jobs[0], { format: 'pco', op: 'decode', args: [new Uint8Array([1, 2, 3])] }, jobs[2]];
+  const err = await pool.runBatch(bad).catch((e) => e);
+  expect(err.message).toMatch(/\S/);
+  expect(err.jobIndex).toBe(1);
+  await expect(pool.runBatch('nope')).rejects.toThrow(/array of jobs/);
+});
+
+test('planBatches: about four batches per worker, big items alone, order kept', () => {
+  expect(planBatches([], 2)).toEqual([]);
+  const small = planBatches(new Array(80).fill(100), 2);
+  expect(small).toHaveLength(8);
+  expect(small.flat()).toEqual([...Array(80).keys()]);
+  expect(planBatches([10, 1000, 10, 10], 1)).toEqual([[0], [1], [2, 3]]);
+  expect(planBatches(new Array(600).fill(1), 1).every((b) => b.length <= 256)).toBe(true);
 });
 
 test('large files in parallel: both workers busy, results match the SHA-256', async () => {
