@@ -12,4 +12,6 @@ export type {
   PcoFormatVersion,
   PcoWrappedReader,
   PcoWrappedChunk,
+  PcoView,
+  PcoViewStats,
 } from './pco.js';
