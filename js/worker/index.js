@@ -275,6 +275,15 @@ export class WorkerPool {
     await Promise.all(slots.map((s) => s.handle.terminate()));
   }
 
+  /** For tests: stops worker `index` as if it had crashed (its job rejects, a new worker replaces it). */
+  _terminateWorker(index) {
+    const slot = this.#slots[index];
+    if (!slot) throw new RangeError(`numdecode worker pool: no worker ${index}`);
+    slot.handle.terminate();
+    // Browsers report no event for a terminated worker: handle it as a crash here.
+    this.#crash(slot, new Error('numdecode worker pool: the worker died'));
+  }
+
   #dispatch() {
     for (const slot of this.#slots) {
       if (this.#queue.length === 0) return;

@@ -41,3 +41,11 @@ test('a pool of Web Workers decodes corpus files bit-exactly, inputs and outputs
   }
   expect(browser.pageErrors).toEqual([]);
 });
+
+test('a worker that dies is replaced; its job rejects', async () => {
+  const out = await browser.page.evaluate(() => window.workerCrashCheck('bench_f64_sensor_2m', 'classic_i16_n1000'));
+  expect(out.lost).toMatch(/the worker died/);
+  expectSameBytes(new Uint8Array(Buffer.from(out.base64, 'base64')), readBytes(pcoDir, 'classic_i16_n1000.bin'), 'after a crash');
+  expect(out.stats).toMatchObject({ size: 1, failed: 1 });
+  expect(browser.pageErrors).toEqual([]);
+});

@@ -163,6 +163,21 @@ test('init options reach the workers (scalar build)', async () => {
   }
 });
 
+test('a worker that dies: its job rejects, a fresh worker takes its place', async () => {
+  const own = await createWorkerPool({ size: 1 });
+  try {
+    const big = readBytes(pcoDir, 'bench_f64_sensor_2m.pco');
+    const lost = expect(own.decodePco(big)).rejects.toThrow(/the worker died/);
+    const next = own.decodePco(readBytes(pcoDir, 'classic_u32_n1000.pco')); // queued behind it
+    own._terminateWorker(0);
+    await lost;
+    expectSameBytes(bytesOf(await next), readBytes(pcoDir, 'classic_u32_n1000.bin'), 'after a worker died');
+    expect(own.stats()).toMatchObject({ size: 1, busy: 0, failed: 1 });
+  } finally {
+    await own.terminate();
+  }
+});
+
 test('terminate() rejects queued and running jobs, and later runs', async () => {
   const own = await createWorkerPool({ size: 1 });
   const big = readBytes(pcoDir, 'bench_u32_random_1500k.pco');
