@@ -162,7 +162,7 @@ export class PcodecCodec {
   }
 
   async #decodeInPool(bytes) {
-    // Copied into the worker (not transferred): the bytes may be a view into a shard or a cache.
+    // The pool copies just these bytes (they may be a view into a shard or a cache) and moves the copy.
     const chunks = await this.#options.pool.run({ format: 'pco', op: 'decodeChunks', args: [bytes] });
     let length = 0;
     for (const c of chunks) {

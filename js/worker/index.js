@@ -65,19 +65,27 @@ function toError(data) {
   return err;
 }
 
-// The ArrayBuffers of the typed arrays among a job's arguments (one level into arrays), for
-// run(job, {transfer: true}).
-function argumentBuffers(args) {
-  const found = new Set();
-  const visit = (v) => {
-    if (ArrayBuffer.isView(v) && v.buffer instanceof ArrayBuffer) found.add(v.buffer);
-    else if (v instanceof ArrayBuffer) found.add(v);
+// Prepares a job's arguments for postMessage. Typed arrays among them (top level, and one level
+// into arrays) are either moved (transfer: their whole ArrayBuffers detach here) or copied here,
+// only the bytes they view, with the copies moved: one copy, where structured cloning would copy
+// the whole underlying buffer (a chunk viewed inside a shard, say) twice.
+function prepareArgs(args, transfer) {
+  const moved = new Set();
+  const prepare = (value) => {
+    if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
+      if (transfer) {
+        if (value.buffer instanceof ArrayBuffer) moved.add(value.buffer);
+        return value;
+      }
+      const copy = value.slice();
+      moved.add(copy.buffer);
+      return copy;
+    }
+    if (transfer && value instanceof ArrayBuffer) moved.add(value);
+    return value;
   };
-  for (const a of args) {
-    if (Array.isArray(a)) a.forEach(visit);
-    else visit(a);
-  }
-  return [...found];
+  const prepared = args.map((a) => (Array.isArray(a) ? a.map(prepare) : prepare(a)));
+  return { args: prepared, transfer: [...moved] };
 }
 
 function validateJob(job) {
@@ -194,8 +202,8 @@ export class WorkerPool {
     } catch (err) {
       return Promise.reject(err);
     }
-    const args = job.args ?? [];
-    return this.#enqueue({ format: job.format, op: job.op, args }, options?.transfer ? argumentBuffers(args) : []);
+    const { args, transfer } = prepareArgs(job.args ?? [], options?.transfer === true);
+    return this.#enqueue({ format: job.format, op: job.op, args }, transfer);
   }
 
   /**
@@ -210,12 +218,16 @@ export class WorkerPool {
     try {
       if (!Array.isArray(jobs)) throw new TypeError('numdecode worker pool: runBatch takes an array of jobs');
       jobs.forEach(validateJob);
-      batch = jobs.map((j) => ({ format: j.format, op: j.op, args: j.args ?? [] }));
     } catch (err) {
       return Promise.reject(err);
     }
-    const transfer = options?.transfer ? argumentBuffers(batch.flatMap((j) => j.args)) : [];
-    return this.#enqueue({ batch }, transfer);
+    const transfer = new Set();
+    batch = jobs.map((j) => {
+      const prepared = prepareArgs(j.args ?? [], options?.transfer === true);
+      prepared.transfer.forEach((b) => transfer.add(b));
+      return { format: j.format, op: j.op, args: prepared.args };
+    });
+    return this.#enqueue({ batch }, [...transfer]);
   }
 
   #enqueue(message, transfer) {

@@ -107,6 +107,18 @@ test('inputs are copied by default and moved with {transfer: true}', async () =>
   expectSameBytes(bytesOf(values), readBytes(pcoDir, 'classic_u16_n1000.bin'), 'transferred input');
 });
 
+test('a view into a larger buffer: only its bytes travel, the caller keeps its buffer', async () => {
+  const file = readBytes(pcoDir, 'classic_u32_n1000.pco');
+  const big = new Uint8Array(file.byteLength + 1000);
+  big.set(file, 7);
+  const view = big.subarray(7, 7 + file.byteLength);
+  const values = await pool.decodePco(view);
+  expectSameBytes(bytesOf(values), readBytes(pcoDir, 'classic_u32_n1000.bin'), 'view input');
+  expect(big.byteLength).toBe(file.byteLength + 1000);
+  const batched = await pool.runBatch([{ format: 'pco', op: 'decode', args: [view] }]);
+  expectSameBytes(bytesOf(batched[0]), readBytes(pcoDir, 'classic_u32_n1000.bin'), 'view input, batch');
+});
+
 test('any {format, op, args} job: inspect gives what the main thread gives', async () => {
   const file = readBytes(pcoDir, 'lookback_i64_period37.pco');
   expect(await pool.run({ format: 'pco', op: 'inspect', args: [file] })).toEqual(pco.inspect(file));
