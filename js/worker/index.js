@@ -13,8 +13,6 @@
 const isNode =
   typeof process === 'object' && typeof process.versions === 'object' && typeof process.versions.node === 'string';
 
-const WORKER_URL = new URL('./worker.js', import.meta.url);
-
 async function defaultSize() {
   if (isNode) {
     const os = await import('node:os');
@@ -29,7 +27,7 @@ async function spawn() {
     const { Worker } = await import('node:worker_threads');
     // Workers inherit the parent's Node flags; --input-type (node -e with ESM) is refused in a worker.
     const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-    const w = new Worker(WORKER_URL, { execArgv });
+    const w = new Worker(new URL('./worker.js', import.meta.url), { execArgv });
     return {
       post: (msg, transfer) => w.postMessage(msg, transfer),
       onMessage: (fn) => w.on('message', fn),
@@ -42,7 +40,8 @@ async function spawn() {
       terminate: () => w.terminate(),
     };
   }
-  const w = new Worker(WORKER_URL, { type: 'module' });
+  // Written out in full so that bundlers (Vite, webpack) see the worker and bundle it.
+  const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   return {
     post: (msg, transfer) => w.postMessage(msg, transfer),
     onMessage: (fn) => w.addEventListener('message', (e) => fn(e.data)),

@@ -4,9 +4,9 @@
 // transferred back (no copy).
 import * as numdecode from '../index.js';
 
-// Node worker_threads has no `self`; a browser worker has no worker_threads.
+// A browser worker's global is a WorkerGlobalScope; Node's worker_threads has none.
 const port =
-  typeof self === 'object' && typeof self.postMessage === 'function' && typeof process === 'undefined'
+  typeof WorkerGlobalScope === 'function' && self instanceof WorkerGlobalScope
     ? self
     : (await import('node:worker_threads')).parentPort;
 
