@@ -19,10 +19,28 @@ DType parse_dtype(const std::string& name) {
   return *d;
 }
 
+// Decoding reuses one buffer across calls (its pages are already mapped, so repeated
+// decodes do not pay for fresh memory), but does not keep a very large one alive.
+StandaloneFile& scratch_file() {
+  static StandaloneFile file;
+  return file;
+}
+
+void release_large_scratch() {
+  constexpr size_t kKeep = size_t{64} << 20;
+  if (scratch_file().values.size() > kKeep) scratch_file() = StandaloneFile{};
+}
+
+val release_scratch() {
+  release_large_scratch();
+  return val::undefined();
+}
+
 // All values of a file whose chunks share one dtype, in a single copy.
 val decode(uintptr_t ptr, size_t len) {
   return guarded([&] {
-    StandaloneFile f = read_standalone(heap_bytes(ptr, len));
+    StandaloneFile& f = scratch_file();
+    read_standalone(heap_bytes(ptr, len), f);
     std::optional<DType> dtype = f.header.uniform_dtype;
     for (const auto& c : f.chunks) {
       if (dtype && c.dtype != *dtype)
@@ -32,7 +50,8 @@ val decode(uintptr_t ptr, size_t len) {
     }
     val result = val::object();
     result.set("dtype", dtype ? val(std::string(dtype_name(*dtype))) : val::null());
-    result.set("bytes", copy_to_js(f.values));
+    // A view of the scratch buffer: js/pco.js copies it out before the next call.
+    result.set("view", val(emscripten::typed_memory_view(f.values.size(), f.values.data())));
     return result;
   });
 }
@@ -141,6 +160,7 @@ val view_stats() {
 
 EMSCRIPTEN_BINDINGS(pco) {
   emscripten::function("pcoDecode", &decode);
+  emscripten::function("pcoReleaseScratch", &release_scratch);
   emscripten::function("pcoDecodeChunks", &decode_chunks);
   emscripten::function("pcoInspect", &inspect);
   emscripten::function("pcoWrappedHeader", &wrapped_header);

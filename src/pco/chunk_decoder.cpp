@@ -12,6 +12,12 @@ namespace numdecode::pco {
 namespace {
 
 constexpr size_t kBatch = 256;
+
+#if defined(__clang__)
+#define NUMDECODE_NO_VECTORIZE _Pragma("clang loop vectorize(disable) interleave(disable)")
+#else
+#define NUMDECODE_NO_VECTORIZE
+#endif
 constexpr unsigned kMaxAnsBits = 14;
 
 // Branch-free: (1 << 64) is not defined in C++, so build the mask in two steps.
@@ -412,6 +418,8 @@ struct PageDecoder {
     constexpr L quiet = L(L(1) << (mant_digits - 2));
     const L base_bits = from_latent_ordered<L, NumKind::Float>(L(base_latent));
     const L big_bits = int_to_float_bits(big);
+    // wasm SIMD has no 64-bit int <-> float lane conversions: vectorised, this loop is slower.
+    NUMDECODE_NO_VECTORIZE
     for (size_t i = 0; i < b; ++i) {
       const L l0 = L(p[i]);
       const bool neg = l0 < top;
