@@ -10,6 +10,8 @@ export type {
   PcoFileInfo,
   PcoChunk,
   PcoView,
+  AlpPageInfo,
+  BpcellsMatrix,
 } from './index.js';
 
 /** Loads the ES module and resolves to its namespace (init() does this too). */
@@ -19,5 +21,7 @@ export const buildInfo: typeof esm.buildInfo;
 /** Works after init() or load() (it needs the ES module). */
 export const simdSupported: typeof esm.simdSupported;
 export const DTYPES: typeof esm.DTYPES;
-/** Forwards to the ES module's pco once init() has loaded it. */
+/** Forward to the ES module's namespaces once init() (or load()) has loaded it. */
 export const pco: typeof esm.pco;
+export const alp: typeof esm.alp;
+export const bpcells: typeof esm.bpcells;
