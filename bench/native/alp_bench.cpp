@@ -95,4 +95,4 @@ BENCHMARK_CAPTURE(BM_EncodeF64, sensor3, kF64Page)->Unit(benchmark::kMillisecond
 
 }  // namespace
 
-BENCHMARK_MAIN();
+

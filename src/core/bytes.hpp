@@ -12,6 +12,27 @@ namespace numdecode {
 
 using Bytes = std::span<const uint8_t>;
 
+// An allocator that leaves new elements default-initialised (no zero fill) for typed
+// output vectors that decoders overwrite completely.
+template <class T>
+struct DefaultInitAllocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = DefaultInitAllocator<U>;
+  };
+  DefaultInitAllocator() = default;
+  template <class U>
+  DefaultInitAllocator(const DefaultInitAllocator<U>&) noexcept {}
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+  }
+};
+
 // Decoded output: little-endian values as bytes. Unlike std::vector it never zero-fills
 // on growth (decoders overwrite every byte), and it keeps its capacity across clear().
 class ByteBuffer {
