@@ -2,6 +2,7 @@
 // transferred, errors come back as Errors, and the pool spreads jobs over its workers.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { init, pco } from '../../js/index.js';
 import { createWorkerPool, planBatches, WorkerPool } from '../../js/worker/index.js';
@@ -122,6 +123,20 @@ test('a view into a larger buffer: only its bytes travel, the caller keeps its b
 test('any {format, op, args} job: inspect gives what the main thread gives', async () => {
   const file = readBytes(pcoDir, 'lookback_i64_period37.pco');
   expect(await pool.run({ format: 'pco', op: 'inspect', args: [file] })).toEqual(pco.inspect(file));
+});
+
+test('other formats: ALP pages decode in a worker bit-exactly; reader objects cannot cross threads', async () => {
+  const alpDir = path.join(path.dirname(pcoDir), 'alp');
+  const cases = JSON.parse(readFileSync(path.join(alpDir, 'manifest.json'), 'utf8'));
+  const picked = (cases.cases ?? cases).filter((c) => c.expected !== null && c.n > 0).slice(0, 6);
+  expect(picked.length).toBeGreaterThan(0);
+  const results = await pool.runBatch(
+    picked.map((c) => ({ format: 'alp', op: 'decode', args: [readBytes(alpDir, c.file), c.dtype === 'float32' ? 'f32' : 'f64'] })),
+  );
+  for (const [i, c] of picked.entries()) expectSameBytes(bytesOf(results[i]), readBytes(alpDir, c.expected), c.name);
+  await expect(
+    pool.run({ format: 'alp', op: 'open', args: [readBytes(alpDir, picked[0].file), picked[0].dtype === 'float32' ? 'f32' : 'f64'] }),
+  ).rejects.toThrow(/cannot be sent back/);
 });
 
 describe('errors', () => {
