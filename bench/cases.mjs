@@ -14,7 +14,7 @@ export const cases = [
     load: () => read(`pco/${file}`),
     run: (api, bytes) => api.pco.decode(bytes),
     // The decoder alone: values land in wasm memory and are not copied out to JS.
-    core: (wasm, bytes) => wasm.withInputs([bytes], (ptr, len) => wasm.binding('pcoDecode')(ptr, len)),
+    core: (wasm, bytes) => wasm.withInputs([bytes], (ptr, len) => wasm.binding('pcoDecode')(ptr, len, Infinity)),
   })),
   {
     // Many small files: per-call cost of the JS <-> wasm crossing and metadata parsing.

@@ -32,9 +32,19 @@ function requireCount(what, n) {
   }
 }
 
-function decodeRawChunks(bytes) {
+// options.maxOutputBytes caps the decoded size: a small valid file of constant values can
+// expand a million-fold, so callers decoding untrusted files should set it.
+function outputLimit(what, options) {
+  const limit = options?.maxOutputBytes ?? Infinity;
+  if (typeof limit !== 'number' || !(limit >= 0)) {
+    throw new TypeError(`${what}: options.maxOutputBytes must be a non-negative number, got ${String(limit)}`);
+  }
+  return limit;
+}
+
+function decodeRawChunks(bytes, limit) {
   const decodeChunksBinding = binding('pcoDecodeChunks');
-  return withInputs([bytes], (ptr, len) => decodeChunksBinding(ptr, len));
+  return withInputs([bytes], (ptr, len) => decodeChunksBinding(ptr, len, limit));
 }
 
 /**
@@ -45,13 +55,14 @@ function decodeRawChunks(bytes) {
  * Throws an Error if the chunks have different dtypes (use decodeChunks for such files).
  * @param {Uint8Array} bytes
  */
-export function decode(bytes) {
+export function decode(bytes, options) {
   requireBytes('pco.decode: bytes', bytes);
+  const limit = outputLimit('pco.decode', options);
   const decodeBinding = binding('pcoDecode');
   const releaseScratch = binding('pcoReleaseScratch');
   // The binding decodes into a buffer it reuses and returns a view of it: copy the values
   // out before anything else runs in the module.
-  const { dtype, view } = withInputs([bytes], (ptr, len) => decodeBinding(ptr, len));
+  const { dtype, view } = withInputs([bytes], (ptr, len) => decodeBinding(ptr, len, limit));
   const raw = new Uint8Array(view.length);
   raw.set(view);
   releaseScratch();
@@ -63,9 +74,9 @@ export function decode(bytes) {
  * @param {Uint8Array} bytes
  * @returns {{dtype: string, values: ArrayLike<number|bigint>}[]}
  */
-export function decodeChunks(bytes) {
+export function decodeChunks(bytes, options) {
   requireBytes('pco.decodeChunks: bytes', bytes);
-  return decodeRawChunks(bytes).map((c) => ({ dtype: c.dtype, values: viewAs(c.dtype, c.bytes) }));
+  return decodeRawChunks(bytes, outputLimit('pco.decodeChunks', options)).map((c) => ({ dtype: c.dtype, values: viewAs(c.dtype, c.bytes) }));
 }
 
 /**
@@ -128,15 +139,17 @@ export const wrapped = Object.freeze({ open });
  * later numdecode call may grow wasm memory, which detaches typed arrays taken before it (they
  * then read as length 0). Reading view.values again after such a call gives a fresh, valid array.
  * After release(), view.values throws; a typed array taken earlier must not be used any more:
- * its memory is reused by later decodes.
+ * its memory is reused by later decodes. options.maxOutputBytes: as for decode().
  * @param {Uint8Array} bytes
+ * @param {{maxOutputBytes?: number}} [options]
  */
-export function decodeView(bytes) {
+export function decodeView(bytes, options) {
   requireBytes('pco.decodeView: bytes', bytes);
+  const limit = outputLimit('pco.decodeView', options);
   const mod = getModule();
   const decodeViewBinding = binding('pcoDecodeView');
   const releaseBinding = binding('pcoReleaseView');
-  const { handle, dtype, ptr, byteLength } = withInputs([bytes], (p, len) => decodeViewBinding(p, len));
+  const { handle, dtype, ptr, byteLength } = withInputs([bytes], (p, len) => decodeViewBinding(p, len, limit));
   const Type = typedArrayFor(dtype ?? 'u8');
   const length = byteLength / Type.BYTES_PER_ELEMENT;
   let released = false;

@@ -78,6 +78,7 @@ export class PcodecCodec {
   #shape;
   #strides;
   #size;
+  #maxOutputBytes;
   #options;
 
   /**
@@ -107,6 +108,9 @@ export class PcodecCodec {
     this.#shape = [...meta.shape];
     this.#strides = cStrides(this.#shape);
     this.#size = this.#shape.reduce((a, b) => a * b, 1);
+    // A chunk decodes to exactly its shape's values: refuse to decode more (a few bytes of Pco can
+    // claim gigabytes of constant values).
+    this.#maxOutputBytes = this.#size * typedArrayFor(dtype).BYTES_PER_ELEMENT;
     this.#options = options ?? {};
   }
 
@@ -138,6 +142,15 @@ export class PcodecCodec {
     }
   }
 
+  #tooMany(err) {
+    if (err instanceof Error && err.message.startsWith('output limit')) {
+      return codecError(
+        `the chunk holds more than the ${this.#size} values its shape [${this.#shape.join(', ')}] allows (${err.message})`,
+      );
+    }
+    return err;
+  }
+
   #checkLength(length) {
     if (length !== this.#size) {
       throw codecError(
@@ -150,7 +163,12 @@ export class PcodecCodec {
     await init(this.#options.init);
     // One copy out of wasm memory, as with pco.decode, but the view also tells the dtype
     // (pco.decode's Uint16Array could be u16 or f16).
-    const view = decodeView(bytes);
+    let view;
+    try {
+      view = decodeView(bytes, { maxOutputBytes: this.#maxOutputBytes });
+    } catch (err) {
+      throw this.#tooMany(err);
+    }
     try {
       this.#checkDtype(view.dtype);
       const values = view.values;
@@ -163,7 +181,10 @@ export class PcodecCodec {
 
   async #decodeInPool(bytes) {
     // The pool copies just these bytes (they may be a view into a shard or a cache) and moves the copy.
-    const chunks = await this.#options.pool.run({ format: 'pco', op: 'decodeChunks', args: [bytes] });
+    const limit = { maxOutputBytes: this.#maxOutputBytes };
+    const chunks = await this.#options.pool
+      .run({ format: 'pco', op: 'decodeChunks', args: [bytes, limit] })
+      .catch((err) => Promise.reject(this.#tooMany(err)));
     let length = 0;
     for (const c of chunks) {
       this.#checkDtype(c.dtype);

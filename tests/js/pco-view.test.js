@@ -107,6 +107,13 @@ test('errors leave no view behind and the module usable', () => {
   const mixed = concatBytes([a.subarray(0, aEnd), b.subarray(bStart, bEnd), new Uint8Array([0])]);
   expect(() => pco.decodeView(mixed)).toThrow(/different dtypes.*decodeChunks/);
   expect(() => pco.decodeView(new ArrayBuffer(4))).toThrow(TypeError);
+  // The output cap, as for decode(): 10000 i32 values are 40000 bytes.
+  const constant = readBytes(pcoDir, 'const_i32_n10000.pco');
+  expect(() => pco.decodeView(constant, { maxOutputBytes: 39999 })).toThrow(/output limit.*over the limit of 39999/);
+  expect(() => pco.decodeView(constant, { maxOutputBytes: -1 })).toThrow(TypeError);
+  const capped = pco.decodeView(constant, { maxOutputBytes: 40000 });
+  expect(capped.values.length).toBe(10000);
+  capped.release();
   expect(pco.viewStats().live).toBe(live);
   const view = pco.decodeView(readBytes(pcoDir, 'classic_u8_n1000.pco'));
   expectSameBytes(bytesOf(view.values), readBytes(pcoDir, 'classic_u8_n1000.bin'), 'after errors');

@@ -197,7 +197,23 @@ export function buildStore(dir) {
     const codecs = [{ name: 'numcodecs.pcodec', configuration: NUMCODECS_CONFIG }];
     writeJson(path.join(dir, p, 'zarr.json'), v3Meta({ shape: [999], dataType: 'float64', chunkShape: [999], codecs }));
     putChunk(path.join(dir, p, 'c', '0'), 'classic_f64_n1000');
-    failures.push({ path: p, message: 'the chunk holds 1000 values but its shape [999] needs 999' });
+    failures.push({ path: p, message: 'the chunk holds more than the 999 values its shape [999] allows (output limit' });
+  }
+  {
+    const p = 'v3/too_few';
+    const codecs = [{ name: 'numcodecs.pcodec', configuration: NUMCODECS_CONFIG }];
+    writeJson(path.join(dir, p, 'zarr.json'), v3Meta({ shape: [1001], dataType: 'float64', chunkShape: [1001], codecs }));
+    putChunk(path.join(dir, p, 'c', '0'), 'classic_f64_n1000');
+    failures.push({ path: p, message: 'the chunk holds 1000 values but its shape [1001] needs 1001' });
+  }
+  {
+    // A small Pco file of 10000 equal values where the chunk needs 1000: the codec stops decoding
+    // at the chunk size (its output cap) instead of decoding everything and then refusing.
+    const p = 'v3/bomb';
+    const codecs = [{ name: 'numcodecs.pcodec', configuration: NUMCODECS_CONFIG }];
+    writeJson(path.join(dir, p, 'zarr.json'), v3Meta({ shape: [1000], dataType: 'int32', chunkShape: [1000], codecs }));
+    putChunk(path.join(dir, p, 'c', '0'), 'const_i32_n10000');
+    failures.push({ path: p, message: 'the chunk holds more than the 1000 values its shape [1000] allows' });
   }
   {
     const p = 'v2/damaged';
