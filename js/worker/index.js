@@ -76,7 +76,11 @@ function prepareArgs(args, transfer) {
         if (value.buffer instanceof ArrayBuffer) moved.add(value.buffer);
         return value;
       }
-      const copy = value.slice();
+      // new + set, not slice() (slow on views of wasm memory); Node's Buffer must not be
+      // constructed with new, so it is copied as the Uint8Array it is.
+      const Type = typeof globalThis.Buffer === 'function' && value instanceof globalThis.Buffer ? Uint8Array : value.constructor;
+      const copy = new Type(value.length);
+      copy.set(value);
       moved.add(copy.buffer);
       return copy;
     }

@@ -120,6 +120,19 @@ test('a view into a larger buffer: only its bytes travel, the caller keeps its b
   expectSameBytes(bytesOf(batched[0]), readBytes(pcoDir, 'classic_u32_n1000.bin'), 'view input, batch');
 });
 
+test('a Node Buffer as input (what readFileSync gives) works, without deprecation warnings', async () => {
+  const warnings = [];
+  const onWarning = (w) => warnings.push(w.name);
+  process.on('warning', onWarning);
+  try {
+    const values = await pool.decodePco(readFileSync(path.join(pcoDir, 'classic_i32_n1000.pco')));
+    expectSameBytes(bytesOf(values), readBytes(pcoDir, 'classic_i32_n1000.bin'), 'Buffer input');
+  } finally {
+    process.off('warning', onWarning);
+  }
+  expect(warnings).toEqual([]);
+});
+
 test('any {format, op, args} job: inspect gives what the main thread gives', async () => {
   const file = readBytes(pcoDir, 'lookback_i64_period37.pco');
   expect(await pool.run({ format: 'pco', op: 'inspect', args: [file] })).toEqual(pco.inspect(file));
