@@ -54,4 +54,29 @@ export const cases = [
       return (await m.read()).val;
     },
   },
+  // BP-128 kernels through the binding on the large matrix's index (d1z) and values (m1):
+  // includes copying the compressed words into wasm memory and the integers out to JS.
+  ...[
+    ['d1z', 3, 'index', 'BM_d1z_index_simd'],
+    ['m1', 1, 'val', 'BM_m1_val_simd'],
+  ].map(([variant, code, array, native]) => ({
+    format: 'bpcells',
+    name: `${variant} ${array}_data kernel (binding)`,
+    native,
+    nativeValueBytes: 4,
+    nativeCopy: 'BM_memcpy_same_size',
+    load: () => {
+      const dir = 'bpcells/packed_uint_large_20000x3000/matrix/';
+      const payload = (f) => read(dir + f).subarray(8); // after the 8-byte array header
+      return {
+        data: payload(`${array}_data`),
+        idx: payload(`${array}_idx`),
+        starts: array === 'index' ? payload('index_starts') : new Uint8Array(0),
+      };
+    },
+    run: (api, { data, idx, starts }) => {
+      const count = (idx.length / 4 - 1) * 128;
+      return api.bpcellsKernel(code, data, idx, starts, count);
+    },
+  })),
 ];

@@ -36,7 +36,8 @@ const rows = simd.results.map((s, i) => {
   const sc = scalar.results[i];
   const nb = native[s.native];
   // Google Benchmark reports values/s as a counter; memcpy of the same size is benchmarked beside it.
-  const nativeRate = nb?.['values/s'] !== undefined ? nb['values/s'] / 1e6 : undefined;
+  let nativeRate = nb?.['values/s'] !== undefined ? nb['values/s'] / 1e6 : undefined;
+  if (nativeRate === undefined && nb && s.nativeValueBytes) nativeRate = nb.bytes_per_second / s.nativeValueBytes / 1e6;
   const nativeCopy = native[s.nativeCopy];
   return {
     format: s.format,
