@@ -209,7 +209,8 @@ export class HttpSource {
     this.timeout = options.timeout ?? 60000;
     this.signal = options.signal;
     this.headers = options.headers ?? {};
-    this._fetch = options.fetch ?? globalThis.fetch;
+    // Called as a plain function: browsers refuse fetch() invoked as a method of another object.
+    this._fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     if (typeof this._fetch !== 'function') throw new BpcellsError('no fetch() available; pass options.fetch');
     if (!(this.maxBytes > 0)) throw new BpcellsError(`options.maxBytes must be a positive number, got ${this.maxBytes}`);
     if (!(this.timeout > 0)) throw new BpcellsError(`options.timeout must be a positive number of ms, got ${this.timeout}`);
