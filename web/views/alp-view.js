@@ -1,0 +1,69 @@
+// ALP view: page header and per-vector metadata from alp.inspect(), bits per value across
+// vectors, and the decoded values with the exceptions marked.
+import { $, fillGrid, fillKv, formatBytes, formatInt } from '../lib/dom.js';
+import { drawBars, barColors } from '../lib/plot.js';
+import { renderValuesPanel } from './values-panel.js';
+
+const MAX_TABLE_ROWS = 2000;
+
+export function renderAlp({ name, bytes, result, requestCsv }) {
+  const { info, exceptions } = result;
+  const vectors = info.vectors.filter((v) => v.error === undefined);
+  const totalExceptions = vectors.reduce((s, v) => s + v.exceptions, 0);
+  $('alp-title').textContent = `ALP ${info.dtype}: ${name}`;
+  fillKv($('alp-header'), [
+    ['layout', info.layout === 'draft' ? `draft (version byte ${info.version})` : 'merged Parquet', 'layout'],
+    ['header bytes', String(info.headerBytes)],
+    ['compression mode', String(info.compressionMode)],
+    ['integer encoding', String(info.integerEncoding)],
+    ['vector size', `${formatInt(info.vectorSize)} (log ${info.logVectorSize})`, 'vector-size'],
+    ['values', formatInt(info.numElements), 'num-elements'],
+    ['vectors', formatInt(info.numVectors), 'num-vectors'],
+    ['page size', formatBytes(info.pageBytes)],
+    ['exceptions', formatInt(totalExceptions), 'exceptions'],
+    ['bits per value', info.numElements ? ((info.pageBytes * 8) / info.numElements).toFixed(2) : '–', 'bits'],
+  ]);
+
+  const bitsPerValue = Float64Array.from(vectors, (v) => (v.numValues ? (v.bytes * 8) / v.numValues : 0));
+  const canvas = $('alp-bits');
+  const draw = () =>
+    drawBars(canvas, bitsPerValue, {
+      xRange: [0, vectors.length],
+      colorOf: (i) => (vectors[i].exceptions ? barColors.alt : barColors.normal),
+      yLabel: 'bits per value',
+    });
+  draw();
+  // One observer for the page's lifetime, redrawing whatever page is shown.
+  if (!canvas.redraw) new ResizeObserver(() => canvas.redraw()).observe(canvas);
+  canvas.redraw = draw;
+
+  const shown = vectors.slice(0, MAX_TABLE_ROWS);
+  fillGrid(
+    $('alp-vectors'),
+    ['vector', 'first value', 'values', 'offset', 'bytes', 'exponent', 'factor', 'bit width', 'exceptions', 'frame of ref.', 'bits/value'],
+    shown.map((v, i) => [
+      v.index, formatInt(v.firstValue), formatInt(v.numValues), formatInt(v.offset), formatInt(v.bytes),
+      v.exponent, v.factor, v.bitWidth, v.exceptions, String(v.frameOfReference), bitsPerValue[i].toFixed(2),
+    ]),
+    (i) => (shown[i].exceptions ? 'flag' : undefined),
+  );
+  if (vectors.length > shown.length) {
+    $('alp-vectors').createCaption().textContent = `first ${shown.length} of ${vectors.length} vectors`;
+  }
+
+  const found = exceptions.positions.length;
+  const note = exceptions.mismatchedVectors.length
+    ? ` ${found} values marked as exceptions; for ${exceptions.mismatchedVectors.length} vector(s) this differs from the count the page declares (the marks are found by re-checking each value against its vector's exponent and factor)`
+    : ` exceptions (${found}, matching the page's per-vector counts)`;
+  renderValuesPanel($('alp-values'), result, {
+    baseName: name.replace(/\.[^.]*$/, '') || 'values',
+    requestCsv,
+    markers: exceptions.positions,
+    markerNote: note,
+    extra: [
+      ['page size', formatBytes(bytes.length), 'bytes'],
+      ['bits per value', info.numElements ? ((bytes.length * 8) / info.numElements).toFixed(2) : '–', 'bits'],
+      ['exceptions', formatInt(totalExceptions), 'exceptions'],
+    ],
+  });
+}
