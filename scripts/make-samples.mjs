@@ -30,7 +30,7 @@ function gaussian(rand) {
 }
 
 // A random-walk price series with 2 decimals (ALP's best case), with a few odd values
-// (NaN, -0, a value with many digits, a huge value) that must become exceptions.
+// (values with many digits, a NaN) that must become exceptions.
 function prices(n, seed) {
   const rand = rng(seed);
   const out = new Float64Array(n);
@@ -39,17 +39,22 @@ function prices(n, seed) {
     p = Math.max(1, p + gaussian(rand) * 0.35);
     out[i] = Math.round(p * 100) / 100;
   }
-  const odd = [NaN, -0, Math.PI, 1e300, 0.1 + 0.2];
-  for (let k = 0; k < odd.length; k++) out[Math.floor(((k + 1) * n) / (odd.length + 1))] = odd[k];
+  // Prices with more digits than the rest (they cannot be exact integers times 10^-2) and a gap.
+  const odd = [(x) => x + 1 / 3, (x) => x + 1 / 7, () => NaN, (x) => x + Math.PI / 100, (x) => x * Math.SQRT2];
+  for (let k = 0; k < odd.length; k++) {
+    const i = Math.floor(((k + 1) * n) / (odd.length + 1));
+    out[i] = odd[k](out[i]);
+  }
   return out;
 }
 
-// A noisy daily temperature cycle in f32, one decimal, with sensor dropouts as NaN.
+// Temperatures in f32 with one decimal, and sensor dropouts as NaN.
 function sensor(n, seed) {
   const rand = rng(seed);
   const out = new Float32Array(n);
   for (let i = 0; i < n; i++) {
-    const t = 12 + 8 * Math.sin((2 * Math.PI * i) / 1440) + 3 * Math.sin((2 * Math.PI * i) / 10080) + gaussian(rand) * 0.4;
+    // One reading a minute for about two years: seasons, days and noise.
+    const t = 10 - 9 * Math.cos((2 * Math.PI * i) / 525960) + 4 * Math.sin((2 * Math.PI * i) / 1440) + gaussian(rand) * 0.4;
     out[i] = Math.round(t * 10) / 10;
   }
   for (let k = 0; k < 12; k++) out[Math.floor(rand() * n)] = NaN;

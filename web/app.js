@@ -172,7 +172,10 @@ async function openMatrix(name, source) {
   document.body.dataset.state = 'busy';
   setStage(`opening the BPCells matrix ${name}`);
   $('bp-body').hidden = true;
-  const matrix = await numdecode.bpcells.open(source);
+  // An explicit fetch: HttpSource's default calls the global fetch as a method of itself,
+  // which browsers refuse ("Illegal invocation"); reported to the BPCells owner.
+  const options = typeof source === 'string' ? { fetch: (input, init) => fetch(input, init) } : {};
+  const matrix = await numdecode.bpcells.open(source, options);
   $('bp-body').hidden = false;
   await renderBpcells({ name, matrix, setStage });
   clearStatus();
@@ -280,12 +283,16 @@ async function readDroppedDirectory(entry) {
 }
 
 /** Runs an open action, turning any failure into a message on the page. */
+let finishedActions = 0;
 async function run(title, action) {
   try {
     await action();
   } catch (err) {
     if (err?.message === 'superseded') return;
     showError(title, err);
+  } finally {
+    // A counter that tells scripts (and the end-to-end tests) an action has finished.
+    document.body.dataset.actions = String(++finishedActions);
   }
 }
 

@@ -263,6 +263,9 @@ export class LinePlot {
   }
 
   draw() {
+    // A canvas that left the page (another file was opened) or has no room is not drawn:
+    // with no width every point would become its own path segment.
+    if (!this.canvas.isConnected || this.canvas.clientWidth < PAD.left + PAD.right + 10) return;
     const { ctx, width, height } = prepare(this.canvas);
     const n = this.values.length;
     if (this.readout) this.readout.textContent = n ? this._viewText() : 'no values';
@@ -365,6 +368,7 @@ const upperCount = lowerBound;
 
 /** Vertical bars: counts[i] at category i. labelOf(i) names a bar for the axis and hover. */
 export function drawBars(canvas, counts, { xRange = [0, counts.length], colorOf = () => COLORS.bar, yLabel } = {}) {
+  if (!canvas.isConnected || canvas.clientWidth < PAD.left + PAD.right + 10) return;
   const { ctx, width, height } = prepare(canvas);
   let hi = 0;
   for (const c of counts) if (c > hi) hi = c;
@@ -390,6 +394,7 @@ export const barColors = { normal: COLORS.bar, alt: COLORS.barAlt };
 
 /** A sparse vector: stems at index[k] of height val[k] across [0, length). */
 export function drawStems(canvas, length, index, val) {
+  if (!canvas.isConnected || canvas.clientWidth < PAD.left + PAD.right + 10) return;
   const { ctx, width, height } = prepare(canvas);
   let lo = 0;
   let hi = 0;
@@ -442,8 +447,10 @@ export function drawHeatmap(canvas, rows, cols, data) {
   const { ctx, width, height } = prepare(canvas);
   const pw = Math.max(1, Math.floor(width - 2));
   const ph = Math.max(1, Math.floor(height - 2));
-  const w = Math.min(pw, cols * Math.max(1, Math.floor(pw / Math.max(1, cols))));
-  const h = Math.min(ph, rows * Math.max(1, Math.floor(ph / Math.max(1, rows))));
+  // Square cells when they fit; otherwise each pixel covers several cells.
+  const cell = Math.max(1, Math.min(Math.floor(pw / Math.max(1, cols)), Math.floor(ph / Math.max(1, rows))));
+  const w = Math.min(pw, cols * cell);
+  const h = Math.min(ph, rows * cell);
   let max = 0;
   for (const v of data) if (Number(v) > max) max = Number(v);
   const scale = max > 0 ? Math.log1p(max) : 1;

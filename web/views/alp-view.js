@@ -4,7 +4,8 @@ import { $, fillGrid, fillKv, formatBytes, formatInt } from '../lib/dom.js';
 import { drawBars, barColors } from '../lib/plot.js';
 import { renderValuesPanel } from './values-panel.js';
 
-const MAX_TABLE_ROWS = 2000;
+// More rows than this make the page slow to lay out; the bar chart shows every vector.
+const MAX_TABLE_ROWS = 256;
 
 export function renderAlp({ name, bytes, result, requestCsv }) {
   const { info, exceptions } = result;
@@ -47,9 +48,8 @@ export function renderAlp({ name, bytes, result, requestCsv }) {
     ]),
     (i) => (shown[i].exceptions ? 'flag' : undefined),
   );
-  if (vectors.length > shown.length) {
-    $('alp-vectors').createCaption().textContent = `first ${shown.length} of ${vectors.length} vectors`;
-  }
+  $('alp-vectors-note').hidden = vectors.length <= shown.length;
+  $('alp-vectors-note').textContent = `The first ${shown.length} of ${vectors.length} vectors (the chart above shows all).`;
 
   const found = exceptions.positions.length;
   const note = exceptions.mismatchedVectors.length

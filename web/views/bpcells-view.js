@@ -38,7 +38,8 @@ function arrayRows(matrix, sizes) {
     const stored = files.reduce((s, f) => s + sizes[f], 0);
     const count = name === 'idxptr' ? matrix.major + 1 : nnz;
     const plain = 8 + count * elem;
-    return [name, files.join(', '), formatBytes(stored), formatBytes(plain), stored ? `${(plain / stored).toFixed(2)}×` : '–'];
+    const label = el('span', { title: files.join(', ') }, name, el('span', { class: 'muted small' }, ` ${files.length} file${files.length === 1 ? '' : 's'}`));
+    return [label, formatBytes(stored), formatBytes(plain), stored ? `${(plain / stored).toFixed(2)}×` : '–'];
   });
 }
 
@@ -68,7 +69,7 @@ export async function renderBpcells({ name, matrix, setStage }) {
   const [sizes, rowNames, colNames] = await Promise.all([matrix.fileSizes(), matrix.rowNames(), matrix.colNames()]);
   current.rowNames = rowNames;
   current.colNames = colNames;
-  fillGrid($('bp-arrays'), ['array', 'files', 'stored', 'plain', 'ratio'], arrayRows(matrix, sizes));
+  fillGrid($('bp-arrays'), ['array', 'stored', 'as plain array', 'ratio'], arrayRows(matrix, sizes));
   $('bp-names').replaceChildren(showNames('row', rowNames), showNames('column', colNames));
 
   const majorNames = matrix.storageOrder === 'col' ? colNames : rowNames;
@@ -81,8 +82,8 @@ export async function renderBpcells({ name, matrix, setStage }) {
   $('bp-pick-name').disabled = majorNames.length === 0;
   $('bp-r0').value = '0';
   $('bp-c0').value = '0';
-  $('bp-rn').value = String(Math.min(nrow, 100) || 1);
-  $('bp-cn').value = String(Math.min(ncol, 50) || 1);
+  $('bp-rn').value = String(Math.min(nrow, 64) || 1);
+  $('bp-cn').value = String(Math.min(ncol, 128) || 1);
   void minor;
   updateCounter();
   if (matrix.major > 0) await showVector(0);
