@@ -10,9 +10,13 @@ import { init } from '../js/index.js';
 // --format NAME -> module with decode/inspect.
 const FORMATS = {
   pco: () => import('../js/cli/pco.js'),
+  alp: () => import('../js/cli/alp.js'), // ALP (added by the ALP branch)
 };
 // Other top-level commands -> module with run(argv) and usage.
-const COMMANDS = {};
+const COMMANDS = {
+  'encode-alp': () => import('../js/cli/alp.js'), // ALP (added by the ALP branch)
+  bpcells: () => import('../js/cli/bpcells.js'), // BPCells (bpcells branch)
+};
 
 const DEFAULT_FORMAT = 'pco';
 
@@ -104,6 +108,11 @@ async function main(argv) {
   if (command === undefined) throw new UsageError('no command given');
   if (command === '--help' || command === '-h' || command === 'help') return void process.stdout.write(usage());
   if (command === '--version') return version();
+  // BPCells (bpcells branch): `inspect DIR_OR_URL` takes a matrix directory or URL, not a file.
+  if (command === 'inspect') {
+    const bpcellsCli = await COMMANDS.bpcells();
+    if (rest.some((arg) => bpcellsCli.isTarget(arg))) return bpcellsCli.runInspect(rest);
+  }
   if (command === 'decode' || command === 'inspect') return decodeOrInspect(command, rest);
   if (Object.hasOwn(COMMANDS, command)) return (await COMMANDS[command]()).run(rest);
   throw new UsageError(`unknown command ${JSON.stringify(command)}`);
@@ -118,7 +127,7 @@ function oneLine(message) {
 try {
   await main(process.argv.slice(2));
 } catch (err) {
-  if (err instanceof UsageError) {
+  if (err instanceof UsageError || err?.usage === true /* BPCells CLI usage errors */) {
     process.stderr.write(`numdecode: ${oneLine(err.message)}\n${usage()}`);
     process.exitCode = 2;
   } else if (err?.code === 'EPIPE') {

@@ -13,3 +13,26 @@ export type {
   PcoWrappedReader,
   PcoWrappedChunk,
 } from './pco.js';
+// ALP (added by the ALP branch)
+export * as alp from './alp.js';
+export type {
+  AlpDtype,
+  AlpArray,
+  AlpPageBytes,
+  AlpPageInfo,
+  AlpVectorInfo,
+  AlpVectorError,
+  AlpEncodeOptions,
+  AlpPage,
+} from './alp.js';
+// BPCells (bpcells branch): lazy matrix-directory reader.
+export * as bpcells from './bpcells/index.js';
+export type {
+  BpcellsMatrix,
+  BpcellsSlice,
+  BpcellsDtype,
+  BpcellsOpenOptions,
+  BpcellsSourceObject,
+  BpcellsSource,
+  BpcellsStats,
+} from './bpcells/index.js';

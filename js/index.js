@@ -2,3 +2,7 @@
 // await init() once, then call the format APIs.
 export { init, buildInfo, simdSupported, DTYPES } from './wasm.js';
 export * as pco from './pco.js';
+// ALP (added by the ALP branch)
+export * as alp from './alp.js';
+// BPCells (bpcells branch): lazy matrix-directory reader.
+export * as bpcells from './bpcells/index.js';

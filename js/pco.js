@@ -48,7 +48,13 @@ function decodeRawChunks(bytes) {
 export function decode(bytes) {
   requireBytes('pco.decode: bytes', bytes);
   const decodeBinding = binding('pcoDecode');
-  const { dtype, bytes: raw } = withInputs([bytes], (ptr, len) => decodeBinding(ptr, len));
+  const releaseScratch = binding('pcoReleaseScratch');
+  // The binding decodes into a buffer it reuses and returns a view of it: copy the values
+  // out before anything else runs in the module.
+  const { dtype, view } = withInputs([bytes], (ptr, len) => decodeBinding(ptr, len));
+  const raw = new Uint8Array(view.length);
+  raw.set(view);
+  releaseScratch();
   return dtype === null ? new Uint8Array(0) : viewAs(dtype, raw);
 }
 

@@ -29,7 +29,7 @@ for t in "${targets[@]}"; do
   mkdir -p "$dir/corpus-$t"
   echo "==== $t: ${seconds}s"
   # shellcheck disable=SC2046
-  if ! "$dir/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
+  if ! "$dir/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="${NUMDECODE_FUZZ_MAX_LEN:-65536}" \
       -artifact_prefix="$dir/crashes/$t-" -print_final_stats=1 "$dir/corpus-$t" $(seeds_for "$t") \
       2>"$dir/$t.log"; then
     failed+=("$t")

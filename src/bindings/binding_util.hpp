@@ -17,8 +17,11 @@ using emscripten::val;
 inline Bytes heap_bytes(uintptr_t ptr, size_t len) { return {reinterpret_cast<const uint8_t*>(ptr), len}; }
 
 // A Uint8Array that owns a copy of the bytes (valid after wasm memory grows or is reused).
+// (new + set, not slice: V8's slice() on a view of wasm memory copies about 20x slower.)
 inline val copy_to_js(const uint8_t* data, size_t size) {
-  return val(emscripten::typed_memory_view(size, data)).call<val>("slice");
+  val out = val::global("Uint8Array").new_(size);
+  out.call<void>("set", val(emscripten::typed_memory_view(size, data)));
+  return out;
 }
 inline val copy_to_js(const ByteBuffer& bytes) { return copy_to_js(bytes.data(), bytes.size()); }
 

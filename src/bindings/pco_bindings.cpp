@@ -18,10 +18,28 @@ DType parse_dtype(const std::string& name) {
   return *d;
 }
 
+// Decoding reuses one buffer across calls (its pages are already mapped, so repeated
+// decodes do not pay for fresh memory), but does not keep a very large one alive.
+StandaloneFile& scratch_file() {
+  static StandaloneFile file;
+  return file;
+}
+
+void release_large_scratch() {
+  constexpr size_t kKeep = size_t{64} << 20;
+  if (scratch_file().values.size() > kKeep) scratch_file() = StandaloneFile{};
+}
+
+val release_scratch() {
+  release_large_scratch();
+  return val::undefined();
+}
+
 // All values of a file whose chunks share one dtype, in a single copy.
 val decode(uintptr_t ptr, size_t len) {
   return guarded([&] {
-    StandaloneFile f = read_standalone(heap_bytes(ptr, len));
+    StandaloneFile& f = scratch_file();
+    read_standalone(heap_bytes(ptr, len), f);
     std::optional<DType> dtype = f.header.uniform_dtype;
     for (const auto& c : f.chunks) {
       if (dtype && c.dtype != *dtype)
@@ -31,7 +49,8 @@ val decode(uintptr_t ptr, size_t len) {
     }
     val result = val::object();
     result.set("dtype", dtype ? val(std::string(dtype_name(*dtype))) : val::null());
-    result.set("bytes", copy_to_js(f.values));
+    // A view of the scratch buffer: js/pco.js copies it out before the next call.
+    result.set("view", val(emscripten::typed_memory_view(f.values.size(), f.values.data())));
     return result;
   });
 }
@@ -83,6 +102,7 @@ val wrapped_page(uintptr_t hptr, size_t hlen, uintptr_t mptr, size_t mlen, std::
 
 EMSCRIPTEN_BINDINGS(pco) {
   emscripten::function("pcoDecode", &decode);
+  emscripten::function("pcoReleaseScratch", &release_scratch);
   emscripten::function("pcoDecodeChunks", &decode_chunks);
   emscripten::function("pcoInspect", &inspect);
   emscripten::function("pcoWrappedHeader", &wrapped_header);

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <memory>
 #include <span>
@@ -11,8 +12,8 @@ namespace numdecode {
 
 using Bytes = std::span<const uint8_t>;
 
-// An allocator that leaves new elements uninitialised: decoders overwrite every byte, so
-// zero-filling output first would only cost a pass over memory.
+// An allocator that leaves new elements default-initialised (no zero fill) for typed
+// output vectors that decoders overwrite completely.
 template <class T>
 struct DefaultInitAllocator : std::allocator<T> {
   template <class U>
@@ -32,8 +33,63 @@ struct DefaultInitAllocator : std::allocator<T> {
   }
 };
 
-// Decoded output: little-endian values as bytes.
-using ByteBuffer = std::vector<uint8_t, DefaultInitAllocator<uint8_t>>;
+// Decoded output: little-endian values as bytes. Unlike std::vector it never zero-fills
+// on growth (decoders overwrite every byte), and it keeps its capacity across clear().
+class ByteBuffer {
+ public:
+  ByteBuffer() = default;
+  ByteBuffer(const ByteBuffer& o) { assign(o.data(), o.size()); }
+  ByteBuffer& operator=(const ByteBuffer& o) {
+    if (this != &o) assign(o.data(), o.size());
+    return *this;
+  }
+  ByteBuffer(ByteBuffer&& o) noexcept : data_(std::move(o.data_)), size_(o.size_), capacity_(o.capacity_) {
+    o.size_ = o.capacity_ = 0;
+  }
+  ByteBuffer& operator=(ByteBuffer&& o) noexcept {
+    data_ = std::move(o.data_);
+    size_ = o.size_;
+    capacity_ = o.capacity_;
+    o.size_ = o.capacity_ = 0;
+    return *this;
+  }
+
+  uint8_t* data() { return data_.get(); }
+  const uint8_t* data() const { return data_.get(); }
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const uint8_t* begin() const { return data(); }
+  const uint8_t* end() const { return data() + size_; }
+  uint8_t& operator[](size_t i) { return data_[i]; }
+  uint8_t operator[](size_t i) const { return data_[i]; }
+
+  void clear() { size_ = 0; }
+  void resize(size_t n) {
+    if (n > capacity_) reserve(std::max(n, capacity_ + capacity_ / 2));
+    size_ = n;
+  }
+  void reserve(size_t n) {
+    if (n <= capacity_) return;
+    std::unique_ptr<uint8_t[]> bigger(new uint8_t[n]);  // default-initialised: no zero fill
+    if (size_) std::memcpy(bigger.get(), data_.get(), size_);
+    data_ = std::move(bigger);
+    capacity_ = n;
+  }
+  void shrink_to_fit() {
+    if (size_ == capacity_) return;
+    ByteBuffer copy(*this);
+    *this = std::move(copy);
+  }
+  void assign(const uint8_t* p, size_t n) {
+    size_ = 0;
+    resize(n);
+    if (n) std::memcpy(data_.get(), p, n);
+  }
+
+ private:
+  std::unique_ptr<uint8_t[]> data_;
+  size_t size_ = 0, capacity_ = 0;
+};
 
 // std::bit_cast is missing from Emscripten 3.1.6's libc++; the builtin is in both compilers.
 template <class To, class From>

@@ -12,6 +12,12 @@ namespace numdecode::pco {
 namespace {
 
 constexpr size_t kBatch = 256;
+
+#if defined(__clang__)
+#define NUMDECODE_NO_VECTORIZE _Pragma("clang loop vectorize(disable) interleave(disable)")
+#else
+#define NUMDECODE_NO_VECTORIZE
+#endif
 constexpr unsigned kMaxAnsBits = 14;
 
 // Branch-free: (1 << 64) is not defined in C++, so build the mask in two steps.
@@ -40,6 +46,19 @@ size_t unpack_single_bin(const BitPeeker& peek, size_t bit, const Bin& bin, size
   const unsigned width = bin.offset_bits;
   if (width == 0) {
     std::fill_n(out, k, lower);
+  } else if (width % 8 == 0 && bit % 8 == 0 && bit / 8 + k * (width / 8) + 8 <= peek.len) {
+    // Whole-byte offsets at a byte boundary: plain loads, which the compiler vectorises.
+    const uint8_t* src = peek.data + bit / 8;
+    switch (width) {
+      case 8: for (size_t i = 0; i < k; ++i) out[i] = W(lower + W(src[i])); break;
+      case 16: for (size_t i = 0; i < k; ++i) out[i] = W(lower + W(load_le<uint16_t>(src + 2 * i))); break;
+      case 32: for (size_t i = 0; i < k; ++i) out[i] = W(lower + W(load_le<uint32_t>(src + 4 * i))); break;
+      case 64: for (size_t i = 0; i < k; ++i) out[i] = W(lower + W(load_le<uint64_t>(src + 8 * i))); break;
+      default: {
+        const uint64_t mask = low_bits_mask(width);
+        for (size_t i = 0; i < k; ++i) out[i] = W(lower + W(load_le<uint64_t>(src + i * (width / 8)) & mask));
+      }
+    }
   } else if (width <= 56) {
     const uint64_t mask = low_bits_mask(width);
     for (size_t i = 0; i < k; ++i, bit += width) out[i] = W(lower + W(peek(bit) & mask));
@@ -100,7 +119,7 @@ void decode_latents(const LatentTable& t, const Bin* single_bin, BitReader& r, u
     std::copy_n(lowers, k, out);
   } else if (t.max_offset_bits <= 56) {
     for (size_t j = 0; j < k; ++j) {
-      out[j] = W(lowers[j] + W(peek(bit) & low_bits_mask(obits[j])));
+      out[j] = W(lowers[j] + W(peek(bit) & ((uint64_t{1} << obits[j]) - 1)));
       bit += obits[j];
     }
   } else {
@@ -140,7 +159,18 @@ class DeltaDecoder {
   // d[0..b) holds the batch's deltas (entries past those read are junk that never
   // reaches the output). Writes b decoded latents to out.
   void apply(W* d, size_t b, const uint32_t* lookbacks, W* out) {
-    for (size_t i = 0; i < b; ++i) d[i] = W(d[i] + kTopBit<W>);  // deltas are stored centered
+    constexpr W center = kTopBit<W>;  // deltas are stored centered
+    if (d_.kind == DeltaKind::Consecutive && d_.order == 1) {
+      // The common case in one pass: un-center and prefix-sum straight into the output.
+      W m = state_[0];
+      for (size_t i = 0; i < b; ++i) {
+        out[i] = m;
+        m = W(m + d[i] + center);
+      }
+      state_[0] = m;
+      return;
+    }
+    for (size_t i = 0; i < b; ++i) d[i] = W(d[i] + center);
     switch (d_.kind) {
       case DeltaKind::Consecutive:
         for (size_t lvl = d_.order; lvl-- > 0;) {
@@ -310,8 +340,14 @@ struct PageDecoder {
       decode_var<P>(cd, r, *pvar, pi, ans[pi].data(), b, kd, p_raw, p, pdelta, lookbacks);
       if (svar) decode_var<L>(cd, r, *svar, si, ans[si].data(), b, kd, s_raw, s, sdelta, lookbacks);
       r.check_in_bounds("page body");
-      join(m, p, s, b, nums);
-      std::memcpy(dst, nums, b * num_bytes);
+      // Join straight into the output when it is aligned for L (always, unless an earlier
+      // chunk of another dtype left an odd offset).
+      if (reinterpret_cast<uintptr_t>(dst) % alignof(L) == 0) {
+        join(m, p, s, b, reinterpret_cast<L*>(dst));
+      } else {
+        join(m, p, s, b, nums);
+        std::memcpy(dst, nums, b * num_bytes);
+      }
       dst += b * num_bytes;
       remaining -= b;
     }
@@ -382,6 +418,8 @@ struct PageDecoder {
     constexpr L quiet = L(L(1) << (mant_digits - 2));
     const L base_bits = from_latent_ordered<L, NumKind::Float>(L(base_latent));
     const L big_bits = int_to_float_bits(big);
+    // wasm SIMD has no 64-bit int <-> float lane conversions: vectorised, this loop is slower.
+    NUMDECODE_NO_VECTORIZE
     for (size_t i = 0; i < b; ++i) {
       const L l0 = L(p[i]);
       const bool neg = l0 < top;

@@ -1,5 +1,7 @@
 #include "pco/standalone.hpp"
 
+#include <algorithm>
+
 #include "core/json_writer.hpp"
 #include "pco/numbers.hpp"
 
@@ -54,6 +56,11 @@ void read_standalone(Bytes file, StandaloneFile& f, bool keep_values, size_t max
   f.values.clear();
   BitReader r(file);
   f.header = read_standalone_header(r, file);
+  if (keep_values && f.header.n_hint) {
+    // n_hint is only a claim: reserve for it only as far as the input could plausibly expand.
+    uint64_t hinted = *f.header.n_hint * 8;
+    f.values.reserve(size_t(std::min<uint64_t>({hinted, uint64_t(file.size()) * 64, max_output_bytes})));
+  }
   for (;;) {
     const size_t chunk_start = r.byte_pos();
     if (r.bits_left() < 8)

@@ -1,0 +1,93 @@
+// Pco decode throughput on the corpus's bench_* files, next to a memcpy of the same output
+// size (the ceiling for any decoder that writes its output once). Output memory is reused
+// across iterations, as a steady-state caller would.
+#include <benchmark/benchmark.h>
+
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "pco/standalone.hpp"
+
+namespace {
+
+using namespace numdecode;
+
+const char* kFiles[] = {"bench_f64_sensor_2m.pco", "bench_i64_timestamps_2m.pco", "bench_u32_random_1500k.pco"};
+
+const std::vector<uint8_t>& file(const std::string& name) {
+  static std::map<std::string, std::vector<uint8_t>> cache;
+  auto& slot = cache[name];
+  if (slot.empty()) {
+    std::ifstream in(std::string(NUMDECODE_CORPUS_DIR) + "/pco/" + name, std::ios::binary);
+    slot.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  return slot;
+}
+
+size_t count_values(const pco::StandaloneFile& f) {
+  size_t n = 0;
+  for (const auto& c : f.chunks) n += c.n;
+  return n;
+}
+
+void BM_PcoDecode(benchmark::State& state, std::string name) {
+  const auto& bytes = file(name);
+  if (bytes.empty()) return state.SkipWithError("corpus file missing");
+  pco::StandaloneFile f;
+  pco::read_standalone(bytes, f);
+  const size_t n = count_values(f);
+  for (auto _ : state) {
+    pco::read_standalone(bytes, f);
+    benchmark::DoNotOptimize(f.values.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(int64_t(state.iterations() * f.values.size()));
+  state.counters["values/s"] = benchmark::Counter(double(state.iterations() * n), benchmark::Counter::kIsRate);
+}
+
+void BM_Memcpy(benchmark::State& state, std::string name) {
+  const auto& bytes = file(name);
+  if (bytes.empty()) return state.SkipWithError("corpus file missing");
+  pco::StandaloneFile f = pco::read_standalone(bytes);
+  const size_t n = count_values(f);
+  std::vector<uint8_t> src(f.values.begin(), f.values.end()), dst(src.size());
+  for (auto _ : state) {
+    std::memcpy(dst.data(), src.data(), src.size());
+    benchmark::DoNotOptimize(dst.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetBytesProcessed(int64_t(state.iterations() * src.size()));
+  state.counters["values/s"] = benchmark::Counter(double(state.iterations() * n), benchmark::Counter::kIsRate);
+}
+
+// Many small files: per-call overhead of header and metadata parsing.
+void BM_PcoSmallFiles(benchmark::State& state) {
+  const auto& bytes = file("size_i32_n513.pco");
+  if (bytes.empty()) return state.SkipWithError("corpus file missing");
+  pco::StandaloneFile f;
+  for (auto _ : state) {
+    pco::read_standalone(bytes, f);
+    benchmark::DoNotOptimize(f.values.data());
+  }
+  state.counters["files/s"] = benchmark::Counter(double(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["values/s"] = benchmark::Counter(double(state.iterations() * 513), benchmark::Counter::kIsRate);
+}
+
+[[maybe_unused]] const bool registered = [] {
+  for (const char* name : kFiles) {
+    benchmark::RegisterBenchmark((std::string("pco_decode/") + name).c_str(), BM_PcoDecode, std::string(name))
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark((std::string("memcpy/") + name).c_str(), BM_Memcpy, std::string(name))
+        ->Unit(benchmark::kMillisecond);
+  }
+  benchmark::RegisterBenchmark("pco_decode_small/size_i32_n513.pco", BM_PcoSmallFiles)->Unit(benchmark::kMicrosecond);
+  return true;
+}();
+
+}  // namespace
+
+

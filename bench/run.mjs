@@ -1,0 +1,76 @@
+// `npm run bench`: native (Google Benchmark), wasm SIMD and wasm scalar (Node, public API) and a
+// copy of the same output size, all measured in this one run, printed as one table.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const nativeBench = `${root}build-native/native_bench`;
+
+function runWasm(build) {
+  const out = execFileSync(process.execPath, [`${root}bench/wasm-runner.mjs`, build], { encoding: 'utf8' });
+  return JSON.parse(out);
+}
+
+function runNative() {
+  if (!existsSync(nativeBench)) return {};
+  const out = execFileSync(nativeBench, ['--benchmark_format=json', '--benchmark_min_time=0.3'], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  const byName = {};
+  for (const b of JSON.parse(out).benchmarks) byName[b.name] = b;
+  return byName;
+}
+
+const native = runNative();
+const simd = runWasm('simd');
+const scalar = runWasm('scalar');
+
+const mvals = (values, seconds) => values / seconds / 1e6;
+const gbs = (bytes, seconds) => bytes / seconds / 1e9;
+const fmt = (x, digits = 0) => (x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(digits));
+
+const rows = simd.results.map((s, i) => {
+  const sc = scalar.results[i];
+  const nb = native[s.native];
+  // Google Benchmark reports values/s as a counter; memcpy of the same size is benchmarked beside it.
+  const nativeRate = nb?.['values/s'] !== undefined ? nb['values/s'] / 1e6 : undefined;
+  const nativeCopy = native[s.native?.replace(/^[a-z_]+\//, 'memcpy/')];
+  return {
+    format: s.format,
+    name: s.name,
+    values: s.values,
+    native: nativeRate,
+    nativeCopyGBs: nativeCopy ? nativeCopy.bytes_per_second / 1e9 : undefined,
+    wasmSimd: mvals(s.values, s.seconds),
+    wasmScalar: mvals(sc.values, sc.seconds),
+    coreSimd: s.coreSeconds ? mvals(s.values, s.coreSeconds) : undefined,
+    coreScalar: sc.coreSeconds ? mvals(sc.values, sc.coreSeconds) : undefined,
+    wasmSimdGBs: gbs(s.outBytes, s.seconds),
+    jsCopyGBs: gbs(s.outBytes, s.copySeconds),
+  };
+});
+
+// "decoder" columns: values decoded into wasm memory; "API" columns: the public call, which
+// also copies the values into a new JS typed array.
+const header =
+  '| case | values | native Mval/s | wasm SIMD decoder | wasm scalar decoder | decoder SIMD / native | wasm SIMD API Mval/s | wasm scalar API | API GB/s | JS copy GB/s | API / copy |';
+const lines = [header, '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'];
+for (const r of rows) {
+  lines.push(
+    `| ${r.format} ${r.name} | ${r.values} | ${fmt(r.native)} | ${fmt(r.coreSimd)} | ${fmt(r.coreScalar)} | ` +
+      `${fmt(r.coreSimd / r.native, 2)} | ${fmt(r.wasmSimd)} | ${fmt(r.wasmScalar)} | ${fmt(r.wasmSimdGBs, 2)} | ` +
+      `${fmt(r.jsCopyGBs, 1)} | ${fmt(r.wasmSimdGBs / r.jsCopyGBs, 3)} |`,
+  );
+}
+const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}, load ${os
+  .loadavg()
+  .map((x) => x.toFixed(1))
+  .join(' ')}`;
+console.log(`numdecode benchmark on ${machine}\n`);
+console.log(lines.join('\n'));
+mkdirSync(`${root}test-output`, { recursive: true });
+writeFileSync(`${root}test-output/bench.json`, JSON.stringify({ machine, rows }, null, 2));
+writeFileSync(`${root}test-output/bench.md`, `${machine}\n\n${lines.join('\n')}\n`);

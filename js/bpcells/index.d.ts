@@ -1,0 +1,150 @@
+// BPCells matrix directories: lazy, range-based reading (local directory, HTTP(S), custom source).
+
+/** Value types of BPCells matrices: uint32, float32, float64. */
+export type BpcellsDtype = 'u32' | 'f32' | 'f64';
+
+export interface BpcellsValueArrayMap {
+  u32: Uint32Array;
+  f32: Float32Array;
+  f64: Float64Array;
+}
+
+/** Requests and bytes fetched through a source, in total and per file. */
+export interface BpcellsStats {
+  requests: number;
+  bytes: number;
+  files: Record<string, { requests: number; bytes: number }>;
+}
+
+/**
+ * A custom source: the files of one matrix directory by name ("version", "idxptr",
+ * "index_data", ...). size() returns null/undefined (or throws) for a missing file.
+ * read() returns exactly the bytes [start, end).
+ */
+export interface BpcellsSourceObject {
+  size(name: string): number | null | undefined | Promise<number | null | undefined>;
+  read(name: string, start: number, end: number): Uint8Array | ArrayBuffer | Promise<Uint8Array | ArrayBuffer>;
+}
+
+export interface BpcellsOpenOptions {
+  /**
+   * The *_idx / index_starts seek tables are loaded whole at open when together at most this
+   * many bytes (default 4 MiB); otherwise they are read by range with each read(). 0 = all lazy.
+   */
+  prefetchBytes?: number;
+  /** HTTP only: total bytes this source may download; beyond it requests fail. Default: no limit. */
+  maxBytes?: number;
+  /** HTTP only: per-request timeout in ms (default 60000). */
+  timeout?: number;
+  /** HTTP only: aborts pending and future requests. */
+  signal?: AbortSignal;
+  /** HTTP only: a fetch implementation (default globalThis.fetch). */
+  fetch?: typeof fetch;
+  /** HTTP only: extra request headers (e.g. Authorization). */
+  headers?: Record<string, string>;
+}
+
+export interface BpcellsSlice<D extends BpcellsDtype = BpcellsDtype> {
+  /**
+   * end-start+1 offsets into index/val, starting at 0. Numbers, exact up to 2^53 (opening or
+   * reading a matrix whose idxptr exceeds 2^53 throws instead of rounding).
+   */
+  idxptr: Float64Array;
+  /** Row numbers (storage order 'col') or column numbers ('row'), ascending within each entry. */
+  index: Uint32Array;
+  val: BpcellsValueArrayMap[D];
+}
+
+export interface BpcellsMatrix<D extends BpcellsDtype = BpcellsDtype> {
+  /** The version string, e.g. "packed-uint-matrix-v2". */
+  readonly version: string;
+  /** 1 (idxptr u32, no *_idx_offsets) or 2. */
+  readonly format: 1 | 2;
+  readonly packed: boolean;
+  readonly dtype: D;
+  /** Logical [nrow, ncol], for both storage orders. */
+  readonly shape: [number, number];
+  /** 'col': compressed sparse columns; 'row': compressed sparse rows. */
+  readonly storageOrder: 'col' | 'row';
+  /** Number of stored entries (idxptr's last value). */
+  readonly nnz: number;
+  /** Length of the storage axis: ncol for 'col', nrow for 'row'. */
+  readonly major: number;
+  /** Length of the other axis (index values are below it). */
+  readonly minor: number;
+  /** Live request/byte counts of this matrix's source. */
+  readonly stats: BpcellsStats;
+  /** Row names, or [] when the matrix has none. Fetched on first call. */
+  rowNames(): Promise<string[]>;
+  colNames(): Promise<string[]>;
+  /** Entries of storage-axis positions [start, end) (default: all). */
+  read(start?: number, end?: number): Promise<BpcellsSlice<D>>;
+  /**
+   * Dense copy of positions [start, end): shape [nrow, end-start] ('col') or [end-start, ncol]
+   * ('row'), row-major values. Refuses more than maxCells cells (default 2^24).
+   */
+  toDense(
+    start?: number,
+    end?: number,
+    options?: { maxCells?: number },
+  ): Promise<{ shape: [number, number]; data: BpcellsValueArrayMap[D] }>;
+  /** Byte size of every file of the directory (one size query each). */
+  fileSizes(): Promise<Record<string, number>>;
+}
+
+/** Error raised for any problem with a matrix directory; `file` names the file when known. */
+export class BpcellsError extends Error {
+  file?: string;
+}
+
+export interface BpcellsSource {
+  readonly kind: 'local' | 'http' | 'object';
+  readonly stats: BpcellsStats;
+  size(name: string): Promise<number>;
+  read(name: string, start: number, end: number): Promise<Uint8Array>;
+  readAll(name: string): Promise<Uint8Array>;
+}
+
+export class LocalDirSource implements BpcellsSource {
+  constructor(dir: string);
+  readonly kind: 'local';
+  readonly stats: BpcellsStats;
+  size(name: string): Promise<number>;
+  read(name: string, start: number, end: number): Promise<Uint8Array>;
+  readAll(name: string): Promise<Uint8Array>;
+}
+
+export class HttpSource implements BpcellsSource {
+  constructor(baseUrl: string | URL, options?: BpcellsOpenOptions);
+  readonly kind: 'http';
+  readonly stats: BpcellsStats;
+  /** true/false once a ranged request has been answered with 206/200. */
+  readonly rangeSupported: boolean | undefined;
+  url(name: string): string;
+  size(name: string): Promise<number>;
+  read(name: string, start: number, end: number): Promise<Uint8Array>;
+  readAll(name: string): Promise<Uint8Array>;
+}
+
+export class ObjectSource implements BpcellsSource {
+  constructor(obj: BpcellsSourceObject);
+  readonly kind: 'object';
+  readonly stats: BpcellsStats;
+  size(name: string): Promise<number>;
+  read(name: string, start: number, end: number): Promise<Uint8Array>;
+  readAll(name: string): Promise<Uint8Array>;
+}
+
+export function toSource(source: string | URL | BpcellsSourceObject | BpcellsSource, options?: BpcellsOpenOptions): BpcellsSource;
+
+/**
+ * Opens a matrix directory: a local path (Node), an http(s) base URL, a URL object, a
+ * {size, read} object or a source. Loads the WebAssembly module if needed.
+ */
+export function open(
+  source: string | URL | BpcellsSourceObject | BpcellsSource,
+  options?: BpcellsOpenOptions,
+): Promise<BpcellsMatrix>;
+
+export type Matrix = BpcellsMatrix;
+export const Matrix: { prototype: BpcellsMatrix };

@@ -1,0 +1,604 @@
+// Lazy reader for BPCells matrix directories (local, HTTP or a custom source).
+//
+// open() reads version, storage_order, shape, the first and last 512-entry blocks of idxptr,
+// the 8-byte headers of the data files and, for packed matrices, the *_idx / index_starts
+// seek tables when together they fit `prefetchBytes` (else they are read by range on demand).
+// read(a, b) then fetches the idxptr blocks it needs (cached) and one byte range of each of
+// index_* / val_* holding entries idxptr[a] .. idxptr[b] (whole 128-value chunks for packed
+// streams), and decodes them in WebAssembly. Everything is checked: headers, lengths, monotone idxptr,
+// indices inside the matrix; BPCells itself accepts several of these corruptions silently.
+//
+// idxptr values are JS numbers (Float64Array): exact up to 2^53, and an idxptr beyond that is
+// reported as an error rather than rounded.
+import { getModule, init, viewAs, withInputs } from '../wasm.js';
+import { BpcellsError, toSource } from './sources.js';
+
+const HEADER = 8;
+const CHUNK = 128;
+const TWO32 = 2 ** 32;
+const ELEM_BYTES = { u32: 4, u64: 8, f32: 4, f64: 8 };
+const VARIANT = { plain: 0, m1: 1, d1: 2, d1z: 3 };
+const DEFAULT_PREFETCH = 4 * 1024 * 1024;
+
+// Wasm errors arrive as plain Errors: give them our class and prefix.
+function wasm(fn) {
+  try {
+    return fn(getModule());
+  } catch (err) {
+    if (err instanceof BpcellsError) throw err;
+    throw new BpcellsError(err?.message ?? String(err), { cause: err });
+  }
+}
+
+function checkHeader(bytes, type, name) {
+  wasm((mod) => withInputs([bytes.subarray(0, HEADER)], (p, l) => mod.bpcellsCheckArrayHeader(p, l, type, name)));
+}
+
+// u64 little-endian values -> numbers, refusing anything above 2^53.
+function u64ToNumbers(bytes, name, firstIndex = 0, allowMax = false) {
+  const n = bytes.length / 8;
+  const out = new Float64Array(n);
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  for (let i = 0; i < n; i++) {
+    const lo = dv.getUint32(8 * i, true);
+    const hi = dv.getUint32(8 * i + 4, true);
+    if (hi >= 0x200000 && !(hi === 0x200000 && lo === 0)) {
+      if (allowMax && hi === 0xffffffff && lo === 0xffffffff) {
+        out[i] = Infinity;
+        continue;
+      }
+      const big = (BigInt(hi) << 32n) | BigInt(lo);
+      throw new BpcellsError(
+        `${name}: entry ${firstIndex + i} is ${big}, above 2^53 (JS numbers cannot hold it exactly)`,
+        { file: name },
+      );
+    }
+    out[i] = hi * TWO32 + lo;
+  }
+  return out;
+}
+
+function u32ToNumbers(bytes) {
+  const n = bytes.length / 4;
+  const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) out[i] = dv.getUint32(4 * i, true);
+  return out;
+}
+
+function textLines(bytes) {
+  const text = new TextDecoder('utf-8').decode(bytes);
+  if (text.length === 0) return [];
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop(); // the '\n' after the last value
+  return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
+}
+
+function singleLine(bytes, name) {
+  const lines = textLines(bytes);
+  if (lines.length !== 1) {
+    throw new BpcellsError(`${name}: expected exactly one line, found ${lines.length} (${bytes.length} bytes)`, { file: name });
+  }
+  return lines[0];
+}
+
+// One numeric array file: either held whole, or known by header + size and read by range.
+class ArrayFile {
+  constructor(source, name, type) {
+    this.source = source;
+    this.name = name;
+    this.type = type;
+    this.elem = ELEM_BYTES[type];
+    this.payload = null; // Uint8Array when held whole
+    this.count = 0;
+  }
+
+  get whole() {
+    return this.payload !== null;
+  }
+
+  _setSize(size) {
+    const payloadBytes = size - HEADER;
+    if (payloadBytes % this.elem !== 0) {
+      throw new BpcellsError(
+        `${this.name}: payload of ${payloadBytes} bytes is not a whole number of ${this.elem}-byte values (${payloadBytes % this.elem} stray bytes)`,
+        { file: this.name },
+      );
+    }
+    this.count = payloadBytes / this.elem;
+    this.size = size;
+  }
+
+  async load() {
+    const bytes = await this.source.readAll(this.name);
+    checkHeader(bytes, this.type, this.name);
+    this._setSize(bytes.length);
+    this.payload = bytes.subarray(HEADER);
+    return this;
+  }
+
+  // Header and size only (one small request over HTTP: the size comes with the range answer).
+  async probe() {
+    let header;
+    try {
+      header = await this.source.read(this.name, 0, HEADER);
+    } catch (err) {
+      if (err instanceof BpcellsError && /truncated/.test(err.message)) {
+        const size = await this.source.size(this.name);
+        throw new BpcellsError(`${this.name}: file is ${size} bytes, shorter than the 8-byte array header`, { file: this.name });
+      }
+      throw err;
+    }
+    checkHeader(header, this.type, this.name);
+    this._setSize(await this.source.size(this.name));
+    return this;
+  }
+
+  // Payload bytes of elements [i0, i1) (a view into the cache when held whole).
+  async slice(i0, i1) {
+    if (i1 > this.count) {
+      throw new BpcellsError(
+        `${this.name}: needs entries [${i0}, ${i1}) but the file holds only ${this.count} (truncated?)`,
+        { file: this.name },
+      );
+    }
+    if (this.whole) return this.payload.subarray(i0 * this.elem, i1 * this.elem);
+    return this.source.read(this.name, HEADER + i0 * this.elem, HEADER + i1 * this.elem);
+  }
+}
+
+function checkMonotone(ptr, firstIndex, name = 'idxptr') {
+  for (let i = 1; i < ptr.length; i++) {
+    if (ptr[i] < ptr[i - 1]) {
+      throw new BpcellsError(
+        `${name}: not monotone, entry ${firstIndex + i} (${ptr[i]}) is less than entry ${firstIndex + i - 1} (${ptr[i - 1]})`,
+        { file: name },
+      );
+    }
+  }
+}
+
+// idxptr, read in blocks of IDXPTR_BLOCK entries that stay cached: a column read fetches the
+// block holding it (one small range), neighbouring columns then cost nothing, and a matrix
+// with millions of columns never loads its whole idxptr. Small files are one block.
+const IDXPTR_BLOCK = 512;
+
+class IdxptrReader {
+  constructor(source, type) {
+    this.file = new ArrayFile(source, 'idxptr', type);
+    this.blocks = new Map(); // block number -> Promise<Float64Array>
+  }
+
+  _convert(bytes, first) {
+    const ptr = this.file.type === 'u64' ? u64ToNumbers(bytes, 'idxptr', first) : u32ToNumbers(bytes);
+    checkMonotone(ptr, first);
+    return ptr;
+  }
+
+  // Header, size and the first block in one request (its length comes from `shape`).
+  async open(expectedCount) {
+    const f = this.file;
+    const firstEntries = Math.max(1, Math.min(expectedCount, IDXPTR_BLOCK));
+    const head = await f.source.read('idxptr', 0, HEADER + firstEntries * f.elem);
+    checkHeader(head, f.type, 'idxptr');
+    f._setSize(await f.source.size('idxptr'));
+    if (f.count === 0) throw new BpcellsError('idxptr: empty, needs at least one entry', { file: 'idxptr' });
+    const first = this._convert(head.subarray(HEADER), 0);
+    if (first[0] !== 0) throw new BpcellsError(`idxptr: first entry is ${first[0]}, not 0`, { file: 'idxptr' });
+    if (f.count <= IDXPTR_BLOCK && firstEntries >= f.count) {
+      this.blocks.set(0, Promise.resolve(first.subarray(0, f.count)));
+    } else if (firstEntries === Math.min(IDXPTR_BLOCK, f.count)) {
+      this.blocks.set(0, Promise.resolve(first));
+    }
+  }
+
+  _block(b) {
+    if (!this.blocks.has(b)) {
+      const i0 = b * IDXPTR_BLOCK;
+      const i1 = Math.min(this.file.count, i0 + IDXPTR_BLOCK);
+      const p = this.file.slice(i0, i1).then((bytes) => this._convert(bytes, i0));
+      this.blocks.set(b, p);
+      p.catch(() => this.blocks.delete(b));
+    }
+    return this.blocks.get(b);
+  }
+
+  // Entries [a, b) as numbers, checked to be non-decreasing; missing neighbouring blocks are
+  // fetched as one range.
+  async get(a, b) {
+    const out = new Float64Array(b - a);
+    if (b === a) return out;
+    const b0 = Math.floor(a / IDXPTR_BLOCK);
+    const b1 = Math.floor((b - 1) / IDXPTR_BLOCK);
+    for (let k = b0; k <= b1; ) {
+      if (this.blocks.has(k)) {
+        k++;
+        continue;
+      }
+      let e = k;
+      while (e + 1 <= b1 && !this.blocks.has(e + 1)) e++;
+      const i0 = k * IDXPTR_BLOCK;
+      const i1 = Math.min(this.file.count, (e + 1) * IDXPTR_BLOCK);
+      const run = this.file.slice(i0, i1).then((bytes) => this._convert(bytes, i0));
+      for (let x = k; x <= e; x++) {
+        const off = (x - k) * IDXPTR_BLOCK;
+        const p = run.then((all) => all.subarray(off, Math.min(all.length, off + IDXPTR_BLOCK)));
+        this.blocks.set(x, p);
+        p.catch(() => this.blocks.delete(x));
+      }
+      k = e + 1;
+    }
+    for (let k = b0; k <= b1; k++) {
+      const block = await this._block(k);
+      const i0 = k * IDXPTR_BLOCK;
+      const lo = Math.max(a, i0);
+      const hi = Math.min(b, i0 + block.length);
+      out.set(block.subarray(lo - i0, hi - i0), lo - a);
+    }
+    checkMonotone(out, a);
+    return out;
+  }
+}
+
+// A BP-128 stream (index: d1z with starts, val: m1) of `count` values.
+class PackedStream {
+  constructor(source, prefix, variant, format) {
+    this.prefix = prefix;
+    this.variant = variant;
+    this.data = new ArrayFile(source, `${prefix}_data`, 'u32');
+    this.idx = new ArrayFile(source, `${prefix}_idx`, 'u32');
+    this.starts = variant === VARIANT.d1z || variant === VARIANT.d1 ? new ArrayFile(source, `${prefix}_starts`, 'u32') : null;
+    this.offsetsFile = format >= 2 ? new ArrayFile(source, `${prefix}_idx_offsets`, 'u64') : null;
+    this.offsets = [0, Infinity]; // v1: no file, everything in segment 0
+    this.abs = null; // Float64Array of absolute word offsets when the idx table is held whole
+  }
+
+  async openSmall() {
+    const jobs = [this.data.probe()];
+    if (this.offsetsFile) jobs.push(this.offsetsFile.load());
+    await Promise.all(jobs);
+    if (this.offsetsFile) {
+      const o = u64ToNumbers(this.offsetsFile.payload, this.offsetsFile.name);
+      const name = this.offsetsFile.name;
+      if (o.length < 2) throw new BpcellsError(`${name}: ${o.length} entries, need at least 2 (start and end)`, { file: name });
+      if (o[0] !== 0) throw new BpcellsError(`${name}: first entry is ${o[0]}, not 0`, { file: name });
+      for (let k = 1; k < o.length; k++) {
+        if (o[k] < o[k - 1]) throw new BpcellsError(`${name}: entries decrease at position ${k}`, { file: name });
+      }
+      this.offsets = Array.from(o);
+    }
+  }
+
+  tableBytes(nchunks) {
+    return HEADER + 4 * (nchunks + 1) + (this.starts ? HEADER + 4 * nchunks : 0);
+  }
+
+  async openTables(nchunks, whole) {
+    const files = [this.idx, this.starts].filter(Boolean);
+    await Promise.all(files.map((f) => (whole ? f.load() : f.probe())));
+    if (this.idx.count !== nchunks + 1) {
+      throw new BpcellsError(
+        `${this.idx.name}: ${this.idx.count} entries, expected ${nchunks + 1} for ${nchunks} chunks of 128 values`,
+        { file: this.idx.name },
+      );
+    }
+    if (this.starts && this.starts.count !== nchunks) {
+      throw new BpcellsError(`${this.starts.name}: ${this.starts.count} entries, expected ${nchunks} (one per chunk)`, {
+        file: this.starts.name,
+      });
+    }
+    if (this.offsets[this.offsets.length - 1] < this.idx.count) {
+      throw new BpcellsError(
+        `${this.offsetsFile.name}: last entry ${this.offsets[this.offsets.length - 1]} does not cover the ${this.idx.count} entries of ${this.idx.name}`,
+        { file: this.offsetsFile.name },
+      );
+    }
+    if (whole) {
+      this.abs = this._resolve(this.idx.payload, 0);
+      if (this.abs[0] !== 0) throw new BpcellsError(`${this.idx.name}: first entry is ${this.abs[0]}, not 0`, { file: this.idx.name });
+      checkMonotone(this.abs, 0, this.idx.name);
+      const last = this.abs[this.abs.length - 1];
+      if (last > this.data.count) {
+        throw new BpcellsError(
+          `${this.idx.name}: chunks end at word ${last} but ${this.data.name} holds only ${this.data.count} words (truncated?)`,
+          { file: this.data.name },
+        );
+      }
+      if (last !== this.data.count) {
+        throw new BpcellsError(`${this.data.name}: ${this.data.count} words but ${this.idx.name} accounts for ${last} (trailing data)`, {
+          file: this.data.name,
+        });
+      }
+    }
+  }
+
+  // Absolute word offsets of idx entries first.. from their raw u32 bytes.
+  _resolve(bytes, first) {
+    const raw = u32ToNumbers(bytes);
+    const o = this.offsets;
+    let k = 0;
+    while (k + 1 < o.length && first >= o[k + 1]) k++;
+    for (let i = 0; i < raw.length; i++) {
+      while (k + 1 < o.length && first + i >= o[k + 1]) k++;
+      raw[i] += k * TWO32;
+    }
+    return raw;
+  }
+
+  // Values [p0, p1) of the stream as a Uint32Array; limit > 0 bounds every value.
+  async decode(p0, p1, limit) {
+    if (p1 === p0) return new Uint32Array(0);
+    const c0 = Math.floor(p0 / CHUNK);
+    const c1 = Math.ceil(p1 / CHUNK);
+    let abs;
+    let startsBytes = new Uint8Array(0);
+    if (this.abs) {
+      abs = this.abs.subarray(c0, c1 + 1);
+      if (this.starts) startsBytes = await this.starts.slice(c0, c1);
+    } else {
+      const [idxBytes, sb] = await Promise.all([this.idx.slice(c0, c1 + 1), this.starts ? this.starts.slice(c0, c1) : null]);
+      abs = this._resolve(idxBytes, c0);
+      if (c0 === 0 && abs[0] !== 0) throw new BpcellsError(`${this.idx.name}: first entry is ${abs[0]}, not 0`, { file: this.idx.name });
+      checkMonotone(abs, c0, this.idx.name);
+      if (sb) startsBytes = sb;
+    }
+    const w0 = abs[0];
+    const w1 = abs[abs.length - 1];
+    // Bound the fetch before making it: at most 32 bits per value.
+    if (w1 - w0 > 4 * 32 * (c1 - c0)) {
+      throw new BpcellsError(
+        `${this.idx.name}: chunks ${c0}..${c1 - 1} span ${w1 - w0} words, more than 32 bits per value allows`,
+        { file: this.idx.name },
+      );
+    }
+    if (w1 > this.data.count) {
+      throw new BpcellsError(
+        `${this.data.name}: chunks ${c0}..${c1 - 1} need words [${w0}, ${w1}) but only ${this.data.count} words are present (truncated?)`,
+        { file: this.data.name },
+      );
+    }
+    const data = await this.data.slice(w0, w1);
+    const rel = new Uint32Array(abs.length);
+    for (let i = 0; i < abs.length; i++) rel[i] = abs[i] - w0;
+    const relBytes = new Uint8Array(rel.buffer);
+    const out = wasm((mod) =>
+      withInputs([data, relBytes, startsBytes], (dp, dl, ip, il, sp, sl) =>
+        mod.bpcellsDecodeChunks(this.variant, dp, dl, ip, il, sp, sl, c0, p0 - c0 * CHUNK, p1 - p0, limit, this.prefix),
+      ),
+    );
+    return viewAs('u32', out);
+  }
+}
+
+/** A BPCells matrix directory opened for lazy reading. Create with open(). */
+export class Matrix {
+  constructor() {
+    throw new TypeError('use await bpcells.open(source) to open a matrix');
+  }
+
+  /** Number of entries along the storage (major) axis: columns for 'col', rows for 'row'. */
+  get major() {
+    return this.storageOrder === 'col' ? this.shape[1] : this.shape[0];
+  }
+
+  /** Size of the other axis (the range of index values). */
+  get minor() {
+    return this.storageOrder === 'col' ? this.shape[0] : this.shape[1];
+  }
+
+  /** Requests and bytes fetched so far through this matrix's source (live object). */
+  get stats() {
+    return this.source.stats;
+  }
+
+  async rowNames() {
+    return this._names('row_names', this.shape[0], 'rows');
+  }
+
+  async colNames() {
+    return this._names('col_names', this.shape[1], 'columns');
+  }
+
+  async _names(file, n, what) {
+    this._nameCache ??= new Map();
+    if (!this._nameCache.has(file)) {
+      const p = this.source.readAll(file).then((bytes) => {
+        const lines = textLines(bytes);
+        if (lines.length !== 0 && lines.length !== n) {
+          throw new BpcellsError(`${file}: ${lines.length} names for ${n} ${what}`, { file });
+        }
+        return lines;
+      });
+      this._nameCache.set(file, p);
+      p.catch(() => this._nameCache.delete(file));
+    }
+    return [...(await this._nameCache.get(file))];
+  }
+
+  /**
+   * Entries of major-axis positions [start, end) (columns for 'col', rows for 'row'):
+   * {idxptr: Float64Array (end-start+1, from 0), index: Uint32Array, val: typed array}.
+   */
+  async read(start = 0, end = this.major) {
+    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start || end > this.major) {
+      throw new BpcellsError(`read(${start}, ${end}): range must satisfy 0 <= start <= end <= ${this.major}`);
+    }
+    const ptr = await this._idxptr.get(start, end + 1);
+    const p0 = ptr[0];
+    const p1 = ptr[ptr.length - 1];
+    // Blocks of idxptr are checked one by one; an entry above the last one (nnz) means the
+    // array decreases somewhere between them.
+    if (p1 > this.nnz) {
+      throw new BpcellsError(`idxptr: not monotone, entry ${end} (${p1}) is greater than the last entry (${this.nnz})`, { file: 'idxptr' });
+    }
+    const [index, val] = await Promise.all([this._readIndex(p0, p1), this._readVal(p0, p1)]);
+    const idxptr = new Float64Array(ptr.length);
+    for (let i = 0; i < ptr.length; i++) idxptr[i] = ptr[i] - p0;
+    return { idxptr, index, val };
+  }
+
+  async _readIndex(p0, p1) {
+    if (this._indexStream) return this._indexStream.decode(p0, p1, this.minor); // minor > 0 when nnz > 0 (checked at open)
+    const bytes = await this._indexFile.slice(p0, p1);
+    const index = new Uint32Array(p1 - p0);
+    new Uint8Array(index.buffer).set(bytes);
+    const minor = this.minor;
+    for (let i = 0; i < index.length; i++) {
+      if (index[i] >= minor) {
+        throw new BpcellsError(`index: value ${index[i]} at position ${p0 + i} is out of range (must be < ${minor})`, { file: 'index' });
+      }
+    }
+    return index;
+  }
+
+  async _readVal(p0, p1) {
+    if (this._valStream) return this._valStream.decode(p0, p1, 0);
+    const bytes = await this._valFile.slice(p0, p1);
+    return viewAs(this.dtype, bytes.slice()); // a copy: never hand out views of cached files
+  }
+
+  /**
+   * A dense copy of major positions [start, end): shape [nrow, end-start] for 'col' order,
+   * [end-start, ncol] for 'row' order, values in row-major order, in the matrix dtype.
+   */
+  async toDense(start = 0, end = this.major, { maxCells = 1 << 24 } = {}) {
+    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start || end > this.major) {
+      throw new BpcellsError(`toDense(${start}, ${end}): range must satisfy 0 <= start <= end <= ${this.major}`);
+    }
+    const k = end - start;
+    const cells = k * this.minor;
+    if (cells > maxCells) {
+      throw new BpcellsError(`toDense(${start}, ${end}): ${cells} cells exceed maxCells=${maxCells}; read() a smaller range`);
+    }
+    const { idxptr, index, val } = await this.read(start, end);
+    const Type = val.constructor;
+    const data = new Type(cells);
+    const col = this.storageOrder === 'col';
+    for (let m = 0; m < k; m++) {
+      for (let p = idxptr[m]; p < idxptr[m + 1]; p++) {
+        const at = col ? index[p] * k + m : m * this.minor + index[p];
+        data[at] += val[p];
+      }
+    }
+    return { shape: col ? [this.shape[0], k] : [k, this.shape[1]], data };
+  }
+
+  /** Sizes in bytes of the directory's files (one size query per file). */
+  async fileSizes() {
+    const names = ['version', 'storage_order', 'shape', 'row_names', 'col_names', 'idxptr', ...this._arrayNames];
+    const sizes = await Promise.all(names.map((n) => this.source.size(n)));
+    return Object.fromEntries(names.map((n, i) => [n, sizes[i]]));
+  }
+}
+
+function parseStorageOrder(bytes) {
+  const order = singleLine(bytes, 'storage_order');
+  if (order !== 'row' && order !== 'col') {
+    throw new BpcellsError(`storage_order: must be "row" or "col", found ${JSON.stringify(order)}`, { file: 'storage_order' });
+  }
+  return order;
+}
+
+/**
+ * Opens a BPCells matrix directory: a local path (Node), an http(s) base URL, or an object
+ * {size(name), read(name, start, end)}. Options: prefetchBytes (seek metadata loaded whole at
+ * open, default 4 MiB; 0 = everything by range), and for HTTP maxBytes, timeout, signal,
+ * fetch, headers.
+ */
+export async function open(source, options = {}) {
+  options = options ?? {};
+  await init();
+  const src = toSource(source, options);
+  const [versionBytes, orderBytes, shapeBytes] = await Promise.all([
+    src.readAll('version'),
+    src.readAll('storage_order'),
+    src.readAll('shape'),
+  ]);
+  const version = JSON.parse(
+    wasm((mod) => withInputs([versionBytes], (p, l) => mod.bpcellsParseVersion(p, l))),
+  );
+  const storageOrder = parseStorageOrder(orderBytes);
+  checkHeader(shapeBytes, 'u32', 'shape');
+  if (shapeBytes.length !== HEADER + 8) {
+    throw new BpcellsError(`shape: ${(shapeBytes.length - HEADER) / 4} entries, expected 2 (nrow, ncol)`, { file: 'shape' });
+  }
+  const sdv = new DataView(shapeBytes.buffer, shapeBytes.byteOffset + HEADER, 8);
+  const shape = [sdv.getUint32(0, true), sdv.getUint32(4, true)];
+
+  const m = Object.create(Matrix.prototype);
+  Object.assign(m, {
+    source: src,
+    version: version.text,
+    format: version.format,
+    packed: version.packed,
+    dtype: version.dtype,
+    shape,
+    storageOrder,
+  });
+  const major = m.major;
+  const minor = m.minor;
+
+  const budget = options.prefetchBytes ?? DEFAULT_PREFETCH;
+  if (!(budget >= 0)) throw new BpcellsError(`options.prefetchBytes must be >= 0, got ${budget}`);
+  const ptr = new IdxptrReader(src, version.format === 1 ? 'u32' : 'u64');
+  m._idxptr = ptr;
+
+  // Second round, all independent: idxptr, *_idx_offsets, data headers / unpacked arrays.
+  const jobs = [ptr.open(major + 1)];
+  const valType = version.dtype;
+  if (version.packed) {
+    m._indexStream = new PackedStream(src, 'index', VARIANT.d1z, version.format);
+    jobs.push(m._indexStream.openSmall());
+    if (valType === 'u32') {
+      m._valStream = new PackedStream(src, 'val', VARIANT.m1, version.format);
+      jobs.push(m._valStream.openSmall());
+    }
+  } else {
+    m._indexFile = new ArrayFile(src, 'index', 'u32');
+    jobs.push(m._indexFile.probe());
+  }
+  if (!m._valStream) {
+    m._valFile = new ArrayFile(src, 'val', valType);
+    jobs.push(m._valFile.probe());
+  }
+  await Promise.all(jobs);
+
+  // BPCells writes idxptr = [0, 0] for a matrix with no columns (its issue #305); shape wins.
+  let ptrCount = ptr.file.count;
+  if (major === 0 && ptrCount === 2 && (await ptr.get(0, 2))[1] === 0) ptrCount = 1;
+  if (ptrCount !== major + 1) {
+    throw new BpcellsError(
+      `idxptr: ${ptr.file.count} entries, expected ${major + 1} for ${major} ${storageOrder === 'col' ? 'columns (storage_order=col)' : 'rows (storage_order=row)'}`,
+      { file: 'idxptr' },
+    );
+  }
+  m.nnz = (await ptr.get(ptrCount - 1, ptrCount))[0];
+  const nnz = m.nnz;
+  if (nnz > 0 && minor === 0) throw new BpcellsError(`shape: ${nnz} non-zeros but the inner dimension is 0`, { file: 'shape' });
+
+  m._arrayNames = [];
+  if (version.packed) {
+    const nchunks = Math.ceil(nnz / CHUNK);
+    const streams = [m._indexStream, m._valStream].filter(Boolean);
+    const tableBytes = streams.reduce((s, st) => s + st.tableBytes(nchunks), 0);
+    const whole = tableBytes <= budget;
+    await Promise.all(streams.map((st) => st.openTables(nchunks, whole)));
+    for (const st of streams) {
+      m._arrayNames.push(st.data.name, st.idx.name);
+      if (st.starts) m._arrayNames.push(st.starts.name);
+      if (st.offsetsFile) m._arrayNames.push(st.offsetsFile.name);
+    }
+  } else {
+    m._arrayNames.push('index');
+  }
+  if (!m._valStream) m._arrayNames.push('val');
+  for (const f of [m._indexFile, m._valFile].filter(Boolean)) {
+    if (f.count !== nnz) {
+      throw new BpcellsError(
+        `${f.name}: ${f.count} entries but idxptr says ${nnz} non-zeros${f.count < nnz ? ' (truncated)' : ' (trailing data)'}`,
+        { file: f.name },
+      );
+    }
+  }
+  return m;
+}

@@ -1,0 +1,93 @@
+// The ALP part of the CLI:
+//   numdecode decode FILE --format alp --dtype f32|f64 [-o OUT]
+//   numdecode inspect FILE --format alp --dtype f32|f64
+//   numdecode encode-alp IN.bin --dtype f32|f64 -o OUT.alp [--layout draft|merged] [--log-vector-size N]
+import { readFile, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { init, alp } from '../index.js';
+
+export const name = 'alp';
+export const summary = 'ALP pages (Parquet ALP encoding proposal) of f32 or f64 values';
+export const options = { dtype: { type: 'string' } };
+export const optionHelp = ['  --dtype f32|f64   value type of the page (required: ALP pages do not record it)'];
+
+function dtypeOf(values) {
+  const dtype = values.dtype;
+  if (dtype !== 'f32' && dtype !== 'f64') {
+    throw new Error(`--format alp needs --dtype f32 or --dtype f64${dtype === undefined ? '' : `, got ${JSON.stringify(dtype)}`}`);
+  }
+  return dtype;
+}
+
+/** The decoded values as raw little-endian bytes (one chunk). */
+export function decode(bytes, values) {
+  const out = alp.decode(bytes, dtypeOf(values));
+  return [new Uint8Array(out.buffer, out.byteOffset, out.byteLength)];
+}
+
+/** inspect() as plain JSON: f64 frames (bigint) become decimal strings. */
+export function inspect(bytes, values) {
+  const info = alp.inspect(bytes, dtypeOf(values));
+  for (const v of info.vectors) {
+    if (typeof v.frameOfReference === 'bigint') v.frameOfReference = v.frameOfReference.toString();
+  }
+  return info;
+}
+
+// ---- numdecode encode-alp ----
+
+export const usage =
+  'Usage: numdecode encode-alp IN.bin --dtype f32|f64 -o OUT.alp [--layout draft|merged] [--log-vector-size N]\n' +
+  '  IN.bin holds raw little-endian f32 or f64 values; OUT.alp gets one ALP page\n' +
+  '  (default layout draft, the spec draft with a version byte; default log vector size 10).\n';
+
+function usageError(message) {
+  process.stderr.write(`numdecode: ${message}\n${usage}`);
+  process.exitCode = 2;
+}
+
+export async function run(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        dtype: { type: 'string' },
+        output: { type: 'string', short: 'o' },
+        layout: { type: 'string' },
+        'log-vector-size': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    return usageError(err.message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return void process.stdout.write(usage);
+  if (positionals.length !== 1) return usageError(`encode-alp needs exactly one input file, got ${positionals.length}`);
+  if (values.dtype !== 'f32' && values.dtype !== 'f64') return usageError('encode-alp needs --dtype f32 or --dtype f64');
+  if (values.output === undefined) return usageError('encode-alp needs -o OUT.alp');
+  const encodeOptions = {};
+  if (values.layout !== undefined) {
+    if (values.layout !== 'draft' && values.layout !== 'merged') return usageError('--layout must be draft or merged');
+    encodeOptions.layout = values.layout;
+  }
+  if (values['log-vector-size'] !== undefined) {
+    const lvs = Number(values['log-vector-size']);
+    if (!Number.isInteger(lvs) || lvs < 3 || lvs > 15) return usageError('--log-vector-size must be an integer in [3, 15]');
+    encodeOptions.logVectorSize = lvs;
+  }
+
+  const raw = new Uint8Array(await readFile(positionals[0]));
+  const width = values.dtype === 'f32' ? 4 : 8;
+  if (raw.byteLength % width !== 0) {
+    throw new Error(`${positionals[0]}: ${raw.byteLength} bytes is not a whole number of ${values.dtype} values`);
+  }
+  // A fresh aligned copy (Buffers from readFile may sit at any offset of a shared pool).
+  const aligned = raw.slice();
+  const input = values.dtype === 'f32' ? new Float32Array(aligned.buffer) : new Float64Array(aligned.buffer);
+  await init();
+  await writeFile(values.output, alp.encode(input, encodeOptions));
+}

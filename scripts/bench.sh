@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# `npm run bench`: builds the native benchmark and both wasm modules, then runs bench/run.mjs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+{ [ -f build-native/CMakeCache.txt ] || cmake -S . -B build-native -DCMAKE_BUILD_TYPE=Release >/dev/null; }
+cmake --build build-native -j"${NUMDECODE_JOBS:-2}" --target native_bench
+bash scripts/build-wasm.sh >/dev/null
+node bench/run.mjs

@@ -1,0 +1,93 @@
+// BPCells entry points for js/bpcells/. JS fetches the byte ranges (files, HTTP ranges) and
+// hands them here; C++ checks array headers and decodes runs of BP-128 chunks.
+//
+// Every function runs inside bindings::guarded, which turns C++ exceptions into JS Errors
+// (an escaping C++ exception would reach JS as a bare number).
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "bindings/binding_util.hpp"
+#include "bpcells/array_file.hpp"
+#include "bpcells/bp128.hpp"
+#include "bpcells/matrix.hpp"
+#include "core/error.hpp"
+
+using emscripten::typed_memory_view;
+using emscripten::val;
+using namespace numdecode;
+using namespace numdecode::bpcells;
+
+namespace {
+
+using bindings::guarded;
+Bytes bytes_at(uintptr_t ptr, size_t len) { return bindings::heap_bytes(ptr, len); }
+
+// Numbers from JS arrive as doubles; they must be exact non-negative integers.
+uint64_t as_count(double x, const char* what) {
+  if (!(x >= 0) || x > 9007199254740992.0 || x != static_cast<double>(static_cast<uint64_t>(x)))
+    fail("bpcells: ", what, " must be a non-negative integer, got ", x);
+  return static_cast<uint64_t>(x);
+}
+
+// Decodes values [skip, skip+count) of the chunks described by `idx` (n+1 little-endian u32
+// word offsets relative to the start of `data`) and `starts` (n u32, d1/d1z only).
+// variant: 0 = BP-128, 1 = m1, 2 = d1, 3 = d1z. value_limit 0 = no range check.
+// Returns a Uint8Array of count little-endian u32.
+val decode_chunks_js(int variant, uintptr_t data_ptr, size_t data_len, uintptr_t idx_ptr, size_t idx_len,
+                     uintptr_t starts_ptr, size_t starts_len, double first_chunk, double skip, double count,
+                     double value_limit, std::string name) {
+  return guarded([&]() -> val {
+    if (variant < 0 || variant > 3) fail("bpcells: unknown BP-128 variant ", variant);
+    if (idx_len % 4 != 0 || idx_len < 4) fail("bpcells: ", name, "_idx run of ", idx_len, " bytes is not n+1 u32");
+    std::vector<uint64_t> offsets(idx_len / 4);
+    for (size_t i = 0; i < offsets.size(); ++i) offsets[i] = load_le<uint32_t>(bytes_at(idx_ptr, idx_len).data() + 4 * i);
+    ChunkRun run{static_cast<Variant>(variant), bytes_at(data_ptr, data_len), offsets,
+                 bytes_at(starts_ptr, starts_len), as_count(first_chunk, "first chunk"), name};
+    const uint64_t n = as_count(count, "count");
+    if (n > uint64_t{128} * (offsets.size() - 1)) fail("bpcells: ", name, ": ", n, " values requested from ", offsets.size() - 1, " chunks");
+    std::vector<uint32_t> out(n);
+    decode_chunks(run, as_count(skip, "skip"), n, out.data(), as_count(value_limit, "value limit"));
+    return val(typed_memory_view(out.size() * 4, reinterpret_cast<const uint8_t*>(out.data()))).call<val>("slice");
+  });
+}
+
+// Throws unless the first 8 bytes are the header of `type` ("u32", "u64", "f32", "f64").
+val check_header_js(uintptr_t ptr, size_t len, std::string type, std::string name) {
+  return guarded([&]() -> val {
+    ElemType t;
+    if (type == "u32") t = ElemType::U32;
+    else if (type == "u64") t = ElemType::U64;
+    else if (type == "f32") t = ElemType::F32;
+    else if (type == "f64") t = ElemType::F64;
+    else fail("bpcells: unknown array type ", type);
+    check_array_header(bytes_at(ptr, len), t, name);
+    return val::undefined();
+  });
+}
+
+// The version file -> JSON {"text", "packed", "dtype", "format"}.
+val parse_version_js(uintptr_t ptr, size_t len) {
+  return guarded([&]() -> val {
+    Version v = parse_version(bytes_at(ptr, len));
+    const char* dtype = v.value_type == ValueType::U32 ? "u32" : v.value_type == ValueType::F32 ? "f32" : "f64";
+    // The text is a validated version string: plain ASCII, no JSON escaping needed.
+    return val(std::string("{\"text\":\"") + v.text + "\",\"packed\":" + (v.packed ? "true" : "false") +
+               ",\"dtype\":\"" + dtype + "\",\"format\":" + std::to_string(v.format) + "}");
+  });
+}
+
+bool simd_js() { return simd_kernels_available(); }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(bpcells) {
+  emscripten::function("bpcellsDecodeChunks", &decode_chunks_js);
+  emscripten::function("bpcellsCheckArrayHeader", &check_header_js);
+  emscripten::function("bpcellsParseVersion", &parse_version_js);
+  emscripten::function("bpcellsSimd", &simd_js);
+}

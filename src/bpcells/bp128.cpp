@@ -1,0 +1,312 @@
+#include "bpcells/bp128.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <utility>
+
+#include "core/error.hpp"
+#include "core/simd.hpp"
+
+namespace numdecode::bpcells {
+
+const char* variant_name(Variant v) {
+  switch (v) {
+    case Variant::Plain: return "BP-128";
+    case Variant::M1: return "BP-128m1";
+    case Variant::D1: return "BP-128d1";
+    case Variant::D1Z: return "BP-128d1z";
+  }
+  return "BP-128?";
+}
+
+bool simd_kernels_available() { return NUMDECODE_SIMD != 0; }
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Transforms shared by both kernels for the two special widths.
+
+// B == 0: every packed value is 0, then the transform runs (BPCells unpacks zeros and transforms).
+void fill_zero_width(Variant variant, uint32_t start, uint32_t* out) {
+  uint32_t value = 0;
+  if (variant == Variant::M1) value = 1;
+  if (variant == Variant::D1 || variant == Variant::D1Z) value = start;  // all differences are 0
+  std::fill(out, out + kChunkValues, value);
+}
+
+// B == 32: BPCells memcpy's the untransformed values in both directions.
+void copy_raw(const uint8_t* in, uint32_t* out) {
+  for (size_t i = 0; i < kChunkValues; ++i) out[i] = load_le<uint32_t>(in + 4 * i);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scalar kernel: lane by lane, then the transform in value order.
+
+template <unsigned B>
+void unpack_bits_scalar(const uint8_t* in, uint32_t* out) {
+  static_assert(B >= 1 && B <= 31);
+  constexpr uint32_t mask = (uint32_t{1} << B) - 1;
+  for (unsigned lane = 0; lane < 4; ++lane) {
+    for (unsigned slot = 0; slot < 32; ++slot) {
+      const unsigned pos = slot * B;
+      const unsigned word = pos / 32, shift = pos % 32;
+      uint32_t v = load_le<uint32_t>(in + 4 * (4 * word + lane)) >> shift;
+      if (shift + B > 32) v |= load_le<uint32_t>(in + 4 * (4 * (word + 1) + lane)) << (32 - shift);
+      out[4 * slot + lane] = v & mask;
+    }
+  }
+}
+
+void apply_transform_scalar(Variant variant, uint32_t start, uint32_t* out) {
+  switch (variant) {
+    case Variant::Plain: return;
+    case Variant::M1:
+      for (size_t i = 0; i < kChunkValues; ++i) out[i] += 1;
+      return;
+    case Variant::D1: {
+      uint32_t acc = start;
+      for (size_t i = 0; i < kChunkValues; ++i) out[i] = acc += out[i];
+      return;
+    }
+    case Variant::D1Z: {
+      uint32_t acc = start;
+      for (size_t i = 0; i < kChunkValues; ++i) {
+        const uint32_t z = out[i];
+        out[i] = acc += (z >> 1) ^ (0u - (z & 1));
+      }
+      return;
+    }
+  }
+}
+
+using ScalarUnpack = void (*)(const uint8_t*, uint32_t*);
+
+template <size_t... I>
+constexpr std::array<ScalarUnpack, 32> make_scalar_table(std::index_sequence<I...>) {
+  // Entry 0 is unused (width 0 never reaches the table).
+  return {nullptr, &unpack_bits_scalar<I + 1>...};
+}
+constexpr auto kScalarTable = make_scalar_table(std::make_index_sequence<31>{});
+
+void unpack_chunk_scalar(Variant variant, unsigned bits, const uint8_t* in, uint32_t start, uint32_t* out) {
+  if (bits == 0) return fill_zero_width(variant, start, out);
+  if (bits == 32) return copy_raw(in, out);
+  kScalarTable[bits](in, out);
+  apply_transform_scalar(variant, start, out);
+}
+
+// ---------------------------------------------------------------------------------------------
+// SIMD kernel: one 4x32-bit register per slot, so row k of the output is x[4k..4k+3] and the
+// shifts are the same for every lane. The transform runs in-register before the store.
+#if NUMDECODE_SIMD
+
+#if NUMDECODE_SIMD_SSE
+using V = __m128i;
+inline V load(const uint8_t* p) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(p)); }
+inline void store(uint32_t* p, V v) { _mm_storeu_si128(reinterpret_cast<__m128i*>(p), v); }
+inline V splat(uint32_t x) { return _mm_set1_epi32(static_cast<int>(x)); }
+template <unsigned N> inline V shr(V v) { return _mm_srli_epi32(v, N); }
+template <unsigned N> inline V shl(V v) { return _mm_slli_epi32(v, N); }
+inline V vand(V a, V b) { return _mm_and_si128(a, b); }
+inline V vor(V a, V b) { return _mm_or_si128(a, b); }
+inline V vxor(V a, V b) { return _mm_xor_si128(a, b); }
+inline V vadd(V a, V b) { return _mm_add_epi32(a, b); }
+inline V vsub(V a, V b) { return _mm_sub_epi32(a, b); }
+inline V lanes_up1(V v) { return _mm_slli_si128(v, 4); }  // [0, a, b, c]
+inline V lanes_up2(V v) { return _mm_slli_si128(v, 8); }  // [0, 0, a, b]
+inline V bcast_last(V v) { return _mm_shuffle_epi32(v, 0xFF); }
+#else  // wasm simd128
+using V = v128_t;
+inline V load(const uint8_t* p) { return wasm_v128_load(p); }
+inline void store(uint32_t* p, V v) { wasm_v128_store(p, v); }
+inline V splat(uint32_t x) { return wasm_i32x4_splat(static_cast<int32_t>(x)); }
+template <unsigned N> inline V shr(V v) { return wasm_u32x4_shr(v, N); }
+template <unsigned N> inline V shl(V v) { return wasm_i32x4_shl(v, N); }
+inline V vand(V a, V b) { return wasm_v128_and(a, b); }
+inline V vor(V a, V b) { return wasm_v128_or(a, b); }
+inline V vxor(V a, V b) { return wasm_v128_xor(a, b); }
+inline V vadd(V a, V b) { return wasm_i32x4_add(a, b); }
+inline V vsub(V a, V b) { return wasm_i32x4_sub(a, b); }
+inline V lanes_up1(V v) { return wasm_i32x4_shuffle(wasm_i32x4_splat(0), v, 0, 4, 5, 6); }
+inline V lanes_up2(V v) { return wasm_i32x4_shuffle(wasm_i32x4_splat(0), v, 0, 1, 4, 5); }
+inline V bcast_last(V v) { return wasm_i32x4_shuffle(v, v, 3, 3, 3, 3); }
+#endif
+
+// Row `slot` of a B-bit chunk: bits [slot*B, slot*B+B) of every lane.
+template <unsigned B, unsigned Slot>
+inline V extract_row(const uint8_t* in) {
+  constexpr unsigned pos = Slot * B, word = pos / 32, shift = pos % 32;
+  V v = shr<shift>(load(in + 16 * word));
+  if constexpr (shift + B > 32) v = vor(v, shl<32 - shift>(load(in + 16 * (word + 1))));
+  // When the value ends exactly at bit 31 of a word the right shift already cleared the rest.
+  if constexpr (shift + B != 32) v = vand(v, splat((uint32_t{1} << B) - 1));
+  return v;
+}
+
+template <Variant Var>
+inline V transform_row(V v, V& carry) {
+  if constexpr (Var == Variant::Plain) {
+    return v;
+  } else if constexpr (Var == Variant::M1) {
+    return vadd(v, splat(1));
+  } else {
+    if constexpr (Var == Variant::D1Z) v = vxor(shr<1>(v), vsub(splat(0), vand(v, splat(1))));
+    // Inclusive prefix sum over the 4 lanes, then add the running total of earlier rows.
+    v = vadd(v, lanes_up1(v));
+    v = vadd(v, lanes_up2(v));
+    v = vadd(v, carry);
+    carry = bcast_last(v);
+    return v;
+  }
+}
+
+template <unsigned B, Variant Var, size_t... Slot>
+inline void unpack_rows(const uint8_t* in, uint32_t start, uint32_t* out, std::index_sequence<Slot...>) {
+  V carry = splat(start);
+  ((store(out + 4 * Slot, transform_row<Var>(extract_row<B, Slot>(in), carry))), ...);
+}
+
+template <unsigned B, Variant Var>
+void unpack_simd_bits(const uint8_t* in, uint32_t start, uint32_t* out) {
+  unpack_rows<B, Var>(in, start, out, std::make_index_sequence<32>{});
+}
+
+using SimdUnpack = void (*)(const uint8_t*, uint32_t, uint32_t*);
+
+template <Variant Var, size_t... I>
+constexpr std::array<SimdUnpack, 32> make_simd_table(std::index_sequence<I...>) {
+  return {nullptr, &unpack_simd_bits<I + 1, Var>...};
+}
+constexpr std::array<std::array<SimdUnpack, 32>, 4> kSimdTable = {
+    make_simd_table<Variant::Plain>(std::make_index_sequence<31>{}),
+    make_simd_table<Variant::M1>(std::make_index_sequence<31>{}),
+    make_simd_table<Variant::D1>(std::make_index_sequence<31>{}),
+    make_simd_table<Variant::D1Z>(std::make_index_sequence<31>{}),
+};
+
+void unpack_chunk_simd(Variant variant, unsigned bits, const uint8_t* in, uint32_t start, uint32_t* out) {
+  if (bits == 0) return fill_zero_width(variant, start, out);
+  if (bits == 32) return copy_raw(in, out);
+  kSimdTable[static_cast<size_t>(variant)][bits](in, start, out);
+}
+#endif  // NUMDECODE_SIMD
+
+}  // namespace
+
+void unpack_chunk(Variant variant, unsigned bits, const uint8_t* in, uint32_t start, uint32_t* out,
+                  Kernel kernel) {
+  if (bits > 32) fail(variant_name(variant), " chunk: bit width ", bits, " exceeds 32");
+#if NUMDECODE_SIMD
+  if (kernel != Kernel::Scalar) return unpack_chunk_simd(variant, bits, in, start, out);
+#else
+  if (kernel == Kernel::Simd) fail("this build has no SIMD kernels");
+#endif
+  unpack_chunk_scalar(variant, bits, in, start, out);
+}
+
+void decode_chunks(const ChunkRun& run, uint64_t skip, uint64_t count, uint32_t* out, uint64_t value_limit,
+                   Kernel kernel) {
+  if (run.word_offsets.empty()) fail(run.name, ": no chunk offsets given");
+  const uint64_t nchunks = run.word_offsets.size() - 1;
+  if (skip > nchunks * kChunkValues || count > nchunks * kChunkValues - skip)
+    fail(run.name, ": values [", skip, ", ", skip + count, ") requested but chunks ", run.first_chunk, "..",
+         run.first_chunk + nchunks, " hold only ", nchunks * kChunkValues);
+  const bool delta = run.variant == Variant::D1 || run.variant == Variant::D1Z;
+  if (delta && run.starts.size() / 4 < nchunks)
+    fail(run.name, "_starts: ", run.starts.size() / 4, " entries given for ", nchunks, " chunks");
+  const uint64_t data_words = run.data.size() / 4;
+
+  alignas(16) uint32_t tmp[kChunkValues];
+  uint64_t written = 0;
+  for (uint64_t c = skip / kChunkValues; written < count; ++c) {
+    const uint64_t chunk = run.first_chunk + c;
+    const uint64_t w0 = run.word_offsets[c], w1 = run.word_offsets[c + 1];
+    if (w1 < w0) fail(run.name, "_idx: offsets decrease at chunk ", chunk, " (", w0, " then ", w1, ")");
+    const uint64_t words = w1 - w0;
+    if (words % 4 != 0)
+      fail(run.name, "_idx: chunk ", chunk, " spans ", words, " words, not a multiple of 4");
+    if (words > 4 * 32)
+      fail(run.name, "_idx: chunk ", chunk, " spans ", words, " words, more than 128 (bit width ", words / 4,
+           " > 32)");
+    if (w1 > data_words)
+      fail(run.name, "_data: chunk ", chunk, " needs words [", w0, ", ", w1, ") but only ", data_words,
+           " words are present (truncated?)");
+    const uint32_t start = delta ? load_le<uint32_t>(run.starts.data() + 4 * c) : 0;
+
+    const uint64_t first = c * kChunkValues;  // run-relative index of the chunk's first value
+    const uint64_t lo = std::max(skip, first) - first;
+    const uint64_t hi = std::min(skip + count, first + kChunkValues) - first;
+    uint32_t* dst = out + written;
+    if (lo == 0 && hi == kChunkValues) {
+      unpack_chunk(run.variant, static_cast<unsigned>(words / 4), run.data.data() + 4 * w0, start, dst, kernel);
+    } else {
+      unpack_chunk(run.variant, static_cast<unsigned>(words / 4), run.data.data() + 4 * w0, start, tmp, kernel);
+      std::memcpy(dst, tmp + lo, (hi - lo) * sizeof(uint32_t));
+    }
+    if (value_limit != 0) {
+      for (uint64_t i = 0; i < hi - lo; ++i)
+        if (dst[i] >= value_limit)
+          fail(run.name, ": value ", dst[i], " at position ", first + lo + i + run.first_chunk * kChunkValues,
+               " is out of range (must be < ", value_limit, ")");
+    }
+    written += hi - lo;
+  }
+}
+
+std::vector<uint64_t> resolve_word_offsets(Bytes idx_payload, std::span<const uint64_t> idx_offsets,
+                                           std::string_view name) {
+  if (idx_payload.size() % 4 != 0) fail(name, "_idx: payload is not a whole number of u32 values");
+  const uint64_t n = idx_payload.size() / 4;
+  if (idx_offsets.size() < 2)
+    fail(name, "_idx_offsets: ", idx_offsets.size(), " entries, need at least 2 (start and end)");
+  if (idx_offsets[0] != 0) fail(name, "_idx_offsets: first entry is ", idx_offsets[0], ", not 0");
+  for (size_t k = 1; k < idx_offsets.size(); ++k)
+    if (idx_offsets[k] < idx_offsets[k - 1])
+      fail(name, "_idx_offsets: entries decrease at position ", k);
+  if (idx_offsets.back() < n)
+    fail(name, "_idx_offsets: last entry ", idx_offsets.back(), " does not cover the ", n, " entries of ",
+         name, "_idx");
+  std::vector<uint64_t> out(n);
+  size_t k = 0;  // idx[i] lies in segment k: [idx_offsets[k], idx_offsets[k+1])
+  for (uint64_t i = 0; i < n; ++i) {
+    while (i >= idx_offsets[k + 1]) ++k;  // terminates: idx_offsets.back() >= n > i
+    out[i] = load_le<uint32_t>(idx_payload.data() + 4 * i) + (uint64_t{k} << 32);
+  }
+  return out;
+}
+
+std::vector<uint32_t> decode_stream(Variant variant, Bytes data, Bytes idx_payload,
+                                    std::span<const uint64_t> idx_offsets, Bytes starts, uint64_t count,
+                                    std::string_view name, uint64_t value_limit, Kernel kernel) {
+  const uint64_t nchunks = count / kChunkValues + (count % kChunkValues != 0);
+  if (idx_payload.size() / 4 != nchunks + 1)
+    fail(name, "_idx: ", idx_payload.size() / 4, " entries, expected ", nchunks + 1, " for ", count,
+         " values (", nchunks, " chunks of 128)");
+  const bool delta = variant == Variant::D1 || variant == Variant::D1Z;
+  if (delta && starts.size() / 4 != nchunks)
+    fail(name, "_starts: ", starts.size() / 4, " entries, expected ", nchunks, " (one per chunk)");
+  if (data.size() % 4 != 0) fail(name, "_data: payload is not a whole number of u32 words");
+  const std::vector<uint64_t> offsets = resolve_word_offsets(idx_payload, idx_offsets, name);
+  if (offsets[0] != 0) fail(name, "_idx: first entry is ", offsets[0], ", not 0");
+  // Check the whole table before decoding so that a bad last entry is reported as such.
+  for (uint64_t c = 0; c < nchunks; ++c) {
+    if (offsets[c + 1] < offsets[c])
+      fail(name, "_idx: offsets decrease at chunk ", c, " (", offsets[c], " then ", offsets[c + 1], ")");
+  }
+  const uint64_t data_words = data.size() / 4;
+  if (offsets[nchunks] > data_words)
+    fail(name, "_idx: chunks end at word ", offsets[nchunks], " but ", name, "_data holds only ", data_words,
+         " words (truncated?)");
+  if (offsets[nchunks] != data_words)
+    fail(name, "_data: ", data_words, " words but ", name, "_idx accounts for ", offsets[nchunks],
+         " (trailing data)");
+
+  std::vector<uint32_t> out(count);
+  if (count == 0) return out;
+  ChunkRun run{variant, data, offsets, starts, 0, name};
+  decode_chunks(run, 0, count, out.data(), value_limit, kernel);
+  return out;
+}
+
+}  // namespace numdecode::bpcells

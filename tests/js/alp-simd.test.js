@@ -1,0 +1,3 @@
+import { defineAlpSuite } from './alp-suite.js';
+
+defineAlpSuite(true);

@@ -1,0 +1,33 @@
+// Compiled (not run) by tests/js/bpcells-types.test.js: the BPCells declarations must type
+// real usage through the package entry point.
+import { bpcells } from 'numdecode';
+import type { BpcellsMatrix, BpcellsSlice, BpcellsOpenOptions, BpcellsSourceObject } from 'numdecode';
+
+export async function example(signal: AbortSignal) {
+  const options: BpcellsOpenOptions = { prefetchBytes: 0, maxBytes: 1 << 20, timeout: 5000, signal };
+  const m: BpcellsMatrix = await bpcells.open('https://example.org/matrix/', options);
+  const [nrow, ncol]: [number, number] = m.shape;
+  const order: 'col' | 'row' = m.storageOrder;
+  const slice: BpcellsSlice = await m.read(0, 10);
+  const first: number = slice.idxptr[0] + slice.index[0] + nrow + ncol + m.nnz;
+  const names: string[] = await m.rowNames();
+  const dense = await m.toDense(0, 2, { maxCells: 1000 });
+  const cells: number = dense.data.length * dense.shape[0];
+  const requests: number = m.stats.requests + m.stats.files['index_data'].bytes;
+
+  const files = new Map<string, Uint8Array>();
+  const custom: BpcellsSourceObject = {
+    size: (name) => files.get(name)?.length,
+    read: async (name, start, end) => files.get(name)!.subarray(start, end),
+  };
+  const other = await bpcells.open(custom);
+  if (other.dtype === 'f64') void other;
+  try {
+    await bpcells.open(new URL('https://example.org/m/'));
+  } catch (err) {
+    if (err instanceof bpcells.BpcellsError) void err.file;
+  }
+  // @ts-expect-error: storage order is 'col' | 'row'
+  const bad: 'csc' = m.storageOrder;
+  return [order, first, names, cells, requests, bad];
+}

@@ -1,0 +1,121 @@
+// `numdecode inspect DIR_OR_URL` and `numdecode bpcells DIR_OR_URL --export OUTDIR [--range a:b]`,
+// run as a user would (a child process), locally and over HTTP.
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { LARGE, cases, expected, projectRoot, sameBytes, setDir } from './bpcells-helpers.js';
+
+const bin = path.join(projectRoot, 'bin/numdecode.js');
+let server;
+let base;
+let out;
+
+// Async spawn: the HTTP server lives in this process and must keep answering.
+function cli(...args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: projectRoot });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  out = mkdtempSync(path.join(tmpdir(), 'bpcells-cli-'));
+  server = http.createServer((req, res) => {
+    const file = path.join(setDir, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    let data;
+    try {
+      if (!file.startsWith(setDir + path.sep) || !statSync(file).isFile()) throw new Error('no');
+      data = readFileSync(file);
+    } catch {
+      res.writeHead(404).end();
+      return;
+    }
+    const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+    if (!m) return void res.writeHead(200, { 'Content-Length': data.length }).end(req.method === 'HEAD' ? undefined : data);
+    const [a, b] = [Number(m[1]), Math.min(Number(m[2]), data.length - 1)];
+    res.writeHead(206, { 'Content-Range': `bytes ${a}-${b}/${data.length}`, 'Content-Length': b - a + 1 }).end(data.subarray(a, b + 1));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${server.address().port}`;
+});
+
+afterAll(async () => {
+  rmSync(out, { recursive: true, force: true });
+  await new Promise((resolve) => server.close(resolve));
+});
+
+test('inspect a local directory and the same directory over HTTP', async () => {
+  const c = cases.find((x) => x.name === LARGE);
+  for (const target of [path.join(setDir, c.dir), `${base}/${c.dir}/`]) {
+    const r = await cli('inspect', target);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    const info = JSON.parse(r.stdout);
+    expect(info.version).toBe('packed-uint-matrix-v2');
+    expect(info.shape).toEqual([20000, 3000]);
+    expect(info.storage_order).toBe('col');
+    expect(info.nnz).toBe(c.nnz);
+    expect(info.dtype).toBe('u32');
+    expect(info.bytes.index_data).toBe(statSync(path.join(setDir, c.dir, 'index_data')).size);
+    expect(info.bytes.val_data).toBe(statSync(path.join(setDir, c.dir, 'val_data')).size);
+    // Raw u32 index + val over the stored index_* + val_* files.
+    const stored = ['index_data', 'index_idx', 'index_idx_offsets', 'index_starts', 'val_data', 'val_idx', 'val_idx_offsets']
+      .reduce((s, n) => s + info.bytes[n], 0);
+    expect(info.compression_ratio).toBeCloseTo((16 + 8 * c.nnz) / stored, 3);
+    expect(info.compression_ratio).toBeGreaterThan(3);
+  }
+});
+
+test('export a range of columns; files match the expected arrays', async () => {
+  const c = cases.find((x) => x.name === 'packed_uint_col_128_129');
+  const exp = expected(c);
+  const dir = path.join(out, 'range');
+  const r = await cli('bpcells', path.join(setDir, c.dir), '--export', dir, '--range', '1:3');
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  const shape = JSON.parse(readFileSync(path.join(dir, 'shape.json'), 'utf8'));
+  expect(shape).toMatchObject({ shape: [300, 6], storage_order: 'col', layout: 'CSC', range: [1, 3], slice_shape: [300, 2], dtype: 'u32' });
+  const [p0, p1] = [exp.idxptr[1], exp.idxptr[3]];
+  expect(shape.nnz).toBe(p1 - p0);
+  const ptr = new BigUint64Array(new Uint8Array(readFileSync(path.join(dir, 'idxptr.u64'))).buffer);
+  expect(Array.from(ptr, Number)).toEqual([0, exp.idxptr[2] - p0, p1 - p0]);
+  expect(sameBytes(new Uint8Array(readFileSync(path.join(dir, 'index.u32'))), exp.index.subarray(4 * p0, 4 * p1))).toBe(true);
+  expect(sameBytes(new Uint8Array(readFileSync(path.join(dir, 'val.u32'))), exp.val.subarray(4 * p0, 4 * p1))).toBe(true);
+});
+
+test('export a whole row-major double matrix over HTTP', async () => {
+  const c = cases.find((x) => x.name === 'packed_double_row_names');
+  const exp = expected(c);
+  const dir = path.join(out, 'whole');
+  const r = await cli('bpcells', `${base}/${c.dir}`, '--export', dir);
+  expect(r.status).toBe(0);
+  expect(sameBytes(new Uint8Array(readFileSync(path.join(dir, 'idxptr.u64'))), new Uint8Array(BigUint64Array.from(exp.idxptr, BigInt).buffer))).toBe(true);
+  expect(sameBytes(new Uint8Array(readFileSync(path.join(dir, 'index.u32'))), exp.index)).toBe(true);
+  expect(sameBytes(new Uint8Array(readFileSync(path.join(dir, 'val.f64'))), exp.val)).toBe(true);
+  expect(JSON.parse(readFileSync(path.join(dir, 'shape.json'), 'utf8')).layout).toBe('CSR');
+});
+
+test('bad input exits 1 with one line; bad usage exits 2', async () => {
+  const bad = await cli('bpcells', path.join(setDir, 'corrupt/index_ge_nrow_packed'), '--export', path.join(out, 'bad'));
+  expect(bad.status).toBe(1);
+  expect(bad.stderr).toMatch(/^numdecode: bpcells: index: value \d+ at position \d+ is out of range \(must be < 10\)\n$/);
+  const notMatrix = await cli('inspect', path.join(setDir, 'corrupt'));
+  expect(notMatrix.status).toBe(1);
+  expect(notMatrix.stderr).toMatch(/^numdecode: bpcells: (version|storage_order|shape): file missing from the matrix directory /);
+  const missing = await cli('inspect', `${base}/nothing/here/`);
+  expect(missing.status).toBe(1);
+  expect(missing.stderr).toMatch(/HTTP 404/);
+  const usage = await cli('bpcells', path.join(setDir, 'packed_uint_1x1/matrix'), '--export', path.join(out, 'u'), '--range', 'x');
+  expect(usage.status).toBe(2);
+  expect(usage.stderr).toMatch(/--range must look like a:b/);
+  const range = await cli('bpcells', path.join(setDir, 'packed_uint_1x1/matrix'), '--export', path.join(out, 'u'), '--range', '0:5');
+  expect(range.status).toBe(2);
+  expect(range.stderr).toMatch(/need 0 <= a <= b <= 1/);
+});
