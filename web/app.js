@@ -102,6 +102,8 @@ function isPco(bytes) {
 async function openBytes(name, bytes, format) {
   const generation = ++openGeneration;
   clearError();
+  // The previous file's view goes: it must not pass for this file's, e.g. after an error.
+  showView(null);
   $('ask-alp').hidden = true;
   if (format === 'bpcells') throw new Error('a BPCells matrix is a directory: open its folder or its base URL');
   if (format === 'auto' && !isPco(bytes)) {
@@ -228,6 +230,9 @@ async function hasVersionFile(base) {
 
 async function openUrl(input, format) {
   const url = new URL(input, location.href).href;
+  // The sample menu shows the sample being opened, or nothing.
+  const match = [...$('samples').options].find((o) => o.value && new URL(JSON.parse(o.value).url, location.href).href === url);
+  $('samples').value = match ? match.value : '';
   const dirUrl = url.endsWith('/') ? url : `${url}/`;
   if (format === 'bpcells' || (format === 'auto' && url.endsWith('/'))) {
     return openMatrix(lastSegment(dirUrl.replace(/\/matrix\/$/, '/')), dirUrl);
@@ -440,18 +445,14 @@ async function start() {
     $('url').value = url;
     const format = params.get('format') ?? 'auto';
     $('format').value = format;
-    const match = [...$('samples').options].find((o) => o.value && JSON.parse(o.value).url === url);
-    if (match) $('samples').value = match.value;
     await run(`Could not open ${url}`, () => openUrl(url, format));
   } else if (defaultSample) {
-    $('samples').value = JSON.stringify({ url: `samples/${defaultSample.file}`, format: defaultSample.format });
     await run(`Could not open ${defaultSample.file}`, () => openUrl(`samples/${defaultSample.file}`, defaultSample.format));
   } else {
     // No sample of our own: a 2-million-value Pco file from the corpus when it is served.
     const options = [...$('samples').options].filter((o) => o.value && !o.value.includes('damaged'));
     const pick = options.find((o) => o.value.includes('bench_f64_sensor_2m')) ?? options[0];
     if (pick) {
-      $('samples').value = pick.value;
       const { url: first, format } = JSON.parse(pick.value);
       await run(`Could not open ${first}`, () => openUrl(first, format));
     }

@@ -146,7 +146,7 @@ onmessage = async (event) => {
     else throw new Error(`unknown worker request ${op}`);
     postMessage({ id, type: 'result', ...result }, result.plot ? [result.plot.buffer] : []);
   } catch (err) {
-    last = null;
+    if (op !== 'csv') last = null; // a failed decode leaves nothing to export
     postMessage({ id, type: 'error', message: err?.message ?? String(err) });
   }
 };

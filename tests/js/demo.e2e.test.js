@@ -207,6 +207,7 @@ test('first load shows a real sample, with build information', async () => {
   test('two million values: envelope plot, zoom by keyboard, downloads', async () => {
     const file = 'bench_f64_sensor_2m.pco';
     await openUrl(`../corpus/pco/${file}`, 'auto');
+    await page.click('#pco-tree details[data-chunk="0"] details summary'); // a bins table
     await screenshot('pco', { docs: true });
     const readout = () => page.textContent('#view-pco .readout');
     expect(await readout()).toBe('showing values 0 to 1999999 of 2000000');
@@ -252,6 +253,16 @@ test('first load shows a real sample, with build information', async () => {
     const ok = await openUrl('../corpus/pco/classic_f32_n1000.pco', 'pco');
     expect(ok).toEqual({ state: 'ready', error: null });
   }, 120000);
+
+  test('the file picker, with the format detected by the magic', async () => {
+    const file = path.join(corpusRoot, 'pco', 'classic_u16_n1000.pco');
+    const before = Number(await page.getAttribute('body', 'data-actions'));
+    await page.selectOption('#format', 'auto');
+    await page.setInputFiles('#file-input', file);
+    await page.waitForFunction((n) => Number(document.body.dataset.actions) > n, before);
+    expect(await page.textContent('#pco-title')).toBe('Pco: classic_u16_n1000.pco');
+    checkShown(await shownValues('view-pco'), numdecode.pco.decodeChunks(new Uint8Array(readFileSync(file))), 'picked file');
+  });
 
   test('a missing URL is a readable error', async () => {
     const r = await openUrl('../corpus/pco/no-such-file.pco', 'pco');
@@ -408,6 +419,24 @@ const haveBpcells = typeof numdecode.bpcells?.open === 'function';
     await screenshot('bpcells', { docs: true });
   }, 120000);
 
+  test('a directory URL without its trailing slash is found by its version file', async () => {
+    const c = cases.find((x) => x.name === 'unpacked_double_col_colnames');
+    const r = await openUrl(`../corpus/bpcells/${c.dir}`, 'auto');
+    expect(r).toEqual({ state: 'ready', error: null });
+    expect((await summary()).nnz).toBe(c.nnz.toLocaleString('en-US'));
+  });
+
+  test('a folder chosen with the folder picker (read through File objects)', async () => {
+    const c = cases.find((x) => x.name === 'packed_float_col_names');
+    const before = Number(await page.getAttribute('body', 'data-actions'));
+    await page.setInputFiles('#dir-input', path.join(bpDir, c.dir));
+    await page.waitForFunction((n) => Number(document.body.dataset.actions) > n, before);
+    expect(await page.getAttribute('body', 'data-state')).toBe('ready');
+    const s = await summary();
+    expect(s.nnz).toBe(c.nnz.toLocaleString('en-US'));
+    expect(s.dtype).toBe((await numdecode.bpcells.open(path.join(bpDir, c.dir))).dtype);
+  });
+
   test('the package API in the browser: bpcells.open(url) with the default fetch', async () => {
     // The page passes its own fetch; a user calling open(url) relies on the default one.
     const c = cases.find((x) => x.name === 'packed_uint_col_names');
@@ -452,4 +481,9 @@ test('a phone-sized screen: no sideways scrolling, controls reachable', async ()
   expect(overflow).toBeLessThanOrEqual(0);
   await screenshot('phone', { fullPage: false });
   await page.setViewportSize({ width: 1280, height: 900 });
+});
+
+test('no request ever left 127.0.0.1', () => {
+  expect(foreignRequests).toEqual([]);
+  expect(pageErrors).toEqual([]);
 });

@@ -367,13 +367,13 @@ function lowerBound(sorted, x) {
 const upperCount = lowerBound;
 
 /** Vertical bars: counts[i] at category i. labelOf(i) names a bar for the axis and hover. */
-export function drawBars(canvas, counts, { xRange = [0, counts.length], colorOf = () => COLORS.bar, yLabel } = {}) {
+export function drawBars(canvas, counts, { xRange = [0, counts.length], colorOf = () => COLORS.bar, yLabel, integerX = false } = {}) {
   if (!canvas.isConnected || canvas.clientWidth < PAD.left + PAD.right + 10) return;
   const { ctx, width, height } = prepare(canvas);
   let hi = 0;
   for (const c of counts) if (c > hi) hi = c;
   if (hi === 0) hi = 1;
-  const { pw, ph } = drawAxes(ctx, width, height, xRange[0], xRange[1], 0, hi * 1.05, { integerX: false, xLabel: formatApprox });
+  const { pw, ph } = drawAxes(ctx, width, height, xRange[0], xRange[1], 0, hi * 1.05, { integerX, xLabel: integerX ? undefined : formatApprox });
   const n = counts.length;
   for (let i = 0; i < n; i++) {
     const x = PAD.left + (i / n) * pw;

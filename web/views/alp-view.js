@@ -32,6 +32,7 @@ export function renderAlp({ name, bytes, result, requestCsv }) {
       xRange: [0, vectors.length],
       colorOf: (i) => (vectors[i].exceptions ? barColors.alt : barColors.normal),
       yLabel: 'bits per value',
+      integerX: true,
     });
   draw();
   // One observer for the page's lifetime, redrawing whatever page is shown.
