@@ -37,7 +37,7 @@ const rows = simd.results.map((s, i) => {
   const nb = native[s.native];
   // Google Benchmark reports values/s as a counter; memcpy of the same size is benchmarked beside it.
   const nativeRate = nb?.['values/s'] !== undefined ? nb['values/s'] / 1e6 : undefined;
-  const nativeCopy = native[s.native?.replace(/^[a-z_]+\//, 'memcpy/')];
+  const nativeCopy = native[s.nativeCopy];
   return {
     format: s.format,
     name: s.name,

@@ -8,14 +8,14 @@ const simd = process.argv[2] === 'simd';
 await api.init({ simd });
 
 // Best of several rounds of at least `minSeconds` each: the machine is shared and noisy.
-function time(fn, minSeconds = 0.3, rounds = 5) {
+async function time(fn, minSeconds = 0.3, rounds = 5) {
   let best = Infinity;
   for (let r = 0; r < rounds; r++) {
     let iterations = 0;
     const start = process.hrtime.bigint();
     let elapsed = 0;
     do {
-      fn();
+      await fn();
       iterations++;
       elapsed = Number(process.hrtime.bigint() - start) / 1e9;
     } while (elapsed < minSeconds);
@@ -27,14 +27,14 @@ function time(fn, minSeconds = 0.3, rounds = 5) {
 const results = [];
 for (const c of cases) {
   const bytes = c.load();
-  const out = c.run(api, bytes);
+  const out = await c.run(api, bytes);
   const values = out.length;
   const outBytes = out.byteLength;
-  const seconds = time(() => c.run(api, bytes));
-  const coreSeconds = c.core ? time(() => c.core(wasm, bytes)) : undefined;
+  const seconds = await time(() => c.run(api, bytes));
+  const coreSeconds = c.core ? await time(() => c.core(wasm, bytes)) : undefined;
   const src = new Uint8Array(outBytes).fill(1);
   const dst = new Uint8Array(outBytes);
-  const copySeconds = time(() => dst.set(src));
-  results.push({ format: c.format, name: c.name, native: c.native, values, outBytes, seconds, coreSeconds, copySeconds });
+  const copySeconds = await time(() => dst.set(src));
+  results.push({ format: c.format, name: c.name, native: c.native, nativeCopy: c.nativeCopy, values, outBytes, seconds, coreSeconds, copySeconds });
 }
 console.log(JSON.stringify({ simd, results }));

@@ -67,9 +67,15 @@ export interface PcoChunk<D extends Dtype = Dtype> {
  * an empty array of its uniform dtype, or an empty Uint8Array when it declares none.
  * Throws if chunks differ in dtype (use decodeChunks).
  */
-export function decode(bytes: Uint8Array): DecodedArray;
+/** Options of the standalone decoders. */
+export interface PcoDecodeOptions {
+  /** Refuse files that would decode to more bytes than this (default: no limit). */
+  maxOutputBytes?: number;
+}
+
+export function decode(bytes: Uint8Array, options?: PcoDecodeOptions): DecodedArray;
 /** Decodes each chunk in its own dtype. */
-export function decodeChunks(bytes: Uint8Array): PcoChunk[];
+export function decodeChunks(bytes: Uint8Array, options?: PcoDecodeOptions): PcoChunk[];
 /** Describes the file: versions, dtype, and per chunk its mode, delta encoding and bins. */
 export function inspect(bytes: Uint8Array): PcoFileInfo;
 

@@ -32,9 +32,19 @@ function requireCount(what, n) {
   }
 }
 
-function decodeRawChunks(bytes) {
+// options.maxOutputBytes caps the decoded size: a small valid file of constant values can
+// expand a million-fold, so callers decoding untrusted files should set it.
+function outputLimit(what, options) {
+  const limit = options?.maxOutputBytes ?? Infinity;
+  if (typeof limit !== 'number' || !(limit >= 0)) {
+    throw new TypeError(`${what}: options.maxOutputBytes must be a non-negative number, got ${String(limit)}`);
+  }
+  return limit;
+}
+
+function decodeRawChunks(bytes, limit) {
   const decodeChunksBinding = binding('pcoDecodeChunks');
-  return withInputs([bytes], (ptr, len) => decodeChunksBinding(ptr, len));
+  return withInputs([bytes], (ptr, len) => decodeChunksBinding(ptr, len, limit));
 }
 
 /**
@@ -45,13 +55,14 @@ function decodeRawChunks(bytes) {
  * Throws an Error if the chunks have different dtypes (use decodeChunks for such files).
  * @param {Uint8Array} bytes
  */
-export function decode(bytes) {
+export function decode(bytes, options) {
   requireBytes('pco.decode: bytes', bytes);
+  const limit = outputLimit('pco.decode', options);
   const decodeBinding = binding('pcoDecode');
   const releaseScratch = binding('pcoReleaseScratch');
   // The binding decodes into a buffer it reuses and returns a view of it: copy the values
   // out before anything else runs in the module.
-  const { dtype, view } = withInputs([bytes], (ptr, len) => decodeBinding(ptr, len));
+  const { dtype, view } = withInputs([bytes], (ptr, len) => decodeBinding(ptr, len, limit));
   const raw = new Uint8Array(view.length);
   raw.set(view);
   releaseScratch();
@@ -63,9 +74,9 @@ export function decode(bytes) {
  * @param {Uint8Array} bytes
  * @returns {{dtype: string, values: ArrayLike<number|bigint>}[]}
  */
-export function decodeChunks(bytes) {
+export function decodeChunks(bytes, options) {
   requireBytes('pco.decodeChunks: bytes', bytes);
-  return decodeRawChunks(bytes).map((c) => ({ dtype: c.dtype, values: viewAs(c.dtype, c.bytes) }));
+  return decodeRawChunks(bytes, outputLimit('pco.decodeChunks', options)).map((c) => ({ dtype: c.dtype, values: viewAs(c.dtype, c.bytes) }));
 }
 
 /**

@@ -5,9 +5,11 @@
 #   3. both WebAssembly builds (SIMD and scalar)
 #   4. TypeScript check of the .d.ts files
 #   5. Jest (JS API, CLI, static server) against both wasm builds
+#   6. a short libFuzzer run of every fuzz target
 # A failing step does not stop the later ones that do not depend on it. Ends with a summary and
 # exits non-zero if anything failed.
-# Environment: NUMDECODE_SKIP_ASAN=1 skips step 2 (quicker local runs); NUMDECODE_JOBS (default 2).
+# Environment: NUMDECODE_SKIP_ASAN=1 skips step 2 and NUMDECODE_SKIP_FUZZ=1 step 6 (quicker local
+# runs); NUMDECODE_FUZZ_SECONDS (default 60 per target); NUMDECODE_JOBS (default 2).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export NODE_PATH=/usr/share/nodejs
@@ -117,6 +119,26 @@ if [ "$wasm_ok" = 1 ]; then
   count "$status" "$passed" "$failed"
 else
   record "jest" skipped "wasm build failed"
+fi
+
+# ---- 6. fuzz smoke ----
+# Every libFuzzer target runs briefly (ASan + UBSan) from the corpus seeds: a crash, leak,
+# hang or sanitizer report fails the run. Long runs: scripts/fuzz.sh SECONDS.
+if [ "${NUMDECODE_SKIP_FUZZ:-0}" = 1 ]; then
+  record "fuzz smoke" skipped "NUMDECODE_SKIP_FUZZ=1"
+elif ! command -v clang++ >/dev/null 2>&1; then
+  record "fuzz smoke" FAILED "clang++ missing (scripts/setup.sh installs it)"
+  count FAILED 0 0
+else
+  banner "fuzz smoke (${NUMDECODE_FUZZ_SECONDS:-60} s per target)"
+  n_targets=$(ls tests/fuzz/*.cpp | wc -l)
+  if bash scripts/fuzz.sh "${NUMDECODE_FUZZ_SECONDS:-60}" 2>&1 | tee test-output/fuzz.log; then
+    record "fuzz smoke" ok "$n_targets targets clean"
+    count ok "$n_targets" 0
+  else
+    record "fuzz smoke" FAILED "see test-output/fuzz.log"
+    count FAILED 0 0
+  fi
 fi
 
 # ---- summary ----

@@ -94,5 +94,3 @@ BENCHMARK_CAPTURE(BM_EncodeF32, price2, kF32Page)->Unit(benchmark::kMillisecond)
 BENCHMARK_CAPTURE(BM_EncodeF64, sensor3, kF64Page)->Unit(benchmark::kMillisecond);
 
 }  // namespace
-
-

@@ -509,11 +509,12 @@ export async function open(source, options = {}) {
   options = options ?? {};
   await init();
   const src = toSource(source, options);
-  const [versionBytes, orderBytes, shapeBytes] = await Promise.all([
-    src.readAll('version'),
-    src.readAll('storage_order'),
-    src.readAll('shape'),
-  ]);
+  // Fetched together; a failure is reported for the first file in this order, so that a
+  // directory without a `version` says so whatever answered first.
+  const first = await Promise.allSettled([src.readAll('version'), src.readAll('storage_order'), src.readAll('shape')]);
+  const failed = first.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const [versionBytes, orderBytes, shapeBytes] = first.map((r) => r.value);
   const version = JSON.parse(
     wasm((mod) => withInputs([versionBytes], (p, l) => mod.bpcellsParseVersion(p, l))),
   );

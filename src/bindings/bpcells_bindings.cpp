@@ -52,7 +52,7 @@ val decode_chunks_js(int variant, uintptr_t data_ptr, size_t data_len, uintptr_t
     if (n > uint64_t{128} * (offsets.size() - 1)) fail("bpcells: ", name, ": ", n, " values requested from ", offsets.size() - 1, " chunks");
     std::vector<uint32_t> out(n);
     decode_chunks(run, as_count(skip, "skip"), n, out.data(), as_count(value_limit, "value limit"));
-    return val(typed_memory_view(out.size() * 4, reinterpret_cast<const uint8_t*>(out.data()))).call<val>("slice");
+    return bindings::copy_to_js(reinterpret_cast<const uint8_t*>(out.data()), out.size() * 4);
   });
 }
 

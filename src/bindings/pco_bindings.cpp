@@ -36,10 +36,16 @@ val release_scratch() {
 }
 
 // All values of a file whose chunks share one dtype, in a single copy.
-val decode(uintptr_t ptr, size_t len) {
+// JS passes the caller's maxOutputBytes as a double (Infinity for none).
+size_t output_limit(double max_output_bytes) {
+  if (!(max_output_bytes >= 0)) fail("maxOutputBytes must be a non-negative number");
+  return max_output_bytes >= double(SIZE_MAX) ? SIZE_MAX : size_t(max_output_bytes);
+}
+
+val decode(uintptr_t ptr, size_t len, double max_output_bytes) {
   return guarded([&] {
     StandaloneFile& f = scratch_file();
-    read_standalone(heap_bytes(ptr, len), f);
+    read_standalone(heap_bytes(ptr, len), f, true, output_limit(max_output_bytes));
     std::optional<DType> dtype = f.header.uniform_dtype;
     for (const auto& c : f.chunks) {
       if (dtype && c.dtype != *dtype)
@@ -55,9 +61,9 @@ val decode(uintptr_t ptr, size_t len) {
   });
 }
 
-val decode_chunks(uintptr_t ptr, size_t len) {
+val decode_chunks(uintptr_t ptr, size_t len, double max_output_bytes) {
   return guarded([&] {
-    StandaloneFile f = read_standalone(heap_bytes(ptr, len));
+    StandaloneFile f = read_standalone(heap_bytes(ptr, len), true, output_limit(max_output_bytes));
     val chunks = val::array();
     for (size_t i = 0; i < f.chunks.size(); ++i) {
       val chunk = val::object();

@@ -263,7 +263,7 @@ describe('HTTP errors and limits', () => {
 
   test('404 names the file', async () => {
     await expect(bpcells.open(`${base}/range/no_such_dir`)).rejects.toThrow(
-      /^bpcells: (version|storage_order|shape): file missing \(HTTP 404 Not Found at http:\/\/127\.0\.0\.1:\d+\/range\/no_such_dir\//,
+      /^bpcells: version: file missing \(HTTP 404 Not Found at http:\/\/127\.0\.0\.1:\d+\/range\/no_such_dir\//,
     );
   });
 

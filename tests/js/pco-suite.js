@@ -255,6 +255,17 @@ export function definePcoSuite(simd) {
         expect(() => chunk.decodePage(page.subarray(0, 10), 1000)).toThrow(Error);
         expect(() => chunk.decodePage(page, 2 ** 31)).toThrow(Error);
       });
+
+      test('maxOutputBytes refuses a file that decodes to more, and allows one that fits', () => {
+        const bytes = readBytes(pcoDir, 'const_i32_n10000.pco'); // 10000 i32 = 40000 bytes from a tiny file
+        expect(() => pco.decode(bytes, { maxOutputBytes: 39999 })).toThrow(/output limit.*40000 bytes.*39999/);
+        expect(() => pco.decodeChunks(bytes, { maxOutputBytes: 100 })).toThrow(/output limit/);
+        const values = pco.decode(bytes, { maxOutputBytes: 40000 });
+        expect(Buffer.from(values.buffer, values.byteOffset, values.byteLength)).toEqual(
+          Buffer.from(readBytes(pcoDir, 'const_i32_n10000.bin')),
+        );
+        expect(() => pco.decode(bytes, { maxOutputBytes: -1 })).toThrow(/maxOutputBytes must be a non-negative number/);
+      });
     });
   });
 }

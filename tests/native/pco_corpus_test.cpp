@@ -184,3 +184,35 @@ TEST(PcoMixedDtypes, ChunksKeepTheirOwnTypes) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(PcoLimits, OutputLimitRefusesLargerFiles) {
+  auto bytes = testutil::read_file(pco_dir() / "const_i32_n10000.pco");
+  ASSERT_LT(bytes.size(), 100u);  // a tiny file that legitimately expands to 40000 bytes
+  EXPECT_EQ(read_standalone(bytes, true, 40000).values.size(), 40000u);
+  try {
+    read_standalone(bytes, true, 39999);
+    FAIL() << "decoded past the output limit";
+  } catch (const DecodeError& e) {
+    EXPECT_NE(std::string(e.what()).find("over the limit of 39999"), std::string::npos) << e.what();
+  }
+}
+
+TEST(PcoLimits, ClaimedCountMustFitTheData) {
+  // n = 2^24 claimed by a chunk whose bins need bits per value: refused before allocating.
+  auto bytes = testutil::read_file(pco_dir() / "classic_u32_n1000.pco");
+  StandaloneFile f = read_standalone(bytes);
+  size_t n_at = f.chunks[0].byte_start + 1;  // 24 bits of n - 1, little-endian
+  bytes[n_at] = bytes[n_at + 1] = bytes[n_at + 2] = 0xff;
+  try {
+    read_standalone(bytes);
+    FAIL() << "a count of 2^24 was accepted";
+  } catch (const DecodeError& e) {
+    EXPECT_NE(std::string(e.what()).find("insufficient data: a page of 16777216 numbers needs at least"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
