@@ -264,6 +264,21 @@ test('first load shows a real sample, with build information', async () => {
     checkShown(await shownValues('view-pco'), numdecode.pco.decodeChunks(new Uint8Array(readFileSync(file))), 'picked file');
   });
 
+  test('drag and drop of a file', async () => {
+    const before = Number(await page.getAttribute('body', 'data-actions'));
+    await page.selectOption('#format', 'auto');
+    await page.evaluate(async () => {
+      const bytes = await (await fetch('../corpus/pco/classic_i32_n1000.pco')).arrayBuffer();
+      const dataTransfer = new DataTransfer();
+      dataTransfer.items.add(new File([bytes], 'dropped.pco'));
+      document.getElementById('drop').dispatchEvent(new DragEvent('drop', { dataTransfer, bubbles: true, cancelable: true }));
+    });
+    await page.waitForFunction((n) => Number(document.body.dataset.actions) > n, before);
+    expect(await page.textContent('#pco-title')).toBe('Pco: dropped.pco');
+    const bytes = new Uint8Array(readFileSync(path.join(corpusRoot, 'pco', 'classic_i32_n1000.pco')));
+    checkShown(await shownValues('view-pco'), numdecode.pco.decodeChunks(bytes), 'dropped file');
+  });
+
   test('a missing URL is a readable error', async () => {
     const r = await openUrl('../corpus/pco/no-such-file.pco', 'pco');
     expect(r.state).toBe('error');
@@ -289,6 +304,32 @@ const haveAlp = typeof numdecode.alp?.decode === 'function';
   }
 
   const header = () => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#alp-header [data-field]')].map((td) => [td.dataset.field, td.textContent])));
+
+  test('a million values decode in the worker with progress, and the page keeps responding', async () => {
+    // Watch the progress line and how long the main thread ever goes without running a timer.
+    await page.evaluate(() => {
+      window.demoWatch = { stages: new Set(), maxGap: 0 };
+      const observer = new MutationObserver(() => window.demoWatch.stages.add(document.getElementById('stage').textContent.split(' ')[0]));
+      observer.observe(document.getElementById('stage'), { childList: true, characterData: true, subtree: true });
+      let last = performance.now();
+      window.demoWatch.timer = setInterval(() => {
+        const now = performance.now();
+        window.demoWatch.maxGap = Math.max(window.demoWatch.maxGap, now - last);
+        last = now;
+      }, 5);
+      window.demoWatch.observer = observer;
+    });
+    const r = await openUrl('samples/sensor_f32_n1000000.alp', 'alp-f32');
+    expect(r).toEqual({ state: 'ready', error: null });
+    const watch = await page.evaluate(() => {
+      clearInterval(window.demoWatch.timer);
+      window.demoWatch.observer.disconnect();
+      return { stages: [...window.demoWatch.stages], maxGap: window.demoWatch.maxGap };
+    });
+    for (const stage of ['downloading', 'decoding', 'finding', 'computing', 'drawing']) expect(watch.stages).toContain(stage);
+    // Decoding happens off the main thread; what remains there (drawing) stays well under a second.
+    expect(watch.maxGap).toBeLessThan(1000);
+  }, 60000);
 
   test('the page\'s own samples (made by our encoder), exceptions marked', async () => {
     const index = JSON.parse(readFileSync(path.join(samplesDir, 'index.json'), 'utf8'));
