@@ -111,7 +111,6 @@ async function openBytes(name, bytes, format) {
     clearStatus();
     $('ask-alp-text').firstChild.textContent = `${name} does not start with the Pco magic `;
     $('ask-alp').hidden = false;
-    $('ask-alp').dataset.name = name;
     pendingAlp = { name, bytes };
     $('ask-alp').querySelector('button').focus();
     document.body.dataset.state = 'ask';

@@ -70,7 +70,7 @@ async function decodePco(id, bytes) {
   await numdecode.init();
   progress(id, 'reading the header');
   const info = numdecode.pco.inspect(bytes);
-  progress(id, `decoding ${info.n ?? ''} values`.replace('  ', ' '));
+  progress(id, info.n === undefined ? 'decoding' : `decoding ${info.n} values`);
   const t0 = performance.now();
   const parts = numdecode.pco.decodeChunks(bytes);
   const decodeMs = performance.now() - t0;

@@ -340,7 +340,8 @@ export class LinePlot {
       // Markers in view: a dot at the value (or on the top edge for NaN and ±Infinity).
       ctx.fillStyle = COLORS.marker;
       let k = lowerBound(this.markers, i0);
-      const step = Math.max(1, Math.floor((upperCount(this.markers, i1) - k) / 5000));
+      // At most about 5000 dots: beyond that they merge into a band anyway.
+      const step = Math.max(1, Math.floor((lowerBound(this.markers, i1) - k) / 5000));
       for (; k < this.markers.length && this.markers[k] < i1; k += step) {
         const i = this.markers[k];
         const v = this.finite[i];
@@ -364,7 +365,6 @@ function lowerBound(sorted, x) {
   }
   return lo;
 }
-const upperCount = lowerBound;
 
 /** Vertical bars: counts[i] at category i. labelOf(i) names a bar for the axis and hover. */
 export function drawBars(canvas, counts, { xRange = [0, counts.length], colorOf = () => COLORS.bar, yLabel, integerX = false } = {}) {

@@ -52,7 +52,7 @@ function showNames(label, names, limit = 12) {
 export async function renderBpcells({ name, matrix, setStage }) {
   if (current?.timer) clearInterval(current.timer);
   current = { matrix, rowNames: [], colNames: [], timer: setInterval(updateCounter, 250) };
-  const { major, minor } = axisNames(matrix);
+  const { major } = axisNames(matrix);
   $('bp-title').textContent = `BPCells: ${name}`;
   const [nrow, ncol] = matrix.shape;
   const cells = nrow * ncol;
@@ -84,7 +84,6 @@ export async function renderBpcells({ name, matrix, setStage }) {
   $('bp-c0').value = '0';
   $('bp-rn').value = String(Math.min(nrow, 64) || 1);
   $('bp-cn').value = String(Math.min(ncol, 128) || 1);
-  void minor;
   updateCounter();
   if (matrix.major > 0) await showVector(0);
   if (nrow > 0 && ncol > 0) await showBlock();
