@@ -343,6 +343,13 @@ const haveAlp = typeof numdecode.alp?.decode === 'function';
       // The marks agree with the page's per-vector exception counts.
       expect(await page.textContent('#view-alp')).toContain("matching the page's per-vector counts");
     }
+    // The bits-per-value chart picks a vector and shows its values in the plot.
+    await page.focus('#alp-bits');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    expect(await page.textContent('#alp-bits-readout')).toMatch(/^vector 1: values 1024 to 2047, exponent \d+, factor \d+/);
+    expect(await page.textContent('#view-alp .readout')).toBe('showing values 1024 to 2047 of 1000000');
+    await page.click('#view-alp button:text("Reset")');
     await screenshot('alp', { docs: true });
   }, 120000);
 

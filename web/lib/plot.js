@@ -390,7 +390,14 @@ export function drawBars(canvas, counts, { xRange = [0, counts.length], colorOf 
   }
 }
 
-export const barColors = { normal: COLORS.bar, alt: COLORS.barAlt };
+export const barColors = { normal: COLORS.bar, alt: COLORS.barAlt, selected: '#1f2937' };
+
+/** Which of n bars drawn by drawBars lies under clientX, or -1. */
+export function barAt(canvas, clientX, n) {
+  const rect = canvas.getBoundingClientRect();
+  const t = (clientX - rect.left - PAD.left) / (rect.width - PAD.left - PAD.right);
+  return t >= 0 && t < 1 ? Math.floor(t * n) : -1;
+}
 
 /** A sparse vector: stems at index[k] of height val[k] across [0, length). */
 export function drawStems(canvas, length, index, val) {

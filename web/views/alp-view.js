@@ -1,11 +1,55 @@
 // ALP view: page header and per-vector metadata from alp.inspect(), bits per value across
 // vectors, and the decoded values with the exceptions marked.
 import { $, fillGrid, fillKv, formatBytes, formatInt } from '../lib/dom.js';
-import { drawBars, barColors } from '../lib/plot.js';
+import { drawBars, barAt, barColors } from '../lib/plot.js';
 import { renderValuesPanel } from './values-panel.js';
 
 // More rows than this make the page slow to lay out; the bar chart shows every vector.
 const MAX_TABLE_ROWS = 256;
+
+let current = null; // {vectors, bitsPerValue, selected, plot} of the page on show
+
+function drawBitsChart() {
+  if (!current) return;
+  const { vectors, bitsPerValue, selected } = current;
+  drawBars($('alp-bits'), bitsPerValue, {
+    xRange: [0, vectors.length],
+    colorOf: (i) => (i === selected ? barColors.selected : vectors[i].exceptions ? barColors.alt : barColors.normal),
+    yLabel: 'bits per value',
+    integerX: true,
+  });
+}
+
+/** Shows vector k: its facts under the chart and its values in the plot. */
+function selectVector(k) {
+  const { vectors, bitsPerValue } = current;
+  if (!vectors.length) return;
+  k = Math.max(0, Math.min(vectors.length - 1, k));
+  current.selected = k;
+  const v = vectors[k];
+  $('alp-bits-readout').textContent =
+    `vector ${v.index}: values ${v.firstValue} to ${v.firstValue + v.numValues - 1}, exponent ${v.exponent}, factor ${v.factor}, ` +
+    `bit width ${v.bitWidth}, ${v.exceptions} exception${v.exceptions === 1 ? '' : 's'}, ${bitsPerValue[k].toFixed(2)} bits/value`;
+  current.plot?.setView(v.firstValue, v.firstValue + v.numValues);
+  drawBitsChart();
+}
+
+function wireBarChart(canvas) {
+  if (canvas.dataset.wired) return;
+  canvas.dataset.wired = 'yes';
+  canvas.addEventListener('click', (e) => {
+    const k = barAt(canvas, e.clientX, current?.vectors.length ?? 0);
+    if (k >= 0) selectVector(k);
+  });
+  canvas.addEventListener('keydown', (e) => {
+    if (!current) return;
+    const step = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity }[e.key];
+    if (step === undefined) return;
+    e.preventDefault();
+    const from = current.selected < 0 ? (step > 0 ? -1 : current.vectors.length) : current.selected;
+    selectVector(Number.isFinite(step) ? from + step : step < 0 ? 0 : current.vectors.length - 1);
+  });
+}
 
 export function renderAlp({ name, bytes, result, requestCsv }) {
   const { info, exceptions } = result;
@@ -27,17 +71,13 @@ export function renderAlp({ name, bytes, result, requestCsv }) {
 
   const bitsPerValue = Float64Array.from(vectors, (v) => (v.numValues ? (v.bytes * 8) / v.numValues : 0));
   const canvas = $('alp-bits');
-  const draw = () =>
-    drawBars(canvas, bitsPerValue, {
-      xRange: [0, vectors.length],
-      colorOf: (i) => (vectors[i].exceptions ? barColors.alt : barColors.normal),
-      yLabel: 'bits per value',
-      integerX: true,
-    });
-  draw();
+  current = { vectors, bitsPerValue, selected: -1, plot: null };
+  $('alp-bits-readout').textContent = "Click a bar (or focus the chart and use ← →) to show that vector's values in the plot.";
+  wireBarChart(canvas);
+  drawBitsChart();
   // One observer for the page's lifetime, redrawing whatever page is shown.
-  if (!canvas.redraw) new ResizeObserver(() => canvas.redraw()).observe(canvas);
-  canvas.redraw = draw;
+  if (!canvas.dataset.observed) new ResizeObserver(drawBitsChart).observe(canvas);
+  canvas.dataset.observed = 'yes';
 
   const shown = vectors.slice(0, MAX_TABLE_ROWS);
   fillGrid(
@@ -56,7 +96,7 @@ export function renderAlp({ name, bytes, result, requestCsv }) {
   const note = exceptions.mismatchedVectors.length
     ? ` ${found} values marked as exceptions; for ${exceptions.mismatchedVectors.length} vector(s) this differs from the count the page declares (the marks are found by re-checking each value against its vector's exponent and factor)`
     : ` exceptions (${found}, matching the page's per-vector counts)`;
-  renderValuesPanel($('alp-values'), result, {
+  current.plot = renderValuesPanel($('alp-values'), result, {
     baseName: name.replace(/\.[^.]*$/, '') || 'values',
     requestCsv,
     markers: exceptions.positions,
