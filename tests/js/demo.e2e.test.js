@@ -464,6 +464,21 @@ const haveBpcells = typeof numdecode.bpcells?.open === 'function';
     // One column of a 37 MB matrix: a handful of range requests.
     expect(columnRequests).toBeGreaterThan(0);
     expect(columnRequests).toBeLessThanOrEqual(6);
+    // Pointing at a heatmap cell reads that matrix entry: the first non-zero of column 0, and
+    // the zero just above it.
+    await page.locator('#bp-heatmap').scrollIntoViewIfNeeded();
+    const box = await page.locator('#bp-heatmap').boundingBox();
+    const cellW = Number(await page.getAttribute('#bp-heatmap', 'data-cell-width'));
+    const cellH = Number(await page.getAttribute('#bp-heatmap', 'data-cell-height'));
+    const first = await matrix.read(0, 1);
+    const rowNames = await matrix.rowNames();
+    const [colName] = await matrix.colNames();
+    const r = first.index[0];
+    expect(r).toBeGreaterThan(0);
+    for (const [row, value] of [[r, Number(first.val[0])], [r - 1, 0]]) {
+      await page.mouse.move(box.x + 1 + cellW / 2, box.y + 1 + (row + 0.5) * cellH);
+      expect(await page.textContent('#bp-heat-readout')).toBe(`row ${row} (${rowNames[row]}), column 0 (${colName}): ${value}`);
+    }
     await screenshot('bpcells', { docs: true });
   }, 120000);
 

@@ -136,6 +136,27 @@ function readBlockInputs(matrix) {
   return { r0, c0, rn, cn };
 }
 
+let heat = null; // the block on show, for the pointer readout
+
+function wireHeatmap(canvas) {
+  if (canvas.dataset.wired) return;
+  canvas.dataset.wired = 'yes';
+  canvas.addEventListener('pointermove', (e) => {
+    if (!heat) return;
+    const rect = canvas.getBoundingClientRect();
+    // The image starts one pixel in (inside its frame) and each pixel covers whole cells.
+    const x = e.clientX - rect.left - 1;
+    const y = e.clientY - rect.top - 1;
+    if (x < 0 || y < 0 || x >= heat.w || y >= heat.h) return;
+    const r = Math.floor((y / heat.h) * heat.rn);
+    const c = Math.floor((x / heat.w) * heat.cn);
+    const rowName = current?.rowNames[heat.r0 + r];
+    const colName = current?.colNames[heat.c0 + c];
+    $('bp-heat-readout').textContent =
+      `row ${heat.r0 + r}${rowName ? ` (${rowName})` : ''}, column ${heat.c0 + c}${colName ? ` (${colName})` : ''}: ${heat.block[r * heat.cn + c]}`;
+  });
+}
+
 /** Draws rows [r0, r0+rn) x columns [c0, c0+cn): fetches only the major positions of the block. */
 export async function showBlock() {
   const { matrix } = current;
@@ -157,7 +178,11 @@ export async function showBlock() {
       nonzero++;
     }
   }
-  const { max } = drawHeatmap($('bp-heatmap'), rn, cn, block);
+  const { max, w, h } = drawHeatmap($('bp-heatmap'), rn, cn, block);
+  heat = { r0, c0, rn, cn, block, w, h };
+  // Cell geometry for scripts that point at a cell (the end-to-end tests).
+  Object.assign($('bp-heatmap').dataset, { cellWidth: String(w / cn), cellHeight: String(h / rn) });
+  wireHeatmap($('bp-heatmap'));
   $('bp-heat-summary').textContent =
     `rows ${r0} to ${r0 + rn - 1}, columns ${c0} to ${c0 + cn - 1}: ${formatInt(nonzero)} non-zeros, max ${max}; ` +
     `colour is log(1 + value), white is zero. Read with ${matrix.stats.requests - before.requests} requests, ${formatBytes(matrix.stats.bytes - before.bytes)}.`;
