@@ -12,6 +12,8 @@ export type {
   PcoFormatVersion,
   PcoWrappedReader,
   PcoWrappedChunk,
+  PcoView,
+  PcoViewStats,
 } from './pco.js';
 // ALP (added by the ALP branch)
 export * as alp from './alp.js';

@@ -96,3 +96,30 @@ export const wrapped: {
   /** Reads a wrapped-format header (the bytes are copied). */
   open(headerBytes: Uint8Array): PcoWrappedReader;
 };
+
+/**
+ * A zero-copy view of decoded values in wasm memory (pco.decodeView). `values` is valid until
+ * release(); typed arrays taken from it earlier are detached (length 0) by any later numdecode
+ * call that grows wasm memory (read `values` again for a fresh one). After release(), `values`
+ * throws and arrays taken earlier must not be used (their memory is reused).
+ */
+export interface PcoView<D extends Dtype = Dtype> {
+  /** The file's dtype; null for a file without chunks that declares none. */
+  readonly dtype: D | null;
+  readonly byteLength: number;
+  readonly values: DtypeArrayMap[D];
+  readonly released: boolean;
+  /** Frees the memory; safe to call more than once. Also available as [Symbol.dispose] where the engine has it. */
+  release(): void;
+}
+
+export interface PcoViewStats {
+  /** Views not yet released. */
+  live: number;
+  /** Bytes of wasm memory they hold. */
+  bytes: number;
+}
+
+/** Decodes like decode(), but returns a view into wasm memory instead of a copy. Call release(). */
+export function decodeView(bytes: Uint8Array, options?: { maxOutputBytes?: number }): PcoView;
+export function viewStats(): PcoViewStats;

@@ -4,7 +4,7 @@
 // The C++ bindings are stateless: every call gets all the bytes it needs. The wrapped reader
 // therefore keeps its own copies of the header and chunk metadata and passes them again for
 // each page.
-import { DTYPES, binding, isDtype, viewAs, withInputs } from './wasm.js';
+import { DTYPES, binding, getModule, isDtype, typedArrayFor, viewAs, withInputs } from './wasm.js';
 
 function describe(value) {
   if (value === null) return 'null';
@@ -127,3 +127,59 @@ function open(headerBytes) {
 }
 
 export const wrapped = Object.freeze({ open });
+
+// ---- Zero-copy views -------------------------------------------------------------------------
+
+/**
+ * Decodes a standalone Pco file like decode(), but leaves the values in wasm memory and returns
+ * a view of them instead of a copy. Call release() as soon as the values are consumed: until
+ * then the memory stays allocated (a view that is never released leaks).
+ *
+ * view.values is a typed array over wasm memory. It is valid until release(), except that any
+ * later numdecode call may grow wasm memory, which detaches typed arrays taken before it (they
+ * then read as length 0). Reading view.values again after such a call gives a fresh, valid array.
+ * After release(), view.values throws; a typed array taken earlier must not be used any more:
+ * its memory is reused by later decodes. options.maxOutputBytes: as for decode().
+ * @param {Uint8Array} bytes
+ * @param {{maxOutputBytes?: number}} [options]
+ */
+export function decodeView(bytes, options) {
+  requireBytes('pco.decodeView: bytes', bytes);
+  const limit = outputLimit('pco.decodeView', options);
+  const mod = getModule();
+  const decodeViewBinding = binding('pcoDecodeView');
+  const releaseBinding = binding('pcoReleaseView');
+  const { handle, dtype, ptr, byteLength } = withInputs([bytes], (p, len) => decodeViewBinding(p, len, limit));
+  const Type = typedArrayFor(dtype ?? 'u8');
+  const length = byteLength / Type.BYTES_PER_ELEMENT;
+  let released = false;
+  let current = null;
+  const view = {
+    /** The file's dtype, or null for a file without chunks that declares none. */
+    dtype,
+    byteLength,
+    get values() {
+      if (released) throw new Error('pco.decodeView: the view was released; its memory may hold other data now');
+      // Memory growth replaces the heap's ArrayBuffer; re-create the view over the new one.
+      if (current === null || current.buffer !== mod.HEAPU8.buffer) current = new Type(mod.HEAPU8.buffer, ptr, length);
+      return current;
+    },
+    get released() {
+      return released;
+    },
+    /** Frees the values' memory. Safe to call more than once. */
+    release() {
+      if (released) return;
+      released = true;
+      current = null;
+      releaseBinding(handle);
+    },
+  };
+  if (typeof Symbol.dispose === 'symbol') view[Symbol.dispose] = view.release;
+  return view;
+}
+
+/** How many zero-copy views are live and how many bytes of wasm memory they hold. */
+export function viewStats() {
+  return binding('pcoViewStats')();
+}

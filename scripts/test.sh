@@ -97,7 +97,7 @@ fi
 
 # ---- 4. types ----
 banner "TypeScript check"
-if npx --no-install tsc -p tests/types; then
+if npx --no-install tsc -p tests/types && npx --no-install tsc -p tests/types/tsconfig.zarrita.json; then
   record "typescript check" ok
 else
   record "typescript check" FAILED

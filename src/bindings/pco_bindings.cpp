@@ -2,6 +2,7 @@
 #include <emscripten/bind.h>
 
 #include <optional>
+#include <unordered_map>
 
 #include "bindings/binding_util.hpp"
 #include "pco/standalone.hpp"
@@ -104,6 +105,63 @@ val wrapped_page(uintptr_t hptr, size_t hlen, uintptr_t mptr, size_t mlen, std::
   });
 }
 
+// ---- Zero-copy views (pco.decodeView in js/pco.js) -------------------------------------------
+// The decoded values stay in wasm memory, owned by a handle table, until JS calls
+// pcoReleaseView(handle). JS reads them through a typed array over the heap instead of a copy.
+struct ViewTable {
+  std::unordered_map<uint32_t, ByteBuffer> buffers;
+  uint32_t next_handle = 1;  // 0 is never a live handle
+  size_t live_bytes = 0;
+};
+
+ViewTable& view_table() {
+  static ViewTable table;
+  return table;
+}
+
+val decode_view(uintptr_t ptr, size_t len, double max_output_bytes) {
+  return guarded([&] {
+    StandaloneFile f = read_standalone(heap_bytes(ptr, len), true, output_limit(max_output_bytes));
+    std::optional<DType> dtype = f.header.uniform_dtype;
+    for (const auto& c : f.chunks) {
+      if (dtype && c.dtype != *dtype)
+        fail("pco.decodeView: the file's chunks have different dtypes (", dtype_name(*dtype), " and ",
+             dtype_name(c.dtype), "); use pco.decodeChunks to get each chunk in its own dtype");
+      dtype = c.dtype;
+    }
+    ViewTable& table = view_table();
+    uint32_t handle = table.next_handle++;
+    if (table.next_handle == 0) table.next_handle = 1;
+    ByteBuffer& kept = table.buffers[handle] = std::move(f.values);
+    table.live_bytes += kept.size();
+    val result = val::object();
+    result.set("handle", handle);
+    result.set("dtype", dtype ? val(std::string(dtype_name(*dtype))) : val::null());
+    result.set("ptr", static_cast<double>(reinterpret_cast<uintptr_t>(kept.data())));
+    result.set("byteLength", static_cast<double>(kept.size()));
+    return result;
+  });
+}
+
+// True when the handle was live (its memory is now free), false for unknown or released handles.
+bool release_view(uint32_t handle) {
+  ViewTable& table = view_table();
+  auto it = table.buffers.find(handle);
+  if (it == table.buffers.end()) return false;
+  table.live_bytes -= it->second.size();
+  table.buffers.erase(it);
+  return true;
+}
+
+val view_stats() {
+  const ViewTable& table = view_table();
+  val stats = val::object();
+  stats.set("live", static_cast<double>(table.buffers.size()));
+  stats.set("bytes", static_cast<double>(table.live_bytes));
+  return stats;
+}
+// ---- end of zero-copy views -------------------------------------------------------------------
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(pco) {
@@ -114,6 +172,10 @@ EMSCRIPTEN_BINDINGS(pco) {
   emscripten::function("pcoWrappedHeader", &wrapped_header);
   emscripten::function("pcoWrappedChunk", &wrapped_chunk);
   emscripten::function("pcoWrappedPage", &wrapped_page);
+  // Zero-copy views
+  emscripten::function("pcoDecodeView", &decode_view);
+  emscripten::function("pcoReleaseView", &release_view);
+  emscripten::function("pcoViewStats", &view_stats);
 }
 
 }  // namespace numdecode::bindings

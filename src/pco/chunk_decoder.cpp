@@ -441,10 +441,12 @@ struct PageDecoder {
     return (f & exp_mask) == exp_mask && (f & L((L(1) << p) - 1)) != 0;
   }
 
+  // Only called with a <= 2^mantissa digits, so the signed conversions (one instruction,
+  // where unsigned 64-bit ones are a branchy sequence in wasm and on x86) are exact.
   static L int_to_float_bits(L a) {
-    if constexpr (sizeof(L) == 2) return f32_to_f16_bits(float(a));
-    else if constexpr (sizeof(L) == 4) return numdecode::bit_cast<uint32_t>(float(a));
-    else return numdecode::bit_cast<uint64_t>(double(a));
+    if constexpr (sizeof(L) == 2) return f32_to_f16_bits(float(int32_t(a)));
+    else if constexpr (sizeof(L) == 4) return numdecode::bit_cast<uint32_t>(float(int32_t(a)));
+    else return numdecode::bit_cast<uint64_t>(double(int64_t(a)));
   }
 
   static L mul_bits(L x, L y) {

@@ -1,0 +1,63 @@
+// numdecode/worker: decode in Web Workers (browsers) or worker_threads (Node).
+import type { BuildInfo, DecodedArray, InitOptions } from '../wasm.js';
+import type { PcoChunk, PcoFileInfo } from '../pco.js';
+
+/** A job: format is an export of numdecode ('pco', 'alp', 'bpcells', ...), op one of its functions. */
+export interface WorkerJob {
+  format: string;
+  op: string;
+  args?: unknown[];
+}
+
+/** Pco jobs with typed results. */
+export type PcoJob =
+  | { format: 'pco'; op: 'decode'; args: [Uint8Array] }
+  | { format: 'pco'; op: 'decodeChunks'; args: [Uint8Array] }
+  | { format: 'pco'; op: 'inspect'; args: [Uint8Array] };
+
+export interface RunOptions {
+  /** Move the arguments' ArrayBuffers into the worker instead of copying (they detach here). */
+  transfer?: boolean;
+}
+
+export interface DecodeManyOptions extends RunOptions {
+  /** false: one message per file instead of batches (default true). */
+  batch?: boolean;
+}
+
+export interface WorkerPoolStats {
+  size: number;
+  busy: number;
+  queued: number;
+  completed: number;
+  failed: number;
+}
+
+export interface WorkerPoolOptions {
+  /** Number of workers (default: the number of CPU cores). */
+  size?: number;
+  /** Options for init() in each worker. */
+  init?: InitOptions;
+}
+
+export class WorkerPool {
+  /** Number of workers. */
+  readonly size: number;
+  /** {simd, version} of the module the workers loaded. */
+  buildInfo: BuildInfo | null;
+  run(job: { format: 'pco'; op: 'decode'; args: [Uint8Array] }, options?: RunOptions): Promise<DecodedArray>;
+  run(job: { format: 'pco'; op: 'decodeChunks'; args: [Uint8Array] }, options?: RunOptions): Promise<PcoChunk[]>;
+  run(job: { format: 'pco'; op: 'inspect'; args: [Uint8Array] }, options?: RunOptions): Promise<PcoFileInfo>;
+  run<T = unknown>(job: WorkerJob, options?: RunOptions): Promise<T>;
+  /** Several jobs in one worker, one message each way. Rejects with the first failure (err.jobIndex). */
+  runBatch<T = unknown>(jobs: WorkerJob[], options?: RunOptions): Promise<T[]>;
+  decodePco(bytes: Uint8Array, options?: RunOptions): Promise<DecodedArray>;
+  decodePcoMany(files: Iterable<Uint8Array>, options?: DecodeManyOptions): Promise<DecodedArray[]>;
+  stats(): WorkerPoolStats;
+  /** Stops the workers; queued and running jobs reject. */
+  terminate(): Promise<void>;
+}
+
+export function createWorkerPool(options?: WorkerPoolOptions): Promise<WorkerPool>;
+/** How decodePcoMany groups items of these byte sizes into batches for this many workers. */
+export function planBatches(sizes: number[], workers: number): number[][];

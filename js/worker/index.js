@@ -1,0 +1,389 @@
+// numdecode/worker: decode off the main thread, in browser Web Workers or Node worker_threads.
+//
+//   const pool = await createWorkerPool({ size: 4 });
+//   const values = await pool.decodePco(bytes);                         // one file
+//   const all = await pool.decodePcoMany(files);                        // many files, in parallel
+//   const info = await pool.run({ format: 'pco', op: 'inspect', args: [bytes] });  // any job
+//   await pool.terminate();
+//
+// Each worker loads its own numdecode module. A job is {format, op, args}: format is an export of
+// numdecode ('pco', 'alp', 'bpcells', ...), op one of its functions, args its arguments (structured-
+// cloned into the worker). Results come back with their typed arrays transferred, not copied.
+
+const isNode =
+  typeof process === 'object' && typeof process.versions === 'object' && typeof process.versions.node === 'string';
+
+async function defaultSize() {
+  if (isNode) {
+    const os = await import('node:os');
+    return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
+  }
+  return globalThis.navigator?.hardwareConcurrency ?? 2;
+}
+
+// One Worker behind one interface, whichever platform runs it.
+async function spawn() {
+  if (isNode) {
+    const { Worker } = await import('node:worker_threads');
+    // Workers inherit the parent's Node flags; --input-type (node -e with ESM) is refused in a worker.
+    const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
+    const w = new Worker(new URL('./worker.js', import.meta.url), { execArgv });
+    return {
+      post: (msg, transfer) => w.postMessage(msg, transfer),
+      onMessage: (fn) => w.on('message', fn),
+      onFailure: (fn) => {
+        w.on('error', fn);
+        w.on('exit', (code) => fn(new Error(`numdecode worker exited with code ${code}`)));
+      },
+      ref: () => w.ref(),
+      unref: () => w.unref(),
+      terminate: () => w.terminate(),
+    };
+  }
+  // Written out in full so that bundlers (Vite, webpack) see the worker and bundle it.
+  const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  return {
+    post: (msg, transfer) => w.postMessage(msg, transfer),
+    onMessage: (fn) => w.addEventListener('message', (e) => fn(e.data)),
+    onFailure: (fn) => {
+      w.addEventListener('error', (e) => {
+        e.preventDefault?.();
+        fn(new Error(`numdecode worker failed: ${e.message ?? 'error event'}`));
+      });
+      w.addEventListener('messageerror', () => fn(new Error('numdecode worker: a message could not be deserialized')));
+    },
+    ref: () => {},
+    unref: () => {},
+    terminate: () => w.terminate(),
+  };
+}
+
+function toError(data) {
+  const err = new Error(data.message);
+  if (data.name && data.name !== 'Error') err.name = data.name;
+  return err;
+}
+
+// Prepares a job's arguments for postMessage. Typed arrays among them (top level, and one level
+// into arrays) are either moved (transfer: their whole ArrayBuffers detach here) or copied here,
+// only the bytes they view, with the copies moved: one copy, where structured cloning would copy
+// the whole underlying buffer (a chunk viewed inside a shard, say) twice.
+function prepareArgs(args, transfer) {
+  const moved = new Set();
+  const prepare = (value) => {
+    if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
+      if (transfer) {
+        if (value.buffer instanceof ArrayBuffer) moved.add(value.buffer);
+        return value;
+      }
+      // new + set, not slice() (slow on views of wasm memory); Node's Buffer must not be
+      // constructed with new, so it is copied as the Uint8Array it is.
+      const Type = typeof globalThis.Buffer === 'function' && value instanceof globalThis.Buffer ? Uint8Array : value.constructor;
+      const copy = new Type(value.length);
+      copy.set(value);
+      moved.add(copy.buffer);
+      return copy;
+    }
+    if (transfer && value instanceof ArrayBuffer) moved.add(value);
+    return value;
+  };
+  const prepared = args.map((a) => (Array.isArray(a) ? a.map(prepare) : prepare(a)));
+  return { args: prepared, transfer: [...moved] };
+}
+
+function validateJob(job) {
+  if (job === null || typeof job !== 'object') throw new TypeError('numdecode worker pool: a job is {format, op, args}');
+  if (typeof job.format !== 'string' || typeof job.op !== 'string') {
+    throw new TypeError('numdecode worker pool: job.format and job.op must be strings');
+  }
+  if (job.args !== undefined && !Array.isArray(job.args)) throw new TypeError('numdecode worker pool: job.args must be an array');
+}
+
+// Groups consecutive items (by byte size) into batches of about total / (4 * workers) bytes,
+// at most 256 items each; an item at least that large is a batch of its own.
+export function planBatches(sizes, workers) {
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const target = Math.max(1, Math.ceil(total / (4 * workers)));
+  const batches = [];
+  let current = [];
+  let bytes = 0;
+  sizes.forEach((size, i) => {
+    if (current.length && (bytes + size > target || current.length >= 256)) {
+      batches.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(i);
+    bytes += size;
+  });
+  if (current.length) batches.push(current);
+  return batches;
+}
+
+class Slot {
+  constructor(handle) {
+    this.handle = handle;
+    this.job = null; // the job it is running
+    this.dead = false;
+  }
+}
+
+export class WorkerPool {
+  #slots = [];
+  #queue = [];
+  #nextId = 1;
+  #terminated = false;
+  #initOptions;
+  #completed = 0;
+  #failed = 0;
+
+  /** Use createWorkerPool(). */
+  constructor(initOptions) {
+    this.#initOptions = initOptions;
+  }
+
+  /** {simd, version} of the module the workers loaded. */
+  buildInfo = null;
+
+  /** Number of workers. */
+  get size() {
+    return this.#slots.length;
+  }
+
+  async _start(size) {
+    const started = await Promise.allSettled(Array.from({ length: size }, () => this.#startWorker()));
+    const failure = started.find((s) => s.status === 'rejected');
+    if (failure) {
+      for (const s of started) if (s.status === 'fulfilled') await s.value.handle.terminate();
+      throw failure.reason;
+    }
+    this.#slots = started.map((s) => s.value);
+  }
+
+  async #startWorker() {
+    const handle = await spawn();
+    const slot = new Slot(handle);
+    let readyResolve;
+    let readyReject;
+    const ready = new Promise((resolve, reject) => {
+      readyResolve = resolve;
+      readyReject = reject;
+    });
+    handle.onMessage((msg) => {
+      if (msg?.type === 'ready') {
+        if (msg.error) readyReject(toError(msg.error));
+        else readyResolve(msg.buildInfo);
+        return;
+      }
+      this.#finish(slot, msg);
+    });
+    handle.onFailure((err) => {
+      readyReject(err);
+      this.#crash(slot, err);
+    });
+    handle.post({ type: 'init', options: this.#initOptions });
+    try {
+      this.buildInfo = await ready;
+    } catch (err) {
+      await handle.terminate();
+      throw new Error(`numdecode worker pool: a worker could not load numdecode: ${err.message}`);
+    }
+    handle.unref(); // an idle pool does not keep Node running
+    return slot;
+  }
+
+  /**
+   * Runs one job in the next free worker.
+   * @param {{format: string, op: string, args?: any[]}} job
+   * @param {{transfer?: boolean}} [options] transfer: move the arguments' ArrayBuffers into the
+   *   worker instead of copying them (they become detached, length 0, in the caller)
+   * @returns {Promise<any>} the operation's result; rejects with the worker's error
+   */
+  run(job, options = {}) {
+    try {
+      validateJob(job);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const { args, transfer } = prepareArgs(job.args ?? [], options?.transfer === true);
+    return this.#enqueue({ format: job.format, op: job.op, args }, transfer);
+  }
+
+  /**
+   * Runs several jobs in one worker, with one message each way: for many small jobs, where
+   * messaging would cost more than decoding. Resolves to the results in order; rejects with the
+   * first failing job's error (err.jobIndex tells which).
+   * @param {{format: string, op: string, args?: any[]}[]} jobs
+   * @param {{transfer?: boolean}} [options]
+   */
+  runBatch(jobs, options = {}) {
+    let batch;
+    try {
+      if (!Array.isArray(jobs)) throw new TypeError('numdecode worker pool: runBatch takes an array of jobs');
+      jobs.forEach(validateJob);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    const transfer = new Set();
+    batch = jobs.map((j) => {
+      const prepared = prepareArgs(j.args ?? [], options?.transfer === true);
+      prepared.transfer.forEach((b) => transfer.add(b));
+      return { format: j.format, op: j.op, args: prepared.args };
+    });
+    return this.#enqueue({ batch }, [...transfer]);
+  }
+
+  #enqueue(message, transfer) {
+    if (this.#terminated) return Promise.reject(new Error('numdecode worker pool: terminated'));
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ id: this.#nextId++, message, transfer, resolve, reject });
+      this.#dispatch();
+    });
+  }
+
+  /** pco.decode in a worker. */
+  decodePco(bytes, options) {
+    return this.run({ format: 'pco', op: 'decode', args: [bytes] }, options);
+  }
+
+  /**
+   * pco.decode of each file, spread over the workers; resolves in input order. Small files go
+   * to the workers in batches (about four batches per worker) so that messaging does not
+   * dominate; options.batch = false sends one message per file.
+   * @param {Iterable<Uint8Array>} files
+   * @param {{transfer?: boolean, batch?: boolean}} [options]
+   */
+  async decodePcoMany(files, options = {}) {
+    const list = Array.from(files);
+    const job = (bytes) => ({ format: 'pco', op: 'decode', args: [bytes] });
+    if (options?.batch === false) return Promise.all(list.map((bytes) => this.run(job(bytes), options)));
+    const batches = planBatches(list.map((f) => f.byteLength), Math.max(this.size, 1));
+    const results = await Promise.all(batches.map((indexes) => this.runBatch(indexes.map((i) => job(list[i])), options)));
+    return results.flat();
+  }
+
+  /** {size, busy, queued, completed, failed}: busy workers and queued messages (a batch is one);
+   * completed and failed jobs (a batch counts each of its jobs that ran). */
+  stats() {
+    return {
+      size: this.#slots.length,
+      busy: this.#slots.filter((s) => s.job !== null).length,
+      queued: this.#queue.length,
+      completed: this.#completed,
+      failed: this.#failed,
+    };
+  }
+
+  /** Stops every worker; jobs still queued or running reject. */
+  async terminate() {
+    if (this.#terminated) return;
+    this.#terminated = true;
+    const error = new Error('numdecode worker pool: terminated');
+    for (const item of this.#queue.splice(0)) item.reject(error);
+    const slots = this.#slots;
+    this.#slots = [];
+    for (const slot of slots) {
+      slot.dead = true;
+      if (slot.job) slot.job.reject(error);
+      slot.job = null;
+    }
+    await Promise.all(slots.map((s) => s.handle.terminate()));
+  }
+
+  /** For tests: stops worker `index` as if it had crashed (its job rejects, a new worker replaces it). */
+  _terminateWorker(index) {
+    const slot = this.#slots[index];
+    if (!slot) throw new RangeError(`numdecode worker pool: no worker ${index}`);
+    slot.handle.terminate();
+    // Browsers report no event for a terminated worker: handle it as a crash here.
+    this.#crash(slot, new Error('numdecode worker pool: the worker died'));
+  }
+
+  #dispatch() {
+    for (const slot of this.#slots) {
+      if (this.#queue.length === 0) return;
+      if (slot.job !== null || slot.dead) continue;
+      const item = this.#queue.shift();
+      slot.job = item;
+      slot.handle.ref();
+      try {
+        slot.handle.post({ id: item.id, ...item.message }, item.transfer);
+      } catch (err) {
+        // e.g. an argument that cannot be cloned: the worker never saw the job.
+        slot.job = null;
+        slot.handle.unref();
+        this.#failed++;
+        item.reject(err);
+      }
+    }
+  }
+
+  #finish(slot, msg) {
+    const item = slot.job;
+    if (item === null || msg?.id !== item.id) return;
+    slot.job = null;
+    slot.handle.unref();
+    if (msg.error) {
+      this.#failed++;
+      item.reject(toError(msg.error));
+    } else if (msg.results) {
+      const failedAt = msg.results.findIndex((r) => r.error);
+      const failures = msg.results.filter((r) => r.error).length;
+      this.#completed += msg.results.length - failures;
+      this.#failed += failures;
+      if (failedAt < 0) {
+        item.resolve(msg.results.map((r) => r.result));
+      } else {
+        const err = toError(msg.results[failedAt].error);
+        err.jobIndex = failedAt;
+        item.reject(err);
+      }
+    } else {
+      this.#completed++;
+      item.resolve(msg.result);
+    }
+    this.#dispatch();
+  }
+
+  // A worker died (uncaught error, exit): its job fails; a fresh worker takes its place.
+  #crash(slot, err) {
+    if (slot.dead || this.#terminated) return;
+    slot.dead = true;
+    if (slot.job) {
+      this.#failed++;
+      slot.job.reject(err);
+      slot.job = null;
+    }
+    slot.handle.terminate();
+    const index = this.#slots.indexOf(slot);
+    if (index < 0) return;
+    this.#startWorker().then(
+      (fresh) => {
+        if (this.#terminated) return fresh.handle.terminate();
+        this.#slots[index] = fresh;
+        this.#dispatch();
+      },
+      (startErr) => {
+        // No replacement: fail the queue if no worker is left.
+        if (this.#slots.every((s) => s.dead)) {
+          for (const item of this.#queue.splice(0)) item.reject(startErr);
+        }
+      },
+    );
+  }
+}
+
+/**
+ * Starts a pool of workers, each with numdecode loaded (init(options.init)).
+ * @param {{size?: number, init?: import('../wasm.js').InitOptions}} [options]
+ *   size: number of workers (default: the number of CPU cores)
+ */
+export async function createWorkerPool(options = {}) {
+  const size = options?.size ?? (await defaultSize());
+  if (!Number.isInteger(size) || size < 1) {
+    throw new TypeError(`numdecode worker pool: size must be a positive integer, got ${String(size)}`);
+  }
+  const pool = new WorkerPool(options?.init);
+  await pool._start(size);
+  return pool;
+}

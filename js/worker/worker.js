@@ -1,0 +1,101 @@
+// The worker side of numdecode/worker: runs in a browser module Worker or a Node worker_threads
+// Worker. Loads numdecode once, then runs jobs {id, format, op, args}: format names an export of
+// numdecode (pco, alp, bpcells, ...), op one of its functions. Typed arrays in the result are
+// transferred back (no copy).
+import * as numdecode from '../index.js';
+
+// A browser worker's global is a WorkerGlobalScope; Node's worker_threads has none.
+const port =
+  typeof WorkerGlobalScope === 'function' && self instanceof WorkerGlobalScope
+    ? self
+    : (await import('node:worker_threads')).parentPort;
+
+function listen(handler) {
+  if (typeof port.on === 'function') port.on('message', handler);
+  else port.addEventListener('message', (event) => handler(event.data));
+}
+
+function errorData(err) {
+  return err instanceof Error ? { name: err.name, message: err.message } : { name: 'Error', message: String(err) };
+}
+
+// The ArrayBuffers behind typed arrays in a result (top level, arrays and plain objects, a few
+// levels deep), each once. Buffers of wasm memory or SharedArrayBuffers cannot be transferred.
+function transferables(value, found = new Set(), depth = 0) {
+  if (value === null || typeof value !== 'object' || depth > 5) return found;
+  if (ArrayBuffer.isView(value)) {
+    if (value.buffer instanceof ArrayBuffer) found.add(value.buffer);
+  } else if (value instanceof ArrayBuffer) {
+    found.add(value);
+  } else if (Array.isArray(value)) {
+    for (const v of value) transferables(v, found, depth + 1);
+  } else if (Object.getPrototypeOf(value) === Object.prototype) {
+    for (const v of Object.values(value)) transferables(v, found, depth + 1);
+  }
+  return found;
+}
+
+function lookup(format, op) {
+  const api = Object.hasOwn(numdecode, format) ? numdecode[format] : undefined;
+  if (api === null || typeof api !== 'object') {
+    const formats = Object.keys(numdecode).filter((k) => typeof numdecode[k] === 'object' && numdecode[k] !== null);
+    throw new Error(`numdecode worker: unknown format ${JSON.stringify(format)} (one of ${formats.join(', ')})`);
+  }
+  const fn = Object.hasOwn(api, op) ? api[op] : undefined;
+  if (typeof fn !== 'function') {
+    const ops = Object.keys(api).filter((k) => typeof api[k] === 'function');
+    throw new Error(`numdecode worker: ${format} has no operation ${JSON.stringify(op)} (one of ${ops.join(', ')})`);
+  }
+  return fn;
+}
+
+async function runOne({ format, op, args }) {
+  return lookup(format, op)(...(args ?? []));
+}
+
+// A message is one job {id, format, op, args} or a batch {id, batch: [job, ...]} (many small
+// jobs, one message each way). A batch answers {id, results: [{result} | {error}, ...]}.
+async function run(message) {
+  const { id, format, op } = message;
+  let reply;
+  try {
+    if (Array.isArray(message.batch)) {
+      const results = [];
+      for (const job of message.batch) {
+        try {
+          results.push({ result: await runOne(job) });
+        } catch (err) {
+          results.push({ error: errorData(err) });
+        }
+      }
+      reply = { id, results };
+    } else {
+      reply = { id, result: await runOne(message) };
+    }
+  } catch (err) {
+    port.postMessage({ id, error: errorData(err) });
+    return;
+  }
+  try {
+    port.postMessage(reply, [...transferables(reply.results ?? reply.result)]);
+  } catch (err) {
+    const what = message.batch ? 'a batch' : `${format}.${op}`;
+    port.postMessage({
+      id,
+      error: { name: 'DataCloneError', message: `numdecode worker: the result of ${what} cannot be sent back (${err.message})` },
+    });
+  }
+}
+
+listen(async (message) => {
+  if (message?.type === 'init') {
+    try {
+      await numdecode.init(message.options);
+      port.postMessage({ type: 'ready', buildInfo: numdecode.buildInfo() });
+    } catch (err) {
+      port.postMessage({ type: 'ready', error: errorData(err) });
+    }
+    return;
+  }
+  await run(message);
+});

@@ -1,0 +1,234 @@
+// A zarrita.js codec for Zarr arrays written with numcodecs' pcodec codec (zarr-python).
+//
+//   import * as zarr from 'zarrita';
+//   import { registerPcodec } from 'numdecode/zarr';
+//   registerPcodec(zarr.registry);
+//   const arr = await zarr.open(new zarr.FetchStore(url), { kind: 'array' });
+//
+// Names it answers to: Zarr v3 metadata calls the codec "numcodecs.pcodec" (numcodecs.zarr3.PCodec)
+// and some newer writers "pcodec"; Zarr v2 metadata has compressor {"id": "pcodec", ...}, which
+// zarrita looks up as "numcodecs.pcodec".
+//
+// Chunk layout: numcodecs.PCodec.encode is pcodec's standalone.simple_compress(array, config), so
+// each Zarr chunk is one standalone Pco file (magic "pco!", header, Pco chunks) holding the chunk's
+// values in C order (zarrita undoes a v2 order "F" with its own transpose codec). The codec's JSON
+// configuration only steers the encoder (level, mode_spec, delta_spec, paging_spec,
+// delta_encoding_order, equal_pages_up_to): decoding reads everything it needs from the file.
+import { init, typedArrayFor } from './wasm.js';
+import { decodeView } from './pco.js';
+
+/** The codec names registerPcodec() registers. */
+export const PCODEC_CODEC_NAMES = Object.freeze(['numcodecs.pcodec', 'pcodec']);
+
+/** Configuration fields numcodecs writes; all of them only matter to the encoder. */
+export const PCODEC_ENCODER_FIELDS = Object.freeze([
+  'level',
+  'mode_spec',
+  'delta_spec',
+  'paging_spec',
+  'delta_encoding_order',
+  'equal_pages_up_to',
+]);
+
+// Zarr data_type -> the dtype name numdecode uses. Pco has no bool or complex types.
+const ZARR_TO_DTYPE = Object.freeze({
+  int8: 'i8',
+  uint8: 'u8',
+  int16: 'i16',
+  uint16: 'u16',
+  float16: 'f16',
+  int32: 'i32',
+  uint32: 'u32',
+  float32: 'f32',
+  int64: 'i64',
+  uint64: 'u64',
+  float64: 'f64',
+});
+
+function cStrides(shape) {
+  const strides = new Array(shape.length);
+  let step = 1;
+  for (let i = shape.length - 1; i >= 0; i--) {
+    strides[i] = step;
+    step *= shape[i];
+  }
+  return strides;
+}
+
+function codecError(message) {
+  return new Error(`numcodecs.pcodec: ${message}`);
+}
+
+// f16 values arrive as their bits; zarrita's float16 arrays are Float16Array where the engine has it.
+function asFloat16(bits) {
+  const Float16 = globalThis.Float16Array;
+  return Float16 ? new Float16(bits.buffer, bits.byteOffset, bits.length) : bits;
+}
+
+/**
+ * The array -> bytes codec zarrita instantiates for each array (fromConfig). Decode only.
+ */
+export class PcodecCodec {
+  /** zarrita's codec kind: it replaces the "bytes" codec (bytes in, typed array chunk out). */
+  kind = 'array_to_bytes';
+  static kind = 'array_to_bytes';
+
+  #dtype;
+  #dataType;
+  #shape;
+  #strides;
+  #size;
+  #maxOutputBytes;
+  #options;
+
+  /**
+   * @param {object|null|undefined} configuration the codec's JSON configuration (encoder settings, kept as is)
+   * @param {{dataType: string, shape: number[], codecs?: {name: string, configuration?: any}[]}} meta
+   *   zarrita's chunk metadata
+   * @param {{init?: import('./wasm.js').InitOptions, pool?: {run: Function}}} [options]
+   */
+  constructor(configuration, meta, options = {}) {
+    if (configuration != null && (typeof configuration !== 'object' || Array.isArray(configuration))) {
+      throw codecError(`configuration must be a JSON object, got ${JSON.stringify(configuration)}`);
+    }
+    const dtype = ZARR_TO_DTYPE[meta?.dataType];
+    if (dtype === undefined) {
+      throw codecError(
+        `data type ${JSON.stringify(meta?.dataType)} is not one Pco stores (${Object.keys(ZARR_TO_DTYPE).join(', ')})`,
+      );
+    }
+    // Zarr v2 arrays with a big-endian dtype (">f8") get an explicit big-endian "bytes" codec from
+    // zarrita. Pco files hold little-endian numbers only, so such metadata cannot describe pcodec chunks.
+    const bigEndian = (meta.codecs ?? []).some((c) => c?.name === 'bytes' && c.configuration?.endian === 'big');
+    if (bigEndian) throw codecError('big-endian data types are not supported (Pco stores little-endian numbers)');
+    /** The configuration as written in the metadata; decoding does not use it. */
+    this.configuration = Object.freeze({ ...(configuration ?? {}) });
+    this.#dtype = dtype;
+    this.#dataType = meta.dataType;
+    this.#shape = [...meta.shape];
+    this.#strides = cStrides(this.#shape);
+    this.#size = this.#shape.reduce((a, b) => a * b, 1);
+    // A chunk decodes to exactly its shape's values: refuse to decode more (a few bytes of Pco can
+    // claim gigabytes of constant values).
+    this.#maxOutputBytes = this.#size * typedArrayFor(dtype).BYTES_PER_ELEMENT;
+    this.#options = options ?? {};
+  }
+
+  static fromConfig(configuration, meta) {
+    return new PcodecCodec(configuration, meta);
+  }
+
+  encode() {
+    throw codecError('numdecode only decodes; write pcodec chunks with numcodecs (zarr-python)');
+  }
+
+  /**
+   * Decodes one chunk (a standalone Pco file) into {data, shape, stride} for zarrita.
+   * @param {Uint8Array} bytes
+   */
+  async decode(bytes) {
+    const data = this.#options.pool ? await this.#decodeInPool(bytes) : await this.#decodeHere(bytes);
+    return {
+      data: this.#dtype === 'f16' ? asFloat16(data) : data,
+      shape: this.#shape,
+      stride: this.#strides,
+    };
+  }
+
+  #checkDtype(dtype) {
+    // A file without chunks and without a declared dtype (dtype null) is a valid empty chunk.
+    if (dtype !== null && dtype !== this.#dtype) {
+      throw codecError(`the chunk holds ${dtype} values but the array's data type is ${this.#dataType} (${this.#dtype})`);
+    }
+  }
+
+  #tooMany(err) {
+    if (err instanceof Error && err.message.startsWith('output limit')) {
+      return codecError(
+        `the chunk holds more than the ${this.#size} values its shape [${this.#shape.join(', ')}] allows (${err.message})`,
+      );
+    }
+    return err;
+  }
+
+  #checkLength(length) {
+    if (length !== this.#size) {
+      throw codecError(
+        `the chunk holds ${length} values but its shape [${this.#shape.join(', ')}] needs ${this.#size}`,
+      );
+    }
+  }
+
+  async #decodeHere(bytes) {
+    await init(this.#options.init);
+    // One copy out of wasm memory, as with pco.decode, but the view also tells the dtype
+    // (pco.decode's Uint16Array could be u16 or f16).
+    let view;
+    try {
+      view = decodeView(bytes, { maxOutputBytes: this.#maxOutputBytes });
+    } catch (err) {
+      throw this.#tooMany(err);
+    }
+    try {
+      this.#checkDtype(view.dtype);
+      const values = view.values;
+      this.#checkLength(values.length);
+      // new + set, not slice(): V8's slice() on a view of wasm memory is slow.
+      const copy = new values.constructor(values.length);
+      copy.set(values);
+      return copy;
+    } finally {
+      view.release();
+    }
+  }
+
+  async #decodeInPool(bytes) {
+    // The pool copies just these bytes (they may be a view into a shard or a cache) and moves the copy.
+    const limit = { maxOutputBytes: this.#maxOutputBytes };
+    const chunks = await this.#options.pool
+      .run({ format: 'pco', op: 'decodeChunks', args: [bytes, limit] })
+      .catch((err) => Promise.reject(this.#tooMany(err)));
+    let length = 0;
+    for (const c of chunks) {
+      this.#checkDtype(c.dtype);
+      length += c.values.length;
+    }
+    this.#checkLength(length);
+    if (chunks.length === 1) return chunks[0].values;
+    const out = new (typedArrayFor(this.#dtype))(length);
+    let at = 0;
+    for (const c of chunks) {
+      out.set(c.values, at);
+      at += c.values.length;
+    }
+    return out;
+  }
+}
+
+/**
+ * A zarrita codec registry entry ({kind, fromConfig}) with options bound.
+ * @param {{init?: import('./wasm.js').InitOptions, pool?: {run: Function}}} [options]
+ *   init: options for numdecode's init() (called on first decode);
+ *   pool: a worker pool from numdecode/worker to decode chunks off the main thread.
+ */
+export function pcodecCodecEntry(options = {}) {
+  return Object.freeze({
+    kind: 'array_to_bytes',
+    fromConfig: (configuration, meta) => new PcodecCodec(configuration, meta, options),
+  });
+}
+
+/**
+ * Registers the codec in zarrita's registry (pass `zarr.registry` from `import * as zarr from
+ * 'zarrita'`) under every name in PCODEC_CODEC_NAMES. Returns the registry.
+ * @param {Map<string, () => Promise<any>>} registry
+ * @param {{init?: import('./wasm.js').InitOptions, pool?: {run: Function}}} [options]
+ */
+export function registerPcodec(registry, options = {}) {
+  if (registry === null || typeof registry !== 'object' || typeof registry.set !== 'function') {
+    throw new TypeError("registerPcodec: pass zarrita's codec registry (import * as zarr from 'zarrita'; zarr.registry)");
+  }
+  const entry = pcodecCodecEntry(options);
+  for (const name of PCODEC_CODEC_NAMES) registry.set(name, () => Promise.resolve(entry));
+  return registry;
+}

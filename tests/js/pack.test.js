@@ -1,0 +1,138 @@
+// The package as npm ships it: `npm pack`, installed offline into an empty folder, used from
+// import and from require (numdecode, numdecode/zarr, numdecode/worker).
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pcoDir, projectRoot } from './corpus.js';
+
+let work;
+let tarball;
+let files;
+let app;
+
+function run(cmd, args, cwd) {
+  return execFileSync(cmd, args, { cwd, encoding: 'utf8', timeout: 110000, stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+beforeAll(() => {
+  work = mkdtempSync(path.join(os.tmpdir(), 'numdecode-pack-'));
+  const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], projectRoot));
+  tarball = path.join(work, packed[0].filename);
+  files = packed[0].files.map((f) => f.path);
+  app = path.join(work, 'app');
+  run('mkdir', ['-p', app], work);
+  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+  run('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball], app);
+});
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test('the tarball holds the library, both wasm builds, types and CommonJS entries, and nothing else', () => {
+  for (const f of [
+    'package.json',
+    'README.md',
+    'bin/numdecode.js',
+    'js/index.js',
+    'js/index.cjs',
+    'js/index.d.ts',
+    'js/index.d.cts',
+    'js/pco.js',
+    'js/wasm.js',
+    'js/zarr.js',
+    'js/zarr.cjs',
+    'js/zarr.d.ts',
+    'js/zarr.d.cts',
+    'js/worker/index.js',
+    'js/worker/index.cjs',
+    'js/worker/index.d.ts',
+    'js/worker/index.d.cts',
+    'js/worker/worker.js',
+    'dist/numdecode-simd.mjs',
+    'dist/numdecode-simd.wasm',
+    'dist/numdecode-scalar.mjs',
+    'dist/numdecode-scalar.wasm',
+  ]) {
+    expect(files).toContain(f);
+  }
+  expect(files.filter((f) => /^(tests|src|node_modules|build|bench|scripts)\//.test(f))).toEqual([]);
+  expect(readdirSync(path.join(app, 'node_modules', 'numdecode', 'dist')).sort()).toEqual(
+    ['numdecode-scalar.mjs', 'numdecode-scalar.wasm', 'numdecode-simd.mjs', 'numdecode-simd.wasm'],
+  );
+});
+
+const file = (name) => JSON.stringify(path.join(pcoDir, name));
+
+test('import: numdecode, numdecode/zarr, numdecode/worker', () => {
+  const script = `
+    import { readFileSync } from 'node:fs';
+    import { init, pco, buildInfo } from 'numdecode';
+    import { registerPcodec, PcodecCodec } from 'numdecode/zarr';
+    import { createWorkerPool } from 'numdecode/worker';
+    const bytes = new Uint8Array(readFileSync(${file('classic_f64_n1000.pco')}));
+    const want = new Uint8Array(readFileSync(${file('classic_f64_n1000.bin')}));
+    const same = (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).equals(want);
+    await init();
+    const view = pco.decodeView(bytes);
+    const out = { version: buildInfo().version, decode: same(pco.decode(bytes)), view: same(view.values) };
+    view.release();
+    const registry = registerPcodec(new Map());
+    const entry = await registry.get('numcodecs.pcodec')();
+    const chunk = await entry.fromConfig({ level: 8 }, { dataType: 'float64', shape: [1000], codecs: [] }).decode(bytes);
+    out.zarr = same(chunk.data) && entry.fromConfig({}, { dataType: 'float64', shape: [1000] }) instanceof PcodecCodec;
+    const pool = await createWorkerPool({ size: 2 });
+    out.worker = (await pool.decodePcoMany([bytes, bytes])).every(same);
+    await pool.terminate();
+    console.log(JSON.stringify(out));
+  `;
+  const out = JSON.parse(run(process.execPath, ['--input-type=module', '-e', script], app));
+  expect(out).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), decode: true, view: true, zarr: true, worker: true });
+});
+
+test('require: numdecode, numdecode/zarr, numdecode/worker', () => {
+  const script = `
+    const { readFileSync } = require('node:fs');
+    const numdecode = require('numdecode');
+    const { registerPcodec } = require('numdecode/zarr');
+    const { createWorkerPool } = require('numdecode/worker');
+    const bytes = new Uint8Array(readFileSync(${file('classic_i64_n1000.pco')}));
+    const want = new Uint8Array(readFileSync(${file('classic_i64_n1000.bin')}));
+    const same = (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).equals(want);
+    (async () => {
+      const out = {};
+      try { numdecode.pco.decode(bytes); } catch (err) { out.beforeInit = err.message; }
+      await numdecode.init();
+      out.decode = same(numdecode.pco.decode(bytes));
+      out.inspect = numdecode.pco.inspect(bytes).chunks.length;
+      out.dtypes = numdecode.DTYPES.length;
+      const esm = await numdecode.load();
+      out.sameModule = esm.buildInfo().version === numdecode.buildInfo().version;
+      const registry = registerPcodec(new Map());
+      const entry = await registry.get('pcodec')();
+      out.zarr = same((await entry.fromConfig({}, { dataType: 'int64', shape: [1000], codecs: [] }).decode(bytes)).data);
+      const pool = await createWorkerPool({ size: 1 });
+      out.worker = same(await pool.decodePco(bytes));
+      await pool.terminate();
+      console.log(JSON.stringify(out));
+    })().catch((err) => { console.error(err); process.exit(1); });
+  `;
+  const out = JSON.parse(run(process.execPath, ['-e', script], app));
+  expect(out).toEqual({
+    beforeInit: 'numdecode: await init() before pco',
+    decode: true,
+    inspect: 1,
+    dtypes: 11,
+    sameModule: true,
+    zarr: true,
+    worker: true,
+  });
+});
+
+test('the CommonJS DTYPES list equals the ES one', async () => {
+  const { DTYPES } = await import('../../js/index.js');
+  const script = `console.log(JSON.stringify(require('numdecode').DTYPES))`;
+  expect(JSON.parse(run(process.execPath, ['-e', script], app))).toEqual([...DTYPES]);
+});

@@ -1,0 +1,244 @@
+// numdecode/worker in Node (worker_threads): results equal the corpus, typed arrays come back
+// transferred, errors come back as Errors, and the pool spreads jobs over its workers.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { init, pco } from '../../js/index.js';
+import { createWorkerPool, planBatches, WorkerPool } from '../../js/worker/index.js';
+import { bytesOf, expectSameBytes, pcoCases, pcoCorruptCases, pcoDir, projectRoot, readBytes, sha256 } from './corpus.js';
+
+const standalone = pcoCases().filter((c) => c.format === 'standalone');
+const withValues = standalone.filter((c) => c.expected !== null);
+let pool;
+
+beforeAll(async () => {
+  await init();
+  pool = await createWorkerPool({ size: 2 });
+});
+
+afterAll(async () => {
+  await pool?.terminate();
+});
+
+test('a pool has the requested number of workers, each with numdecode loaded', () => {
+  expect(pool).toBeInstanceOf(WorkerPool);
+  expect(pool.size).toBe(2);
+  expect(pool.buildInfo.version).toMatch(/^\d+\.\d+\.\d+/);
+  expect(pool.stats()).toMatchObject({ size: 2, busy: 0, queued: 0 });
+});
+
+test('decodePcoMany: every corpus file, in input order, bit-exact', async () => {
+  const files = withValues.map((c) => readBytes(pcoDir, c.file));
+  const results = await pool.decodePcoMany(files);
+  expect(results).toHaveLength(withValues.length);
+  for (const [i, c] of withValues.entries()) {
+    expectSameBytes(bytesOf(results[i]), readBytes(pcoDir, c.expected), c.name);
+    // Same typed array class as on the main thread. (By name: Jest runs tests in their own realm,
+    // so arrays from a worker are not instanceof the test's classes.)
+    expect(results[i].constructor.name).toBe(pco.decode(files[i]).constructor.name);
+  }
+});
+
+test('decodePcoMany without batching gives the same', async () => {
+  const picked = withValues.slice(0, 12);
+  const results = await pool.decodePcoMany(picked.map((c) => readBytes(pcoDir, c.file)), { batch: false });
+  for (const [i, c] of picked.entries()) expectSameBytes(bytesOf(results[i]), readBytes(pcoDir, c.expected), c.name);
+});
+
+test('runBatch: many jobs in one message each way; a failing job names its index', async () => {
+  const before = pool.stats();
+  const jobs = ['classic_u8_n1000', 'n1_f64', 'size_i32_n257'].map((n) => ({
+    format: 'pco',
+    op: 'decode',
+    args: [readBytes(pcoDir, `${n}.pco`)],
+  }));
+  const results = await pool.runBatch(jobs);
+  for (const [i, n] of ['classic_u8_n1000', 'n1_f64', 'size_i32_n257'].entries()) {
+    expectSameBytes(bytesOf(results[i]), readBytes(pcoDir, `${n}.bin`), n);
+  }
+  expect(pool.stats().completed - before.completed).toBe(3);
+  const bad = [jobs[0], { format: 'pco', op: 'decode', args: [new Uint8Array([1, 2, 3])] }, jobs[2]];
+  const err = await pool.runBatch(bad).catch((e) => e);
+  expect(err.message).toMatch(/\S/);
+  expect(err.jobIndex).toBe(1);
+  await expect(pool.runBatch('nope')).rejects.toThrow(/array of jobs/);
+});
+
+test('planBatches: about four batches per worker, big items alone, order kept', () => {
+  expect(planBatches([], 2)).toEqual([]);
+  const small = planBatches(new Array(80).fill(100), 2);
+  expect(small).toHaveLength(8);
+  expect(small.flat()).toEqual([...Array(80).keys()]);
+  expect(planBatches([10, 1000, 10, 10], 1)).toEqual([[0], [1], [2, 3]]);
+  expect(planBatches(new Array(600).fill(1), 1).every((b) => b.length <= 256)).toBe(true);
+});
+
+test('large files in parallel: both workers busy, results match the SHA-256', async () => {
+  const bench = standalone.filter((c) => c.name.startsWith('bench_'));
+  const jobs = bench.map((c) => pool.decodePco(readBytes(pcoDir, c.file)));
+  expect(pool.stats()).toMatchObject({ busy: 2, queued: bench.length - 2 });
+  const results = await Promise.all(jobs);
+  for (const [i, c] of bench.entries()) expect(sha256(bytesOf(results[i]))).toBe(c.sha256_of_expected);
+  expect(pool.stats()).toMatchObject({ busy: 0, queued: 0 });
+});
+
+test('results arrive transferred: each typed array owns its whole buffer', async () => {
+  const values = await pool.decodePco(readBytes(pcoDir, 'classic_f64_n1000.pco'));
+  expect(Object.prototype.toString.call(values)).toBe('[object Float64Array]');
+  expect(Object.prototype.toString.call(values.buffer)).toBe('[object ArrayBuffer]');
+  expect(values.buffer.byteLength).toBe(values.byteLength);
+  const chunks = await pool.run({ format: 'pco', op: 'decodeChunks', args: [readBytes(pcoDir, 'multichunk_i32_4chunks.pco')] });
+  expect(chunks.map((c) => c.dtype)).toEqual(['i32', 'i32', 'i32', 'i32']);
+  expectSameBytes(
+    bytesOf(new Int32Array(chunks.flatMap((c) => Array.from(c.values)))),
+    readBytes(pcoDir, 'multichunk_i32_4chunks.bin'),
+    'chunks',
+  );
+});
+
+test('inputs are copied by default and moved with {transfer: true}', async () => {
+  const copied = readBytes(pcoDir, 'classic_u16_n1000.pco');
+  const length = copied.byteLength;
+  await pool.decodePco(copied);
+  expect(copied.byteLength).toBe(length);
+  const moved = readBytes(pcoDir, 'classic_u16_n1000.pco');
+  const values = await pool.decodePco(moved, { transfer: true });
+  expect(moved.byteLength).toBe(0); // detached: now owned by the worker
+  expectSameBytes(bytesOf(values), readBytes(pcoDir, 'classic_u16_n1000.bin'), 'transferred input');
+});
+
+test('a view into a larger buffer: only its bytes travel, the caller keeps its buffer', async () => {
+  const file = readBytes(pcoDir, 'classic_u32_n1000.pco');
+  const big = new Uint8Array(file.byteLength + 1000);
+  big.set(file, 7);
+  const view = big.subarray(7, 7 + file.byteLength);
+  const values = await pool.decodePco(view);
+  expectSameBytes(bytesOf(values), readBytes(pcoDir, 'classic_u32_n1000.bin'), 'view input');
+  expect(big.byteLength).toBe(file.byteLength + 1000);
+  const batched = await pool.runBatch([{ format: 'pco', op: 'decode', args: [view] }]);
+  expectSameBytes(bytesOf(batched[0]), readBytes(pcoDir, 'classic_u32_n1000.bin'), 'view input, batch');
+});
+
+test('a Node Buffer as input (what readFileSync gives) works, without deprecation warnings', async () => {
+  const warnings = [];
+  const onWarning = (w) => warnings.push(w.name);
+  process.on('warning', onWarning);
+  try {
+    const values = await pool.decodePco(readFileSync(path.join(pcoDir, 'classic_i32_n1000.pco')));
+    expectSameBytes(bytesOf(values), readBytes(pcoDir, 'classic_i32_n1000.bin'), 'Buffer input');
+  } finally {
+    process.off('warning', onWarning);
+  }
+  expect(warnings).toEqual([]);
+});
+
+test('any {format, op, args} job: inspect gives what the main thread gives', async () => {
+  const file = readBytes(pcoDir, 'lookback_i64_period37.pco');
+  expect(await pool.run({ format: 'pco', op: 'inspect', args: [file] })).toEqual(pco.inspect(file));
+});
+
+test('other formats: ALP pages decode in a worker bit-exactly; reader objects cannot cross threads', async () => {
+  const alpDir = path.join(path.dirname(pcoDir), 'alp');
+  const cases = JSON.parse(readFileSync(path.join(alpDir, 'manifest.json'), 'utf8'));
+  const picked = (cases.cases ?? cases).filter((c) => c.expected !== null && c.n > 0).slice(0, 6);
+  expect(picked.length).toBeGreaterThan(0);
+  const results = await pool.runBatch(
+    picked.map((c) => ({ format: 'alp', op: 'decode', args: [readBytes(alpDir, c.file), c.dtype === 'float32' ? 'f32' : 'f64'] })),
+  );
+  for (const [i, c] of picked.entries()) expectSameBytes(bytesOf(results[i]), readBytes(alpDir, c.expected), c.name);
+  await expect(
+    pool.run({ format: 'alp', op: 'open', args: [readBytes(alpDir, picked[0].file), picked[0].dtype === 'float32' ? 'f32' : 'f64'] }),
+  ).rejects.toThrow(/cannot be sent back/);
+});
+
+describe('errors', () => {
+  test('a damaged file rejects with the decoder message', async () => {
+    const bad = pcoCorruptCases().find((c) => c.expect === 'error');
+    const bytes = readBytes(pcoDir, bad.file);
+    let mainThreadMessage;
+    try {
+      pco.decode(bytes);
+    } catch (err) {
+      mainThreadMessage = err.message;
+    }
+    await expect(pool.decodePco(bytes)).rejects.toThrow(mainThreadMessage);
+  });
+
+  test('unknown formats and operations, and bad jobs, are named', async () => {
+    await expect(pool.run({ format: 'zip', op: 'decode', args: [] })).rejects.toThrow(/unknown format "zip" \(one of .*pco/);
+    await expect(pool.run({ format: 'pco', op: 'explode', args: [] })).rejects.toThrow(/pco has no operation "explode" \(one of .*decode/);
+    await expect(pool.run({ format: 'pco' })).rejects.toThrow(TypeError);
+    await expect(pool.run({ format: 'pco', op: 'decode', args: 'x' })).rejects.toThrow(/job.args must be an array/);
+    // A result that cannot be cloned back (functions in it) is an error, not a hang.
+    await expect(pool.run({ format: 'pco', op: 'decodeView', args: [readBytes(pcoDir, 'n1_u32.pco')] })).rejects.toThrow(
+      /cannot be sent back/,
+    );
+  });
+
+  test('an argument that cannot be cloned rejects', async () => {
+    await expect(pool.run({ format: 'pco', op: 'decode', args: [() => 1] })).rejects.toThrow();
+  });
+
+  test('the pool keeps working after errors', async () => {
+    const values = await pool.decodePco(readBytes(pcoDir, 'classic_i8_n1000.pco'));
+    expectSameBytes(bytesOf(values), readBytes(pcoDir, 'classic_i8_n1000.bin'), 'after errors');
+    expect(pool.stats().failed).toBeGreaterThan(0);
+  });
+
+  test('size must be a positive integer', async () => {
+    await expect(createWorkerPool({ size: 0 })).rejects.toThrow(/size must be a positive integer/);
+    await expect(createWorkerPool({ size: 1.5 })).rejects.toThrow(TypeError);
+  });
+});
+
+test('init options reach the workers (scalar build)', async () => {
+  const scalar = await createWorkerPool({ size: 1, init: { simd: false } });
+  try {
+    expect(scalar.buildInfo.simd).toBe(false);
+    const values = await scalar.decodePco(readBytes(pcoDir, 'consec3_i64.pco'));
+    expectSameBytes(bytesOf(values), readBytes(pcoDir, 'consec3_i64.bin'), 'scalar worker');
+  } finally {
+    await scalar.terminate();
+  }
+});
+
+test('a worker that dies: its job rejects, a fresh worker takes its place', async () => {
+  const own = await createWorkerPool({ size: 1 });
+  try {
+    const big = readBytes(pcoDir, 'bench_f64_sensor_2m.pco');
+    const lost = expect(own.decodePco(big)).rejects.toThrow(/the worker died/);
+    const next = own.decodePco(readBytes(pcoDir, 'classic_u32_n1000.pco')); // queued behind it
+    own._terminateWorker(0);
+    await lost;
+    expectSameBytes(bytesOf(await next), readBytes(pcoDir, 'classic_u32_n1000.bin'), 'after a worker died');
+    expect(own.stats()).toMatchObject({ size: 1, busy: 0, failed: 1 });
+  } finally {
+    await own.terminate();
+  }
+});
+
+test('terminate() rejects queued and running jobs, and later runs', async () => {
+  const own = await createWorkerPool({ size: 1 });
+  const big = readBytes(pcoDir, 'bench_u32_random_1500k.pco');
+  const running = expect(own.decodePco(big)).rejects.toThrow(/terminated/);
+  const queued = expect(own.decodePco(big)).rejects.toThrow(/terminated/);
+  expect(own.stats()).toMatchObject({ busy: 1, queued: 1 });
+  await own.terminate();
+  await running;
+  await queued;
+  await expect(own.decodePco(big)).rejects.toThrow(/terminated/);
+});
+
+test('an idle pool does not keep Node running', () => {
+  const script = `
+    import { createWorkerPool } from ${JSON.stringify(path.join(projectRoot, 'js/worker/index.js'))};
+    import { readFileSync } from 'node:fs';
+    const pool = await createWorkerPool({ size: 2 });
+    const values = await pool.decodePco(new Uint8Array(readFileSync(${JSON.stringify(path.join(pcoDir, 'n1_f64.pco'))})));
+    console.log(values.length);
+  `;
+  // No terminate(): the process must still end by itself.
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { timeout: 30000, encoding: 'utf8' });
+  expect(out.trim()).toBe('1');
+});
