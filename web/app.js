@@ -1,0 +1,462 @@
+// The demo page: opens Pco files, ALP pages and BPCells directories (drop, picker, URL or
+// sample), decodes them with the numdecode package (values in a Web Worker) and shows what
+// is inside. Uses only the package's public API.
+import * as numdecode from '../js/index.js';
+import { $, el, formatBytes } from './lib/dom.js';
+import { renderPco } from './views/pco-view.js';
+import { renderAlp } from './views/alp-view.js';
+import { renderBpcells, showVector, showBlock, findByName, stopBpcells } from './views/bpcells-view.js';
+
+const PCO_MAGIC = [0x70, 0x63, 0x6f, 0x21]; // "pco!"
+const VIEWS = ['view-pco', 'view-alp', 'view-bpcells'];
+
+// ---------------------------------------------------------------- status, errors
+
+function setStage(stage, fraction = null) {
+  $('status').hidden = false;
+  $('stage').textContent = stage;
+  const bar = $('progress');
+  if (fraction === null) bar.removeAttribute('value');
+  else bar.value = fraction;
+}
+
+function clearStatus() {
+  $('status').hidden = true;
+}
+
+function showError(title, err) {
+  clearStatus();
+  const message = err instanceof Error ? err.message : String(err);
+  $('error').replaceChildren(el('strong', {}, title), message);
+  $('error').hidden = false;
+  document.body.dataset.state = 'error';
+}
+
+function clearError() {
+  $('error').hidden = true;
+  $('error').replaceChildren();
+}
+
+function showView(id) {
+  for (const v of VIEWS) $(v).hidden = v !== id;
+  if (id !== 'view-bpcells') stopBpcells();
+}
+
+window.addEventListener('error', (e) => showError('Unexpected error', e.error ?? e.message));
+window.addEventListener('unhandledrejection', (e) => showError('Unexpected error', e.reason));
+
+// ---------------------------------------------------------------- worker
+
+let worker = null;
+let nextId = 1;
+const pending = new Map();
+
+function startWorker() {
+  worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  worker.onmessage = ({ data }) => {
+    const job = pending.get(data.id);
+    if (!job) return;
+    if (data.type === 'progress') job.onProgress?.(data.stage, data.fraction);
+    else {
+      pending.delete(data.id);
+      if (data.type === 'result') job.resolve(data);
+      else job.reject(new Error(data.message));
+    }
+  };
+  worker.onerror = (e) => {
+    e.preventDefault();
+    for (const job of pending.values()) job.reject(new Error(`the decode worker failed: ${e.message || 'could not load it'}`));
+    pending.clear();
+    worker.terminate();
+    worker = null;
+  };
+}
+
+/** Sends one request to the worker; a new decode replaces (terminates) one still running. */
+function ask(message, { transfer = [], onProgress, replace = false } = {}) {
+  if (replace && pending.size) {
+    worker?.terminate();
+    worker = null;
+    for (const job of pending.values()) job.reject(new Error('superseded'));
+    pending.clear();
+  }
+  if (!worker) startWorker();
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject, onProgress });
+    worker.postMessage({ id, ...message }, transfer);
+  });
+}
+
+const requestCsv = async () => (await ask({ op: 'csv' }, { onProgress: setStage }).finally(clearStatus)).blob;
+
+// ---------------------------------------------------------------- opening
+
+let openGeneration = 0;
+
+function isPco(bytes) {
+  return bytes.length >= 4 && PCO_MAGIC.every((b, i) => bytes[i] === b);
+}
+
+/** Opens bytes already in memory as the chosen format ('auto', 'pco', 'alp-f32', 'alp-f64'). */
+async function openBytes(name, bytes, format) {
+  const generation = ++openGeneration;
+  clearError();
+  // The previous file's view goes: it must not pass for this file's, e.g. after an error.
+  showView(null);
+  $('ask-alp').hidden = true;
+  if (format === 'bpcells') throw new Error('a BPCells matrix is a directory: open its folder or its base URL');
+  if (format === 'auto' && !isPco(bytes)) {
+    // Not Pco: an ALP page carries no dtype, so ask.
+    clearStatus();
+    $('ask-alp-text').firstChild.textContent = `${name} does not start with the Pco magic `;
+    $('ask-alp').hidden = false;
+    pendingAlp = { name, bytes };
+    $('ask-alp').querySelector('button').focus();
+    document.body.dataset.state = 'ask';
+    return;
+  }
+  const kind = format === 'auto' || format === 'pco' ? 'pco' : 'alp';
+  const dtype = format === 'alp-f64' ? 'f64' : 'f32';
+  if (kind === 'alp' && !numdecode.alp) {
+    showView('view-alp');
+    $('alp-unavailable').hidden = false;
+    $('alp-body').hidden = true;
+    throw new Error('ALP is not available in this build of numdecode');
+  }
+  document.body.dataset.state = 'busy';
+  setStage(`decoding ${name} (${formatBytes(bytes.length)})`);
+  const copy = bytes.slice(); // the worker takes the buffer; keep ours for the views
+  const result = await ask(
+    { op: kind, bytes: copy.buffer, dtype },
+    { transfer: [copy.buffer], onProgress: setStage, replace: true },
+  );
+  if (generation !== openGeneration) return;
+  setStage('drawing');
+  if (kind === 'pco') {
+    showView('view-pco');
+    renderPco({ name, bytes, result, requestCsv });
+  } else {
+    showView('view-alp');
+    $('alp-unavailable').hidden = true;
+    $('alp-body').hidden = false;
+    renderAlp({ name, bytes, result, requestCsv });
+  }
+  clearStatus();
+  document.body.dataset.state = 'ready';
+  document.body.dataset.format = kind;
+}
+
+let pendingAlp = null;
+for (const button of $('ask-alp').querySelectorAll('button')) {
+  button.addEventListener('click', () => {
+    if (!pendingAlp) return;
+    const { name, bytes } = pendingAlp;
+    pendingAlp = null;
+    $('ask-alp').hidden = true;
+    run(`Could not open ${name}`, () => openBytes(name, bytes, `alp-${button.dataset.dtype}`));
+  });
+}
+
+/** Opens a BPCells matrix from a base URL or a {size, read} source. */
+async function openMatrix(name, source) {
+  ++openGeneration;
+  clearError();
+  $('ask-alp').hidden = true;
+  showView('view-bpcells');
+  if (!numdecode.bpcells) {
+    $('bp-unavailable').hidden = false;
+    $('bp-body').hidden = true;
+    throw new Error('BPCells is not available in this build of numdecode');
+  }
+  $('bp-unavailable').hidden = true;
+  document.body.dataset.state = 'busy';
+  setStage(`opening the BPCells matrix ${name}`);
+  $('bp-body').hidden = true;
+  // An explicit fetch: HttpSource's default calls the global fetch as a method of itself,
+  // which browsers refuse ("Illegal invocation"); reported to the BPCells owner.
+  const options = typeof source === 'string' ? { fetch: (input, init) => fetch(input, init) } : {};
+  const matrix = await numdecode.bpcells.open(source, options);
+  $('bp-body').hidden = false;
+  await renderBpcells({ name, matrix, setStage });
+  clearStatus();
+  document.body.dataset.state = 'ready';
+  document.body.dataset.format = 'bpcells';
+}
+
+/** Fetches a URL with a progress bar. */
+async function fetchBytes(url) {
+  const response = await fetch(url);
+  if (!response.ok) {
+    const err = new Error(`${url}: HTTP ${response.status} ${response.statusText}`);
+    err.status = response.status;
+    throw err;
+  }
+  const total = Number(response.headers.get('Content-Length')) || 0;
+  if (!response.body) return new Uint8Array(await response.arrayBuffer());
+  const reader = response.body.getReader();
+  const parts = [];
+  let got = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parts.push(value);
+    got += value.length;
+    setStage(`downloading ${formatBytes(got)}${total ? ` of ${formatBytes(total)}` : ''}`, total ? got / total : null);
+  }
+  const bytes = new Uint8Array(got);
+  let at = 0;
+  for (const p of parts) {
+    bytes.set(p, at);
+    at += p.length;
+  }
+  return bytes;
+}
+
+function lastSegment(url) {
+  const parts = new URL(url).pathname.split('/').filter(Boolean);
+  return decodeURIComponent(parts[parts.length - 1] ?? url);
+}
+
+async function hasVersionFile(base) {
+  try {
+    const r = await fetch(new URL('version', base), { method: 'HEAD' });
+    return r.ok;
+  } catch {
+    return false;
+  }
+}
+
+async function openUrl(input, format) {
+  const url = new URL(input, location.href).href;
+  // The sample menu shows the sample being opened, or nothing.
+  const match = [...$('samples').options].find((o) => o.value && new URL(JSON.parse(o.value).url, location.href).href === url);
+  $('samples').value = match ? match.value : '';
+  const dirUrl = url.endsWith('/') ? url : `${url}/`;
+  if (format === 'bpcells' || (format === 'auto' && url.endsWith('/'))) {
+    return openMatrix(lastSegment(dirUrl.replace(/\/matrix\/$/, '/')), dirUrl);
+  }
+  clearError();
+  setStage(`downloading ${url}`);
+  let bytes;
+  try {
+    bytes = await fetchBytes(url);
+  } catch (err) {
+    // Not a file: maybe a BPCells directory given without its trailing slash.
+    if (format === 'auto' && err.status === 404 && (await hasVersionFile(dirUrl))) {
+      return openMatrix(lastSegment(dirUrl.replace(/\/matrix\/$/, '/')), dirUrl);
+    }
+    throw err;
+  }
+  return openBytes(lastSegment(url), bytes, format);
+}
+
+// A BPCells directory picked or dropped as files: a {size, read} source over File objects.
+function filesSource(files) {
+  const byName = new Map(files.map((f) => [f.name, f]));
+  return {
+    size: async (name) => byName.get(name)?.size ?? null,
+    read: async (name, start, end) => new Uint8Array(await byName.get(name).slice(start, end).arrayBuffer()),
+  };
+}
+
+// Files directly inside a picked folder (webkitRelativePath "folder/name"); a folder holding a
+// `matrix/` subfolder (the corpus layout) opens that.
+function topLevelFiles(fileList) {
+  const files = [...fileList];
+  const depth = (f) => (f.webkitRelativePath || f.name).split('/').length;
+  const hasVersionAt = (d) => files.some((f) => depth(f) === d && f.name === 'version');
+  const d = hasVersionAt(2) ? 2 : hasVersionAt(3) ? 3 : 2;
+  return files.filter((f) => depth(f) === d);
+}
+
+async function readDroppedDirectory(entry) {
+  const readAll = (reader) =>
+    new Promise((resolve, reject) => {
+      const out = [];
+      const next = () => reader.readEntries((batch) => (batch.length ? (out.push(...batch), next()) : resolve(out)), reject);
+      next();
+    });
+  let entries = await readAll(entry.createReader());
+  if (!entries.some((e) => e.name === 'version')) {
+    const sub = entries.find((e) => e.isDirectory && e.name === 'matrix');
+    if (sub) entries = await readAll(sub.createReader());
+  }
+  const fileEntries = entries.filter((e) => e.isFile);
+  return Promise.all(fileEntries.map((e) => new Promise((resolve, reject) => e.file(resolve, reject))));
+}
+
+/** Runs an open action, turning any failure into a message on the page. */
+let finishedActions = 0;
+async function run(title, action) {
+  try {
+    await action();
+  } catch (err) {
+    if (err?.message === 'superseded') return;
+    showError(title, err);
+  } finally {
+    // A counter that tells scripts (and the end-to-end tests) an action has finished.
+    document.body.dataset.actions = String(++finishedActions);
+  }
+}
+
+// ---------------------------------------------------------------- controls
+
+$('file-input').addEventListener('change', (e) => {
+  const file = e.target.files[0];
+  if (!file) return;
+  run(`Could not open ${file.name}`, async () => openBytes(file.name, new Uint8Array(await file.arrayBuffer()), $('format').value));
+  e.target.value = '';
+});
+
+$('dir-input').addEventListener('change', (e) => {
+  const files = topLevelFiles(e.target.files);
+  const folder = (e.target.files[0]?.webkitRelativePath ?? '').split('/')[0] || 'folder';
+  run(`Could not open the folder ${folder}`, () => openMatrix(folder, filesSource(files)));
+  e.target.value = '';
+});
+
+const drop = $('drop');
+drop.addEventListener('click', () => $('file-input').click());
+drop.addEventListener('keydown', (e) => {
+  if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    $('file-input').click();
+  }
+});
+for (const type of ['dragenter', 'dragover']) {
+  document.addEventListener(type, (e) => {
+    e.preventDefault();
+    drop.classList.add('over');
+  });
+}
+document.addEventListener('dragleave', (e) => {
+  if (e.relatedTarget === null) drop.classList.remove('over');
+});
+document.addEventListener('drop', (e) => {
+  e.preventDefault();
+  drop.classList.remove('over');
+  const item = [...(e.dataTransfer?.items ?? [])].find((i) => i.kind === 'file');
+  const entry = item?.webkitGetAsEntry?.();
+  if (entry?.isDirectory) {
+    run(`Could not open the folder ${entry.name}`, async () => openMatrix(entry.name, filesSource(await readDroppedDirectory(entry))));
+    return;
+  }
+  const file = e.dataTransfer?.files?.[0];
+  if (file) run(`Could not open ${file.name}`, async () => openBytes(file.name, new Uint8Array(await file.arrayBuffer()), $('format').value));
+});
+
+$('url-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const url = $('url').value.trim();
+  if (url) run(`Could not open ${url}`, () => openUrl(url, $('format').value));
+});
+
+$('sample-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  const value = $('samples').value;
+  if (!value) return;
+  const { url, format } = JSON.parse(value);
+  run(`Could not open ${url}`, () => openUrl(url, format));
+});
+
+$('bp-pick').addEventListener('submit', (e) => {
+  e.preventDefault();
+  run('Could not read that vector', async () => {
+    const name = $('bp-pick-name').value.trim();
+    const k = name ? findByName(name) : Number($('bp-pick-index').value);
+    if (name) $('bp-pick-index').value = String(k);
+    await showVector(k);
+  });
+});
+
+$('bp-heat').addEventListener('submit', (e) => {
+  e.preventDefault();
+  run('Could not draw the heatmap', () => showBlock());
+});
+
+// ---------------------------------------------------------------- samples
+
+function option(label, url, format) {
+  return el('option', { value: JSON.stringify({ url, format }) }, label);
+}
+
+async function fetchJson(url) {
+  try {
+    const r = await fetch(url);
+    return r.ok ? await r.json() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Builds the sample menu: the page's own generated samples, then the corpus if served. */
+async function loadSamples() {
+  const groups = [];
+  const own = await fetchJson('samples/index.json');
+  if (own?.samples?.length) {
+    groups.push(el('optgroup', { label: 'Made by this project (scripts/make-samples.mjs)' },
+      own.samples.map((s) => option(`${s.file}: ${s.description}`, `samples/${s.file}`, s.format))));
+  }
+  const [pcoList, alpList, bpList] = await Promise.all([
+    fetchJson('../corpus/pco/manifest.json'),
+    fetchJson('../corpus/alp/manifest.json'),
+    fetchJson('../corpus/bpcells/manifest.json'),
+  ]);
+  if (Array.isArray(pcoList)) {
+    const standalone = pcoList.filter((c) => c.format === 'standalone' || String(c.file).endsWith('.pco'));
+    groups.push(el('optgroup', { label: 'Pco test corpus (/corpus/pco)' },
+      standalone.map((c) => option(`${c.file}: ${c.description ?? ''}`.slice(0, 110), `../corpus/pco/${c.file}`, 'pco'))));
+  }
+  if (Array.isArray(alpList)) {
+    groups.push(el('optgroup', { label: 'ALP test corpus (/corpus/alp)' },
+      alpList.map((c) => option(`${c.file}: ${c.description ?? ''}`.slice(0, 110), `../corpus/alp/${c.file}`, c.dtype === 'float64' ? 'alp-f64' : 'alp-f32'))));
+  }
+  if (Array.isArray(bpList)) {
+    groups.push(el('optgroup', { label: 'BPCells test corpus (/corpus/bpcells)' },
+      bpList.map((c) => option(`${c.name}: ${c.description ?? ''}`.slice(0, 110), `../corpus/bpcells/${c.dir}/`, 'bpcells'))));
+  }
+  if (!groups.length) {
+    $('samples').replaceChildren(el('option', { value: '' }, 'no samples found (run npm run demo)'));
+    return null;
+  }
+  $('samples').replaceChildren(el('option', { value: '' }, 'choose a sample…'), ...groups);
+  return own?.default ?? null;
+}
+
+// ---------------------------------------------------------------- start
+
+async function start() {
+  try {
+    await numdecode.init();
+    const info = numdecode.buildInfo();
+    const formats = ['Pco', numdecode.alp ? 'ALP' : null, numdecode.bpcells ? 'BPCells' : null].filter(Boolean);
+    $('build').textContent = `numdecode ${info.version}, ${info.simd ? 'WebAssembly SIMD128' : 'scalar WebAssembly'} build; formats: ${formats.join(', ')}.`;
+  } catch (err) {
+    showError('Could not load the numdecode WebAssembly module', err);
+    return;
+  }
+  const defaultSample = await loadSamples();
+  // ?open=URL[&format=...] opens that; otherwise the first sample shows something real.
+  const params = new URLSearchParams(location.search);
+  const url = params.get('open');
+  if (url) {
+    $('url').value = url;
+    const format = params.get('format') ?? 'auto';
+    $('format').value = format;
+    await run(`Could not open ${url}`, () => openUrl(url, format));
+  } else if (defaultSample) {
+    await run(`Could not open ${defaultSample.file}`, () => openUrl(`samples/${defaultSample.file}`, defaultSample.format));
+  } else {
+    // No sample of our own: a 2-million-value Pco file from the corpus when it is served.
+    const options = [...$('samples').options].filter((o) => o.value && !o.value.includes('damaged'));
+    const pick = options.find((o) => o.value.includes('bench_f64_sensor_2m')) ?? options[0];
+    if (pick) {
+      const { url: first, format } = JSON.parse(pick.value);
+      await run(`Could not open ${first}`, () => openUrl(first, format));
+    }
+  }
+  document.body.dataset.started = 'yes';
+}
+
+start();
