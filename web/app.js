@@ -173,10 +173,7 @@ async function openMatrix(name, source) {
   document.body.dataset.state = 'busy';
   setStage(`opening the BPCells matrix ${name}`);
   $('bp-body').hidden = true;
-  // An explicit fetch: HttpSource's default calls the global fetch as a method of itself,
-  // which browsers refuse ("Illegal invocation"); reported to the BPCells owner.
-  const options = typeof source === 'string' ? { fetch: (input, init) => fetch(input, init) } : {};
-  const matrix = await numdecode.bpcells.open(source, options);
+  const matrix = await numdecode.bpcells.open(source);
   $('bp-body').hidden = false;
   await renderBpcells({ name, matrix, setStage });
   clearStatus();
