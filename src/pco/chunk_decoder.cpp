@@ -118,11 +118,13 @@ void decode_latents(const LatentTable& t, const Bin* single_bin, BitReader& r, u
   if (t.max_offset_bits == 0) {
     std::copy_n(lowers, k, out);
   } else if (t.max_offset_bits <= 56) {
+    NUMDECODE_NO_VECTORIZE
     for (size_t j = 0; j < k; ++j) {
       out[j] = W(lowers[j] + W(peek(bit) & ((uint64_t{1} << obits[j]) - 1)));
       bit += obits[j];
     }
   } else {
+    NUMDECODE_NO_VECTORIZE
     for (size_t j = 0; j < k; ++j) {
       unsigned ob = obits[j];
       uint64_t v = peek(bit) & low_bits_mask(ob < 32 ? ob : 32);
@@ -389,6 +391,7 @@ struct PageDecoder {
       }
       case ModeKind::IntMult: {
         const L base = L(m.mode.base);
+        NUMDECODE_NO_VECTORIZE  // i64x2 multiplies are slow in V8; scalar is faster for every width
         for (size_t i = 0; i < b; ++i) out[i] = from_latent_ordered<L, K>(L(L(p[i]) * base + s[i]));
         break;
       }
