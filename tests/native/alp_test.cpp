@@ -13,23 +13,23 @@
 
 #include "alp/alp.hpp"
 #include "alp/alp_kernels.hpp"
-#include "alp_test_support.hpp"
+#include "corpus.hpp"
 #include "core/error.hpp"
 
 namespace {
 
 using namespace numdecode;
 using namespace numdecode::alp;
-using alp_test::Json;
+using Json = nlohmann::json;
 
 const std::string kAlpDir = std::string(NUMDECODE_CORPUS_DIR) + "/alp";
 
 const Json& valid_manifest() {
-  static const Json m = alp_test::read_json(kAlpDir + "/manifest.json");
+  static const Json m = testutil::read_json(kAlpDir + "/manifest.json");
   return m;
 }
 const Json& corrupt_manifest() {
-  static const Json m = alp_test::read_json(kAlpDir + "/corrupt/manifest.json");
+  static const Json m = testutil::read_json(kAlpDir + "/corrupt/manifest.json");
   return m;
 }
 
@@ -90,13 +90,13 @@ TEST(AlpConstants, DecodeTablesHaveTheReferenceBits) {
 
 template <class T>
 void check_corpus_case(const Json& c) {
-  const std::vector<uint8_t> page = alp_test::read_file(kAlpDir + "/" + c["file"].text);
+  const std::vector<uint8_t> page = testutil::read_file(kAlpDir + "/" + c["file"].get<std::string>());
   const PageReader<T> reader{Bytes(page)};
   const PageHeader& h = reader.header();
   EXPECT_EQ(h.layout, Layout::kDraft);
-  EXPECT_EQ(h.num_elements, static_cast<uint32_t>(c["n"].number));
-  EXPECT_EQ(h.log_vector_size, static_cast<unsigned>(c["log_vector_size"].number));
-  EXPECT_EQ(h.num_vectors, static_cast<uint32_t>(c["num_vectors"].number));
+  EXPECT_EQ(h.num_elements, static_cast<uint32_t>(c["n"].get<double>()));
+  EXPECT_EQ(h.log_vector_size, static_cast<unsigned>(c["log_vector_size"].get<double>()));
+  EXPECT_EQ(h.num_vectors, static_cast<uint32_t>(c["num_vectors"].get<double>()));
 
   // Per-vector metadata agrees with the manifest's parsed facts.
   uint64_t exceptions = 0;
@@ -109,24 +109,24 @@ void check_corpus_case(const Json& c) {
     bw_max = std::max(bw_max, v.bit_width);
     pairs.insert({v.exponent, v.factor});
   }
-  EXPECT_EQ(exceptions, static_cast<uint64_t>(c["exceptions"].number));
+  EXPECT_EQ(exceptions, static_cast<uint64_t>(c["exceptions"].get<double>()));
   if (!c["bit_width_min"].is_null()) {
-    EXPECT_EQ(bw_min, static_cast<unsigned>(c["bit_width_min"].number));
-    EXPECT_EQ(bw_max, static_cast<unsigned>(c["bit_width_max"].number));
+    EXPECT_EQ(bw_min, static_cast<unsigned>(c["bit_width_min"].get<double>()));
+    EXPECT_EQ(bw_max, static_cast<unsigned>(c["bit_width_max"].get<double>()));
   }
   std::set<std::pair<unsigned, unsigned>> expected_pairs;
-  for (const Json& p : c["exponent_factor_pairs"].items)
-    expected_pairs.insert({static_cast<unsigned>(p.items[0].number), static_cast<unsigned>(p.items[1].number)});
+  for (const Json& p : c["exponent_factor_pairs"])
+    expected_pairs.insert({static_cast<unsigned>(p[0].get<double>()), static_cast<unsigned>(p[1].get<double>())});
   EXPECT_EQ(pairs, expected_pairs);
 
   const std::vector<uint8_t> simd = bytes_of(reader.decode_all(Kernel::kAuto));
   const std::vector<uint8_t> scalar = bytes_of(reader.decode_all(Kernel::kScalar));
   ASSERT_EQ(simd.size(), h.num_elements * sizeof(T));
   if (!c["expected"].is_null()) {
-    const std::vector<uint8_t> expected = alp_test::read_file(kAlpDir + "/" + c["expected"].text);
-    EXPECT_TRUE(simd == expected) << "SIMD/auto decode differs from " << c["expected"].text;
+    const std::vector<uint8_t> expected = testutil::read_file(kAlpDir + "/" + c["expected"].get<std::string>());
+    EXPECT_TRUE(simd == expected) << "SIMD/auto decode differs from " << c["expected"].get<std::string>();
   }
-  EXPECT_EQ(alp_test::sha256_hex(simd.data(), simd.size()), c["sha256_of_expected"].text);
+  EXPECT_EQ(testutil::sha256_hex(simd.data(), simd.size()), c["sha256_of_expected"].get<std::string>());
   EXPECT_TRUE(scalar == simd) << "scalar and SIMD kernels disagree";
 
   // The merged (7-byte header) layout of the same page decodes to the same values.
@@ -139,10 +139,10 @@ void check_corpus_case(const Json& c) {
 
 TEST(AlpCorpus, EveryValidPageDecodesBitExactly) {
   const Json& m = valid_manifest();
-  ASSERT_GE(m.items.size(), 38u);
-  for (const Json& c : m.items) {
-    SCOPED_TRACE(c["name"].text);
-    if (c["dtype"].text == "float32")
+  ASSERT_GE(m.size(), 38u);
+  for (const Json& c : m) {
+    SCOPED_TRACE(c["name"].get<std::string>());
+    if (c["dtype"].get<std::string>() == "float32")
       check_corpus_case<float>(c);
     else
       check_corpus_case<double>(c);
@@ -182,10 +182,10 @@ void check_random_access(const std::vector<uint8_t>& page, std::mt19937_64& rng)
 
 TEST(AlpCorpus, DecodeVectorAndRangeMatchFullDecode) {
   std::mt19937_64 rng(7);
-  for (const Json& c : valid_manifest().items) {
-    SCOPED_TRACE(c["name"].text);
-    const std::vector<uint8_t> page = alp_test::read_file(kAlpDir + "/" + c["file"].text);
-    if (c["dtype"].text == "float32")
+  for (const Json& c : valid_manifest()) {
+    SCOPED_TRACE(c["name"].get<std::string>());
+    const std::vector<uint8_t> page = testutil::read_file(kAlpDir + "/" + c["file"].get<std::string>());
+    if (c["dtype"].get<std::string>() == "float32")
       check_random_access<float>(page, rng);
     else
       check_random_access<double>(page, rng);
@@ -255,9 +255,9 @@ void poke_everywhere(const std::vector<uint8_t>& page) {
 
 template <class T>
 void check_corrupt_case(const Json& c) {
-  const std::vector<uint8_t> page = alp_test::read_file(kAlpDir + "/corrupt/" + c["file"].text);
-  const std::string key = c["name"].text.substr(4);  // drop "f32_" / "f64_"
-  if (c["must_reject"].boolean) {
+  const std::vector<uint8_t> page = testutil::read_file(kAlpDir + "/corrupt/" + c["file"].get<std::string>());
+  const std::string key = c["name"].get<std::string>().substr(4);  // drop "f32_" / "f64_"
+  if (c["must_reject"].get<bool>()) {
     auto it = kExpectedMessage.find(key);
     ASSERT_NE(it, kExpectedMessage.end()) << "no expected message listed for " << key;
     for (Kernel kernel : {Kernel::kAuto, Kernel::kScalar}) {
@@ -282,10 +282,10 @@ void check_corrupt_case(const Json& c) {
 
 TEST(AlpCorpus, MalformedPagesAreRejectedWithClearMessages) {
   const Json& m = corrupt_manifest();
-  ASSERT_GE(m.items.size(), 68u);
-  for (const Json& c : m.items) {
-    SCOPED_TRACE(c["name"].text);
-    if (c["dtype"].text == "float32")
+  ASSERT_GE(m.size(), 68u);
+  for (const Json& c : m) {
+    SCOPED_TRACE(c["name"].get<std::string>());
+    if (c["dtype"].get<std::string>() == "float32")
       check_corrupt_case<float>(c);
     else
       check_corrupt_case<double>(c);
@@ -295,9 +295,9 @@ TEST(AlpCorpus, MalformedPagesAreRejectedWithClearMessages) {
 TEST(AlpCorpus, TrailingGarbageIsIgnoredLikeTheReference) {
   for (const char* name : {"f32_trailing_garbage", "f64_trailing_garbage"}) {
     SCOPED_TRACE(name);
-    const std::vector<uint8_t> page = alp_test::read_file(kAlpDir + "/corrupt/" + name + ".alp");
+    const std::vector<uint8_t> page = testutil::read_file(kAlpDir + "/corrupt/" + name + ".alp");
     const std::string base = name[1] == '3' ? "f32_specials_n3000" : "f64_specials_n3000";
-    const std::vector<uint8_t> expected = alp_test::read_file(kAlpDir + "/" + base + ".bin");
+    const std::vector<uint8_t> expected = testutil::read_file(kAlpDir + "/" + base + ".bin");
     if (name[1] == '3')
       EXPECT_TRUE(bytes_of(decode<float>(page)) == expected);
     else
@@ -307,7 +307,7 @@ TEST(AlpCorpus, TrailingGarbageIsIgnoredLikeTheReference) {
 
 // Every prefix of a valid page is rejected (a page's last vector runs to the end of the page).
 TEST(AlpCorpus, EveryTruncationIsRejected) {
-  const std::vector<uint8_t> page = alp_test::read_file(kAlpDir + "/f64_specials_n3000.alp");
+  const std::vector<uint8_t> page = testutil::read_file(kAlpDir + "/f64_specials_n3000.alp");
   for (size_t len = 0; len < page.size(); ++len) {
     std::vector<uint8_t> cut(page.begin(), page.begin() + len);
     EXPECT_THROW(decode<double>(cut), DecodeError) << "length " << len;
@@ -315,7 +315,7 @@ TEST(AlpCorpus, EveryTruncationIsRejected) {
 }
 
 TEST(AlpCorpus, OffsetsMustIncreaseAndStayOutOfTheOffsetArray) {
-  std::vector<uint8_t> page = alp_test::read_file(kAlpDir + "/f32_sensor1_n3000.alp");
+  std::vector<uint8_t> page = testutil::read_file(kAlpDir + "/f32_sensor1_n3000.alp");
   uint32_t offsets[3];
   std::memcpy(offsets, page.data() + 8, 12);
   std::vector<uint8_t> swapped = page;
@@ -344,7 +344,7 @@ TEST(AlpCorpus, OffsetsMustIncreaseAndStayOutOfTheOffsetArray) {
 }
 
 TEST(AlpCorpus, MergedLayoutRejectsNegativeCount) {
-  std::vector<uint8_t> page = to_merged(alp_test::read_file(kAlpDir + "/f32_n1.alp"));
+  std::vector<uint8_t> page = to_merged(testutil::read_file(kAlpDir + "/f32_n1.alp"));
   page[6] = 0x80;  // num_elements becomes negative as int32
   try {
     decode<float>(page);
@@ -747,15 +747,15 @@ TEST(AlpEncoder, ForcedExponentAndFactorAreUsed) {
 // The corpus values re-encoded by our encoder come back bit-exactly, in a page of similar size
 // to the reference encoder's.
 TEST(AlpEncoder, CorpusValuesRoundTrip) {
-  for (const Json& c : valid_manifest().items) {
+  for (const Json& c : valid_manifest()) {
     if (c["expected"].is_null()) continue;
-    SCOPED_TRACE(c["name"].text);
-    const std::vector<uint8_t> raw = alp_test::read_file(kAlpDir + "/" + c["expected"].text);
-    const auto reference_size = static_cast<size_t>(c["page_bytes"].number);
+    SCOPED_TRACE(c["name"].get<std::string>());
+    const std::vector<uint8_t> raw = testutil::read_file(kAlpDir + "/" + c["expected"].get<std::string>());
+    const auto reference_size = static_cast<size_t>(c["page_bytes"].get<double>());
     EncodeOptions options;
-    options.log_vector_size = static_cast<unsigned>(c["log_vector_size"].number);
+    options.log_vector_size = static_cast<unsigned>(c["log_vector_size"].get<double>());
     std::vector<uint8_t> page;
-    if (c["dtype"].text == "float32") {
+    if (c["dtype"].get<std::string>() == "float32") {
       const std::vector<float> values = values_of<float>(raw);
       expect_round_trip(values, options);
       page = encode<float>(std::span<const float>(values), options);
