@@ -6,3 +6,4 @@ cd "$(dirname "$0")/.."
 cmake --build build-native -j"${NUMDECODE_JOBS:-2}" --target native_bench
 bash scripts/build-wasm.sh >/dev/null
 node bench/run.mjs
+node bench/bpcells-fetch.mjs
