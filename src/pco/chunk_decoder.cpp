@@ -41,7 +41,7 @@ struct BitPeeker {
 
 // Offsets of k latents that all share one bin (no tANS bits): a fixed-width unpack.
 template <class W>
-size_t unpack_single_bin(const BitPeeker& peek, size_t bit, const Bin& bin, size_t k, W* out) {
+void unpack_single_bin(const BitPeeker& peek, size_t bit, const Bin& bin, size_t k, W* out) {
   const W lower = W(bin.lower);
   const unsigned width = bin.offset_bits;
   if (width == 0) {
@@ -67,7 +67,6 @@ size_t unpack_single_bin(const BitPeeker& peek, size_t bit, const Bin& bin, size
     for (size_t i = 0; i < k; ++i, bit += width)
       out[i] = W(lower + W((peek(bit) & 0xffffffffu) | ((peek(bit + 32) & mask) << 32)));
   }
-  return bit;
 }
 
 // Reads k latents of one variable: tANS bin symbols (4 interleaved states), then their offsets.

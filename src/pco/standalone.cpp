@@ -58,8 +58,9 @@ void read_standalone(Bytes file, StandaloneFile& f, bool keep_values, size_t max
   f.header = read_standalone_header(r, file);
   if (keep_values && f.header.n_hint) {
     // n_hint is only a claim: reserve for it only as far as the input could plausibly expand.
-    uint64_t hinted = *f.header.n_hint * 8;
-    f.values.reserve(size_t(std::min<uint64_t>({hinted, uint64_t(file.size()) * 64, max_output_bytes})));
+    // (8 bytes per value at most; capped before multiplying, since n_hint may be 2^64 - 1)
+    uint64_t hinted = std::min<uint64_t>(*f.header.n_hint, uint64_t(file.size()) * 8) * 8;
+    f.values.reserve(size_t(std::min<uint64_t>(hinted, max_output_bytes)));
   }
   for (;;) {
     const size_t chunk_start = r.byte_pos();
