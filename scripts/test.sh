@@ -12,6 +12,8 @@
 # runs); NUMDECODE_FUZZ_SECONDS (default 60 per target); NUMDECODE_JOBS (default 2).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# A fresh machine needs nothing but this command: install what is missing (a no-op when present).
+bash scripts/setup.sh || { echo "setup failed: see above" >&2; exit 1; }
 export NODE_PATH=/usr/share/nodejs
 jobs=${NUMDECODE_JOBS:-2}
 mkdir -p test-output
