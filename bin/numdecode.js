@@ -98,8 +98,7 @@ async function decodeOrInspect(command, argv) {
 }
 
 async function version() {
-  const { readFile: read } = await import('node:fs/promises');
-  const pkg = JSON.parse(await read(new URL('../package.json', import.meta.url), 'utf8'));
+  const pkg = JSON.parse(await readFile(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`numdecode ${pkg.version}\n`);
 }
 

@@ -6,7 +6,7 @@
 // each page.
 import { DTYPES, binding, getModule, isDtype, typedArrayFor, viewAs, withInputs } from './wasm.js';
 
-function describe(value) {
+function describeValue(value) {
   if (value === null) return 'null';
   if (value instanceof ArrayBuffer) return 'an ArrayBuffer (wrap it: new Uint8Array(buffer))';
   if (typeof value === 'object') return value.constructor?.name ?? 'an object';
@@ -14,7 +14,7 @@ function describe(value) {
 }
 
 function requireBytes(what, value) {
-  if (!(value instanceof Uint8Array)) throw new TypeError(`${what} must be a Uint8Array, got ${describe(value)}`);
+  if (!(value instanceof Uint8Array)) throw new TypeError(`${what} must be a Uint8Array, got ${describeValue(value)}`);
 }
 
 function requireDtype(what, dtype) {

@@ -47,7 +47,8 @@ async function loadModule(simd, options) {
     if (!(bin instanceof ArrayBuffer || ArrayBuffer.isView(bin))) {
       throw new TypeError('numdecode init: options.wasmBinary must be an ArrayBuffer or Uint8Array');
     }
-    moduleArgs.wasmBinary = bin;
+    // The glue copies it with new Uint8Array(bin), which would misread other views.
+    moduleArgs.wasmBinary = ArrayBuffer.isView(bin) ? new Uint8Array(bin.buffer, bin.byteOffset, bin.byteLength) : bin;
   } else if (isNode) {
     // The emscripten glue is built for web and workers; in Node it would try to fetch() a
     // file: URL, so hand it the bytes instead.
@@ -57,7 +58,10 @@ async function loadModule(simd, options) {
   }
   const mod = await factory(moduleArgs);
   if (mod.buildInfo().simd !== simd) {
-    throw new Error(`numdecode init: loaded the ${simd ? 'SIMD' : 'scalar'} file but the module reports otherwise`);
+    const kind = (isSimd) => (isSimd ? 'SIMD' : 'scalar');
+    throw new Error(
+      `numdecode init: asked for the ${kind(simd)} build but got the ${kind(!simd)} one (check options.wasmBinary)`,
+    );
   }
   return mod;
 }
