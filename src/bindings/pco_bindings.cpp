@@ -43,17 +43,24 @@ size_t output_limit(double max_output_bytes) {
   return max_output_bytes >= double(SIZE_MAX) ? SIZE_MAX : size_t(max_output_bytes);
 }
 
+// The one dtype of a file whose chunks all share it (or its declared uniform dtype when it has
+// no chunks); decode and decodeView refuse mixed files and point to decodeChunks.
+std::optional<DType> single_dtype(const StandaloneFile& f, const char* api) {
+  std::optional<DType> dtype = f.header.uniform_dtype;
+  for (const auto& c : f.chunks) {
+    if (dtype && c.dtype != *dtype)
+      fail(api, ": the file's chunks have different dtypes (", dtype_name(*dtype), " and ", dtype_name(c.dtype),
+           "); use pco.decodeChunks to get each chunk in its own dtype");
+    dtype = c.dtype;
+  }
+  return dtype;
+}
+
 val decode(uintptr_t ptr, size_t len, double max_output_bytes) {
   return guarded([&] {
     StandaloneFile& f = scratch_file();
     read_standalone(heap_bytes(ptr, len), f, true, output_limit(max_output_bytes));
-    std::optional<DType> dtype = f.header.uniform_dtype;
-    for (const auto& c : f.chunks) {
-      if (dtype && c.dtype != *dtype)
-        fail("pco.decode: the file's chunks have different dtypes (", dtype_name(*dtype), " and ", dtype_name(c.dtype),
-             "); use pco.decodeChunks to get each chunk in its own dtype");
-      dtype = c.dtype;
-    }
+    std::optional<DType> dtype = single_dtype(f, "pco.decode");
     val result = val::object();
     result.set("dtype", dtype ? val(std::string(dtype_name(*dtype))) : val::null());
     // A view of the scratch buffer: js/pco.js copies it out before the next call.
@@ -122,13 +129,7 @@ ViewTable& view_table() {
 val decode_view(uintptr_t ptr, size_t len, double max_output_bytes) {
   return guarded([&] {
     StandaloneFile f = read_standalone(heap_bytes(ptr, len), true, output_limit(max_output_bytes));
-    std::optional<DType> dtype = f.header.uniform_dtype;
-    for (const auto& c : f.chunks) {
-      if (dtype && c.dtype != *dtype)
-        fail("pco.decodeView: the file's chunks have different dtypes (", dtype_name(*dtype), " and ",
-             dtype_name(c.dtype), "); use pco.decodeChunks to get each chunk in its own dtype");
-      dtype = c.dtype;
-    }
+    std::optional<DType> dtype = single_dtype(f, "pco.decodeView");
     ViewTable& table = view_table();
     uint32_t handle = table.next_handle++;
     if (table.next_handle == 0) table.next_handle = 1;
