@@ -17,7 +17,53 @@
 #define NUMDECODE_SIMD 0
 #endif
 
+#include <cstdint>
+
 namespace numdecode {
 // True when this build's kernels use vector instructions; reported by the JS API.
 constexpr bool kSimdBuild = NUMDECODE_SIMD != 0;
 }  // namespace numdecode
+
+#if NUMDECODE_SIMD
+// A thin 128-bit layer for kernels written once for both targets (only what they use).
+namespace numdecode::simd {
+#if NUMDECODE_SIMD_WASM
+using V = v128_t;
+inline V load(const void* p) { return wasm_v128_load(p); }
+inline void store(void* p, V v) { wasm_v128_store(p, v); }
+inline V splat64(uint64_t x) { return wasm_i64x2_splat(int64_t(x)); }
+inline V splat32(uint32_t x) { return wasm_i32x4_splat(int32_t(x)); }
+inline V and_(V a, V b) { return wasm_v128_and(a, b); }
+inline V or_(V a, V b) { return wasm_v128_or(a, b); }
+inline V xor_(V a, V b) { return wasm_v128_xor(a, b); }
+inline V add64(V a, V b) { return wasm_i64x2_add(a, b); }
+inline V add32(V a, V b) { return wasm_i32x4_add(a, b); }
+inline V sign_mask64(V a) { return wasm_i64x2_shr(a, 63); }  // all ones where the top bit is set
+inline V sign_mask32(V a) { return wasm_i32x4_shr(a, 31); }
+inline bool any_bits(V a) { return wasm_v128_any_true(a); }
+inline V sub_f64(V a, V b) { return wasm_f64x2_sub(a, b); }
+inline V mul_f64(V a, V b) { return wasm_f64x2_mul(a, b); }
+inline V mul_f32(V a, V b) { return wasm_f32x4_mul(a, b); }
+inline V i32_to_f32(V a) { return wasm_f32x4_convert_i32x4(a); }
+#else
+using V = __m128i;
+inline V load(const void* p) { return _mm_loadu_si128(static_cast<const V*>(p)); }
+inline void store(void* p, V v) { _mm_storeu_si128(static_cast<V*>(p), v); }
+inline V splat64(uint64_t x) { return _mm_set1_epi64x(int64_t(x)); }
+inline V splat32(uint32_t x) { return _mm_set1_epi32(int32_t(x)); }
+inline V and_(V a, V b) { return _mm_and_si128(a, b); }
+inline V or_(V a, V b) { return _mm_or_si128(a, b); }
+inline V xor_(V a, V b) { return _mm_xor_si128(a, b); }
+inline V add64(V a, V b) { return _mm_add_epi64(a, b); }
+inline V add32(V a, V b) { return _mm_add_epi32(a, b); }
+// SSE has no 64-bit arithmetic shift: spread each lane's high 32-bit sign over the lane.
+inline V sign_mask64(V a) { return _mm_shuffle_epi32(_mm_srai_epi32(a, 31), _MM_SHUFFLE(3, 3, 1, 1)); }
+inline V sign_mask32(V a) { return _mm_srai_epi32(a, 31); }
+inline bool any_bits(V a) { return !_mm_testz_si128(a, a); }
+inline V sub_f64(V a, V b) { return _mm_castpd_si128(_mm_sub_pd(_mm_castsi128_pd(a), _mm_castsi128_pd(b))); }
+inline V mul_f64(V a, V b) { return _mm_castpd_si128(_mm_mul_pd(_mm_castsi128_pd(a), _mm_castsi128_pd(b))); }
+inline V mul_f32(V a, V b) { return _mm_castps_si128(_mm_mul_ps(_mm_castsi128_ps(a), _mm_castsi128_ps(b))); }
+inline V i32_to_f32(V a) { return _mm_castps_si128(_mm_cvtepi32_ps(a)); }
+#endif
+}  // namespace numdecode::simd
+#endif

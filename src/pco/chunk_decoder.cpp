@@ -4,7 +4,9 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <type_traits>
 
+#include "core/simd.hpp"
 #include "pco/numbers.hpp"
 
 namespace numdecode::pco {
@@ -82,47 +84,47 @@ void decode_latents(const LatentTable& t, const Bin* single_bin, BitReader& r, u
   }
   W lowers[kBatch];
   uint8_t obits[kBatch];
+  // Without offset bits the bin lowers are the latents: write them straight to out.
+  const bool has_offsets = t.max_offset_bits > 0;
+  W* low = has_offsets ? lowers : out;
   const AnsNode* nodes = t.nodes.data();
   uint32_t s0 = st[0], s1 = st[1], s2 = st[2], s3 = st[3];
   size_t i = 0;
-  // 4 symbols use at most 4*14 bits, so one 64-bit word serves all four.
+  // 4 symbols use at most 4*14 bits, so one 64-bit word serves all four. Each state's next
+  // value needs only its own node and the bit counts before it: short dependency chains.
   for (; i + 4 <= k; i += 4) {
-    uint64_t w = peek(bit);
+    const uint64_t w = peek(bit);
     const AnsNode& n0 = nodes[s0];
     const AnsNode& n1 = nodes[s1];
     const AnsNode& n2 = nodes[s2];
     const AnsNode& n3 = nodes[s3];
-    lowers[i] = W(n0.lower), lowers[i + 1] = W(n1.lower), lowers[i + 2] = W(n2.lower), lowers[i + 3] = W(n3.lower);
+    const unsigned c1 = n0.bits_to_read, c2 = c1 + n1.bits_to_read, c3 = c2 + n2.bits_to_read;
+    bit += c3 + n3.bits_to_read;
+    s0 = n0.next_base + (uint32_t(w) & n0.ans_mask);
+    s1 = n1.next_base + (uint32_t(w >> c1) & n1.ans_mask);
+    s2 = n2.next_base + (uint32_t(w >> c2) & n2.ans_mask);
+    s3 = n3.next_base + (uint32_t(w >> c3) & n3.ans_mask);
+    low[i] = W(n0.lower), low[i + 1] = W(n1.lower), low[i + 2] = W(n2.lower), low[i + 3] = W(n3.lower);
     obits[i] = n0.offset_bits, obits[i + 1] = n1.offset_bits, obits[i + 2] = n2.offset_bits, obits[i + 3] = n3.offset_bits;
-    s0 = n0.next_base + uint32_t(w & low_bits_mask(n0.bits_to_read));
-    w >>= n0.bits_to_read;
-    s1 = n1.next_base + uint32_t(w & low_bits_mask(n1.bits_to_read));
-    w >>= n1.bits_to_read;
-    s2 = n2.next_base + uint32_t(w & low_bits_mask(n2.bits_to_read));
-    w >>= n2.bits_to_read;
-    s3 = n3.next_base + uint32_t(w & low_bits_mask(n3.bits_to_read));
-    bit += unsigned(n0.bits_to_read) + n1.bits_to_read + n2.bits_to_read + n3.bits_to_read;
   }
   uint32_t tail[4] = {s0, s1, s2, s3};
   for (; i < k; ++i) {
     uint32_t& s = tail[i & 3];
     const AnsNode& nd = nodes[s];
-    lowers[i] = W(nd.lower);
+    low[i] = W(nd.lower);
     obits[i] = nd.offset_bits;
-    s = nd.next_base + uint32_t(peek(bit) & low_bits_mask(nd.bits_to_read));
+    s = nd.next_base + (uint32_t(peek(bit)) & nd.ans_mask);
     bit += nd.bits_to_read;
   }
   std::copy_n(tail, 4, st);
 
-  if (t.max_offset_bits == 0) {
-    std::copy_n(lowers, k, out);
-  } else if (t.max_offset_bits <= 56) {
+  if (has_offsets && t.max_offset_bits <= 56) {
     NUMDECODE_NO_VECTORIZE
     for (size_t j = 0; j < k; ++j) {
       out[j] = W(lowers[j] + W(peek(bit) & ((uint64_t{1} << obits[j]) - 1)));
       bit += obits[j];
     }
-  } else {
+  } else if (has_offsets) {
     NUMDECODE_NO_VECTORIZE
     for (size_t j = 0; j < k; ++j) {
       unsigned ob = obits[j];
@@ -270,8 +272,8 @@ LatentTable build_latent_table(const LatentVarMeta& var) {
     uint32_t s = symbols[i];
     uint32_t x = x_s[s]++;
     unsigned bits = var.ans_size_log - (31 - std::countl_zero(x));
-    t.nodes[i] = AnsNode{var.bins[s].lower, uint8_t(var.bins[s].offset_bits), uint8_t(bits),
-                         uint16_t((x << bits) - size)};
+    t.nodes[i] = AnsNode{var.bins[s].lower, uint16_t((x << bits) - size), uint16_t((1u << bits) - 1),
+                         uint8_t(bits), uint8_t(var.bins[s].offset_bits)};
     min_ans_bits = std::min(min_ans_bits, bits);
   }
   t.min_bits_per_latent += min_ans_bits;
@@ -413,28 +415,64 @@ struct PageDecoder {
 
   // int_float_from_latent(l0) * base, then an adjustment of l1 ULPs in ordered-latent space.
   static void float_mult(uint64_t base_latent, const P* p, const L* s, size_t b, L* out) {
+    const L base_bits = from_latent_ordered<L, NumKind::Float>(L(base_latent));
+    size_t i = 0;
+#if NUMDECODE_SIMD
+    if constexpr (sizeof(L) >= 4 && std::is_same_v<P, L>) i = float_mult_simd(base_bits, p, s, b, out);
+#endif
+    for (; i < b; ++i) out[i] = float_mult_one(L(p[i]), s[i], base_bits);
+  }
+
+  static L float_mult_one(L l0, L l1, L base_bits) {
     constexpr unsigned bits = sizeof(L) * 8;
     constexpr unsigned mant_digits = float_precision_bits(bits) + 1;
     constexpr L top = kTopBit<L>;
     constexpr L big = L(L(1) << mant_digits);  // 2^mantissa digits: ints below are exact floats
     constexpr L quiet = L(L(1) << (mant_digits - 2));
-    const L base_bits = from_latent_ordered<L, NumKind::Float>(L(base_latent));
-    const L big_bits = int_to_float_bits(big);
-    // wasm SIMD has no 64-bit int <-> float lane conversions: vectorised, this loop is slower.
-    NUMDECODE_NO_VECTORIZE
-    for (size_t i = 0; i < b; ++i) {
-      const L l0 = L(p[i]);
-      const bool neg = l0 < top;
-      const L a = neg ? L(top - 1 - l0) : L(l0 - top);
-      L f = a < big ? int_to_float_bits(a) : L(big_bits + (a - big));
-      if (neg) f = L(f ^ top);
-      L prod;
-      if (is_nan(f)) prod = L(f | quiet);  // x86/ARM propagate the NaN operand, quieted; wasm would not
-      else prod = mul_bits(f, base_bits);
-      L adjusted = L(float_to_latent_ordered<L>(prod) + s[i] + top);
-      out[i] = from_latent_ordered<L, NumKind::Float>(adjusted);
-    }
+    const bool neg = l0 < top;
+    const L a = neg ? L(top - 1 - l0) : L(l0 - top);
+    L f = a < big ? int_to_float_bits(a) : L(int_to_float_bits(big) + (a - big));
+    if (neg) f = L(f ^ top);
+    L prod;
+    if (is_nan(f)) prod = L(f | quiet);  // x86/ARM propagate the NaN operand, quieted; wasm would not
+    else prod = mul_bits(f, base_bits);
+    return from_latent_ordered<L, NumKind::Float>(L(float_to_latent_ordered<L>(prod) + l1 + top));
   }
+
+#if NUMDECODE_SIMD
+  // The same in 128-bit lanes, branch-free, for vectors whose |int| is below 2^(mantissa bits):
+  // those convert exactly (and never to NaN, as the base is finite). Other vectors go scalar.
+  static size_t float_mult_simd(L base_bits, const P* p, const L* s, size_t b, L* out) {
+    using namespace simd;
+    constexpr bool wide = sizeof(L) == 8;
+    constexpr size_t lanes = 16 / sizeof(L);
+    const V top = wide ? splat64(kTopBit<uint64_t>) : splat32(kTopBit<uint32_t>);
+    const V all = splat32(~0u);
+    // Bits at or above the mantissa: a lane with any set takes the scalar path.
+    const V beyond = wide ? splat64(~((uint64_t{1} << 52) - 1)) : splat32(~((uint32_t{1} << 24) - 1));
+    const V magic = splat64(0x4330000000000000);  // 2^52: (bits(2^52) | a) - 2^52 == a for a < 2^52
+    const V base = wide ? splat64(base_bits) : splat32(uint32_t(base_bits));
+    auto sign_mask = [](V x) { return wide ? sign_mask64(x) : sign_mask32(x); };
+    auto add = [](V x, V y) { return wide ? add64(x, y) : add32(x, y); };
+    size_t i = 0;
+    for (; i + lanes <= b; i += lanes) {
+      const V signed_int = xor_(load(p + i), top);  // l0 - 2^(bits-1)
+      const V neg = sign_mask(signed_int);
+      const V a = xor_(signed_int, neg);  // |int|: top - 1 - l0 for negatives
+      if (any_bits(and_(a, beyond))) {
+        for (size_t j = i; j < i + lanes; ++j) out[j] = float_mult_one(L(p[j]), s[j], base_bits);
+        continue;
+      }
+      const V magnitude = wide ? sub_f64(or_(a, magic), magic) : i32_to_f32(a);
+      const V f = or_(magnitude, and_(neg, top));
+      const V prod = wide ? mul_f64(f, base) : mul_f32(f, base);
+      const V latent = xor_(prod, or_(sign_mask(prod), top));  // float_to_latent_ordered
+      const V adjusted = add(add(latent, load(s + i)), top);
+      store(out + i, xor_(adjusted, or_(xor_(sign_mask(adjusted), all), top)));  // from_latent_ordered
+    }
+    return i;
+  }
+#endif
 
   static bool is_nan(L f) {
     constexpr unsigned bits = sizeof(L) * 8;

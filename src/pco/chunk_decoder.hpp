@@ -11,9 +11,10 @@ namespace numdecode::pco {
 // One tANS table entry: the bin it stands for and how to move to the next state.
 struct AnsNode {
   uint64_t lower;
-  uint8_t offset_bits;
-  uint8_t bits_to_read;
   uint16_t next_base;  // < 2^14
+  uint16_t ans_mask;   // (1 << bits_to_read) - 1: saves computing it on the decode's critical path
+  uint8_t bits_to_read;
+  uint8_t offset_bits;
 };
 
 struct LatentTable {
