@@ -25,8 +25,9 @@ constexpr unsigned kMaxAnsBits = 14;
 // Branch-free: (1 << 64) is not defined in C++, so build the mask in two steps.
 inline uint64_t low_bits_mask(unsigned bits) { return ((uint64_t{1} << (bits & 63)) - 1) | (bits >= 64 ? ~uint64_t{0} : 0); }
 
-// Reads k latents of one variable: tANS bin symbols (4 interleaved states), then their offsets.
-// Reads 64 bits at any bit position; the bounds test is almost always true and cheap.
+// Reads 64 bits at any bit position. Checked, a word that would pass the end is zero-filled;
+// unchecked, the caller has shown that every read of the batch lies 8 bytes inside the data.
+template <bool kChecked>
 struct BitPeeker {
   const BitReader& r;
   const uint8_t* data;
@@ -35,15 +36,15 @@ struct BitPeeker {
   [[gnu::always_inline]] uint64_t operator()(size_t bit) const {
     size_t byte = bit >> 3;
     uint64_t w;
-    if (__builtin_expect(byte + 8 <= len, 1)) std::memcpy(&w, data + byte, 8);
+    if (!kChecked || __builtin_expect(byte + 8 <= len, 1)) std::memcpy(&w, data + byte, 8);
     else w = r.word_at(byte);
     return w >> (bit & 7);
   }
 };
 
 // Offsets of k latents that all share one bin (no tANS bits): a fixed-width unpack.
-template <class W>
-void unpack_single_bin(const BitPeeker& peek, size_t bit, const Bin& bin, size_t k, W* out) {
+template <class Peek, class W>
+void unpack_single_bin(const Peek& peek, size_t bit, const Bin& bin, size_t k, W* out) {
   const W lower = W(bin.lower);
   const unsigned width = bin.offset_bits;
   if (width == 0) {
@@ -72,22 +73,20 @@ void unpack_single_bin(const BitPeeker& peek, size_t bit, const Bin& bin, size_t
 }
 
 // Reads k latents of one variable: tANS bin symbols (4 interleaved states), then their offsets.
-template <class W>
-void decode_latents(const LatentTable& t, const Bin* single_bin, BitReader& r, uint32_t st[4], size_t k,
+template <bool kChecked, class W>
+void decode_latents_peeking(const LatentTable& t, const Bin* single_bin, BitReader& r, uint32_t st[4], size_t k,
                     W* out) {
-  const BitPeeker peek(r);
+  const BitPeeker<kChecked> peek(r);
   size_t bit = r.bit_pos();
   if (t.n_bins == 1) {  // a single bin spends no tANS bits
     unpack_single_bin(peek, bit, *single_bin, k, out);
     r.seek_bits(bit + k * single_bin->offset_bits);
     return;
   }
-  W lowers[kBatch];
-  uint8_t obits[kBatch];
-  // Without offset bits the bin lowers are the latents: write them straight to out.
-  const bool has_offsets = t.max_offset_bits > 0;
-  W* low = has_offsets ? lowers : out;
+  // First the tANS bits: each symbol's state (which names its bin) goes to syms.
+  uint16_t syms[kBatch];
   const AnsNode* nodes = t.nodes.data();
+  const uint64_t* lowers = t.lowers.data();
   uint32_t s0 = st[0], s1 = st[1], s2 = st[2], s3 = st[3];
   size_t i = 0;
   // 4 symbols use at most 4*14 bits, so one 64-bit word serves all four. Each state's next
@@ -98,43 +97,55 @@ void decode_latents(const LatentTable& t, const Bin* single_bin, BitReader& r, u
     const AnsNode& n1 = nodes[s1];
     const AnsNode& n2 = nodes[s2];
     const AnsNode& n3 = nodes[s3];
+    syms[i] = uint16_t(s0), syms[i + 1] = uint16_t(s1), syms[i + 2] = uint16_t(s2), syms[i + 3] = uint16_t(s3);
     const unsigned c1 = n0.bits_to_read, c2 = c1 + n1.bits_to_read, c3 = c2 + n2.bits_to_read;
     bit += c3 + n3.bits_to_read;
     s0 = n0.next_base + (uint32_t(w) & n0.ans_mask);
     s1 = n1.next_base + (uint32_t(w >> c1) & n1.ans_mask);
     s2 = n2.next_base + (uint32_t(w >> c2) & n2.ans_mask);
     s3 = n3.next_base + (uint32_t(w >> c3) & n3.ans_mask);
-    low[i] = W(n0.lower), low[i + 1] = W(n1.lower), low[i + 2] = W(n2.lower), low[i + 3] = W(n3.lower);
-    obits[i] = n0.offset_bits, obits[i + 1] = n1.offset_bits, obits[i + 2] = n2.offset_bits, obits[i + 3] = n3.offset_bits;
   }
   uint32_t tail[4] = {s0, s1, s2, s3};
   for (; i < k; ++i) {
     uint32_t& s = tail[i & 3];
     const AnsNode& nd = nodes[s];
-    low[i] = W(nd.lower);
-    obits[i] = nd.offset_bits;
+    syms[i] = uint16_t(s);
     s = nd.next_base + (uint32_t(peek(bit)) & nd.ans_mask);
     bit += nd.bits_to_read;
   }
   std::copy_n(tail, 4, st);
 
-  if (has_offsets && t.max_offset_bits <= 56) {
+  // Then the offsets, in symbol order, each added to its bin's lower.
+  if (t.max_offset_bits == 0) {
+    for (size_t j = 0; j < k; ++j) out[j] = W(lowers[syms[j]]);
+  } else if (t.max_offset_bits <= 56) {
     NUMDECODE_NO_VECTORIZE
     for (size_t j = 0; j < k; ++j) {
-      out[j] = W(lowers[j] + W(peek(bit) & ((uint64_t{1} << obits[j]) - 1)));
-      bit += obits[j];
+      const unsigned ob = nodes[syms[j]].offset_bits;
+      out[j] = W(lowers[syms[j]] + W(peek(bit) & ((uint64_t{1} << ob) - 1)));
+      bit += ob;
     }
-  } else if (has_offsets) {
+  } else {
     NUMDECODE_NO_VECTORIZE
     for (size_t j = 0; j < k; ++j) {
-      unsigned ob = obits[j];
+      const unsigned ob = nodes[syms[j]].offset_bits;
       uint64_t v = peek(bit) & low_bits_mask(ob < 32 ? ob : 32);
       if (ob > 32) v |= (peek(bit + 32) & low_bits_mask(ob - 32)) << 32;
-      out[j] = W(lowers[j] + W(v));
+      out[j] = W(lowers[syms[j]] + W(v));
       bit += ob;
     }
   }
   r.seek_bits(bit);
+}
+
+// Bounds checks per read only for the batches near the end of the data.
+template <class W>
+void decode_latents(const LatentTable& t, const Bin* single_bin, BitReader& r, uint32_t st[4], size_t k,
+                    W* out) {
+  const unsigned max_bits_per_latent = (t.n_bins > 1 ? t.ans_size_log : 0) + t.max_offset_bits;
+  const uint64_t last_bit = r.bit_pos() + uint64_t(k) * max_bits_per_latent;
+  if (last_bit / 8 + 8 <= r.size_bytes()) decode_latents_peeking<false>(t, single_bin, r, st, k, out);
+  else decode_latents_peeking<true>(t, single_bin, r, st, k, out);
 }
 
 // Delta decoding of one latent variable within one page; state is per page.
@@ -268,12 +279,14 @@ LatentTable build_latent_table(const LatentVarMeta& var) {
   std::vector<uint32_t> x_s(var.bins.size());
   for (size_t s = 0; s < var.bins.size(); ++s) x_s[s] = var.bins[s].weight;
   t.nodes.resize(size);
+  t.lowers.resize(size);
   for (uint32_t i = 0; i < size; ++i) {
     uint32_t s = symbols[i];
     uint32_t x = x_s[s]++;
     unsigned bits = var.ans_size_log - (31 - std::countl_zero(x));
-    t.nodes[i] = AnsNode{var.bins[s].lower, uint16_t((x << bits) - size), uint16_t((1u << bits) - 1),
-                         uint8_t(bits), uint8_t(var.bins[s].offset_bits)};
+    t.nodes[i] = AnsNode{uint16_t((x << bits) - size), uint16_t((1u << bits) - 1), uint8_t(bits),
+                         uint8_t(var.bins[s].offset_bits)};
+    t.lowers[i] = var.bins[s].lower;
     min_ans_bits = std::min(min_ans_bits, bits);
   }
   t.min_bits_per_latent += min_ans_bits;

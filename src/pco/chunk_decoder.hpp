@@ -8,13 +8,14 @@
 
 namespace numdecode::pco {
 
-// One tANS table entry: the bin it stands for and how to move to the next state.
+// One tANS table entry: how to move to the next state, and its bin's offset width.
+// 8 bytes, so the decode loop reads one small entry per symbol (the bin's lower is apart).
 struct AnsNode {
-  uint64_t lower;
   uint16_t next_base;  // < 2^14
   uint16_t ans_mask;   // (1 << bits_to_read) - 1: saves computing it on the decode's critical path
   uint8_t bits_to_read;
   uint8_t offset_bits;
+  uint16_t unused = 0;
 };
 
 struct LatentTable {
@@ -22,7 +23,8 @@ struct LatentTable {
   size_t n_bins = 0;
   unsigned max_offset_bits = 0;
   unsigned min_bits_per_latent = 0;  // a lower bound, to refuse page sizes the data cannot hold
-  std::vector<AnsNode> nodes;  // 2^ans_size_log entries when n_bins > 1
+  std::vector<AnsNode> nodes;    // 2^ans_size_log entries when n_bins > 1
+  std::vector<uint64_t> lowers;  // per state: the lower of its bin
 };
 
 // The spread of state indices over bins (the reference's spread_state_symbols).
