@@ -9,14 +9,15 @@
 namespace numdecode::pco {
 
 // One tANS table entry: how to move to the next state, and its bin's offset width.
-// 8 bytes, so the decode loop reads one small entry per symbol (the bin's lower is apart).
-struct AnsNode {
+// 8 bytes, so the decode loop reads one small entry per symbol (the bin's lower is apart) and
+// indexes it with a plain scaled address.
+struct alignas(8) AnsNode {
   uint16_t next_base;  // < 2^14
   uint16_t ans_mask;   // (1 << bits_to_read) - 1: saves computing it on the decode's critical path
   uint8_t bits_to_read;
   uint8_t offset_bits;
-  uint16_t unused = 0;
 };
+static_assert(sizeof(AnsNode) == 8);
 
 struct LatentTable {
   unsigned ans_size_log = 0;
