@@ -4,6 +4,9 @@
 // assembled from the bytes that exist, zero-filled. Running past the end is not
 // checked on every read (hot loops read first and check once per batch); call
 // check_in_bounds() after a read unit, as the reference does.
+//
+// Members that cannot throw say noexcept: in the wasm build (JS-based C++ exceptions) a call
+// that might throw, made where a destructor must run, goes through a JS trampoline.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -19,14 +22,14 @@ class BitReader {
   BitReader() = default;
   explicit BitReader(Bytes data) : data_(data.data()), len_(data.size()) {}
 
-  size_t bit_pos() const { return bit_pos_; }
-  size_t byte_pos() const { return bit_pos_ / 8; }
-  size_t size_bytes() const { return len_; }
-  size_t bits_left() const { return bit_pos_ >= 8 * len_ ? 0 : 8 * len_ - bit_pos_; }
-  void seek_bits(size_t bit) { bit_pos_ = bit; }
+  size_t bit_pos() const noexcept { return bit_pos_; }
+  size_t byte_pos() const noexcept { return bit_pos_ / 8; }
+  size_t size_bytes() const noexcept { return len_; }
+  size_t bits_left() const noexcept { return bit_pos_ >= 8 * len_ ? 0 : 8 * len_ - bit_pos_; }
+  void seek_bits(size_t bit) noexcept { bit_pos_ = bit; }
 
   // The 64 bits starting at byte `byte`, zero past the end of the data.
-  uint64_t word_at(size_t byte) const {
+  uint64_t word_at(size_t byte) const noexcept {
     if (byte + 8 <= len_) return load_le<uint64_t>(data_ + byte);
     uint64_t w = 0;
     if (byte < len_) std::memcpy(&w, data_ + byte, len_ - byte);
@@ -34,14 +37,14 @@ class BitReader {
   }
 
   // Up to 57 bits without a bounds check (see check_in_bounds).
-  uint64_t read_unchecked(unsigned bits) {
+  uint64_t read_unchecked(unsigned bits) noexcept {
     uint64_t w = word_at(bit_pos_ >> 3) >> (bit_pos_ & 7);
     bit_pos_ += bits;
     return bits == 0 ? 0 : (w & (~uint64_t{0} >> (64 - bits)));
   }
 
   // Up to 64 bits without a bounds check.
-  uint64_t read_wide_unchecked(unsigned bits) {
+  uint64_t read_wide_unchecked(unsigned bits) noexcept {
     if (bits <= 56) return read_unchecked(bits);
     uint64_t lo = read_unchecked(32);
     uint64_t hi = read_unchecked(bits - 32);
@@ -71,8 +74,8 @@ class BitReader {
   }
 
   // Current position must be byte-aligned; returns the remaining bytes.
-  Bytes rest() const { return {data_ + byte_pos(), len_ - byte_pos()}; }
-  const uint8_t* data() const { return data_; }
+  Bytes rest() const noexcept { return {data_ + byte_pos(), len_ - byte_pos()}; }
+  const uint8_t* data() const noexcept { return data_; }
 
  private:
   const uint8_t* data_ = nullptr;

@@ -44,7 +44,7 @@ struct BitPeeker {
 
 // Offsets of k latents that all share one bin (no tANS bits): a fixed-width unpack.
 template <class Peek, class W>
-void unpack_single_bin(const Peek& peek, size_t bit, const Bin& bin, size_t k, W* out) {
+void unpack_single_bin(const Peek& peek, size_t bit, const Bin& bin, size_t k, W* out) noexcept {
   const W lower = W(bin.lower);
   const unsigned width = bin.offset_bits;
   if (width == 0) {
@@ -75,7 +75,7 @@ void unpack_single_bin(const Peek& peek, size_t bit, const Bin& bin, size_t k, W
 // Reads k latents of one variable: tANS bin symbols (4 interleaved states), then their offsets.
 template <bool kChecked, class W>
 void decode_latents_peeking(const LatentTable& t, const Bin* single_bin, BitReader& r, uint32_t st[4], size_t k,
-                    W* out) {
+                    W* out) noexcept {
   const BitPeeker<kChecked> peek(r);
   size_t bit = r.bit_pos();
   if (t.n_bins == 1) {  // a single bin spends no tANS bits
@@ -141,7 +141,7 @@ void decode_latents_peeking(const LatentTable& t, const Bin* single_bin, BitRead
 // Bounds checks per read only for the batches near the end of the data.
 template <class W>
 void decode_latents(const LatentTable& t, const Bin* single_bin, BitReader& r, uint32_t st[4], size_t k,
-                    W* out) {
+                    W* out) noexcept {
   const unsigned max_bits_per_latent = (t.n_bins > 1 ? t.ans_size_log : 0) + t.max_offset_bits;
   const uint64_t last_bit = r.bit_pos() + uint64_t(k) * max_bits_per_latent;
   if (last_bit / 8 + 8 <= r.size_bytes()) decode_latents_peeking<false>(t, single_bin, r, st, k, out);
@@ -154,8 +154,7 @@ class DeltaDecoder {
  public:
   DeltaDecoder(const Delta& d, std::vector<W> state, size_t n) : d_(d), state_n_(state.size()) {
     switch (d.kind) {
-      case DeltaKind::Consecutive:
-      case DeltaKind::Conv1: state_ = std::move(state); break;
+      case DeltaKind::Consecutive: state_ = std::move(state); break;
       case DeltaKind::Lookback: {
         window_n_ = size_t{1} << d.window_n_log;
         // Lookbacks reaching before the page read 0; a window larger than the page
@@ -166,13 +165,21 @@ class DeltaDecoder {
         pos_ = eff_window_;
         break;
       }
+      case DeltaKind::Conv1:
+        state_ = std::move(state);
+        conv_.resize(state_n_ + kBatch);  // allocated here so that apply() cannot throw
+        break;
       default: break;
     }
   }
 
+  size_t window_n() const noexcept { return window_n_; }
+
   // d[0..b) holds the batch's deltas (entries past those read are junk that never
-  // reaches the output). Writes b decoded latents to out.
-  void apply(W* d, size_t b, const uint32_t* lookbacks, W* out) {
+  // reaches the output). Writes b decoded latents to out. Lookbacks are checked by the
+  // caller (check_lookbacks): apply() cannot throw, which keeps the wasm build's per-batch
+  // call free of the JS exception trampoline.
+  void apply(W* d, size_t b, const uint32_t* lookbacks, W* out) noexcept {
     constexpr W center = kTopBit<W>;  // deltas are stored centered
     if (d_.kind == DeltaKind::Consecutive && d_.order == 1) {
       // The common case in one pass: un-center and prefix-sum straight into the output.
@@ -205,7 +212,7 @@ class DeltaDecoder {
   }
 
  private:
-  void apply_lookback(const W* d, size_t b, const uint32_t* lookbacks, W* out) {
+  void apply_lookback(const W* d, size_t b, const uint32_t* lookbacks, W* out) noexcept {
     if (pos_ + b > buf_.size()) {
       // Keep only the window that later lookbacks can reach.
       std::copy(buf_.begin() + (pos_ - eff_window_), buf_.begin() + pos_, buf_.begin());
@@ -214,7 +221,6 @@ class DeltaDecoder {
     W* buf = buf_.data();
     for (size_t i = 0; i < b; ++i) {
       uint32_t lb = lookbacks[i];
-      if (lb > window_n_) fail("corrupt page: lookback ", lb, " exceeds the window of ", window_n_);
       size_t at = pos_ + i;
       W prev = lb <= at ? buf[at - lb] : W(0);
       buf[at] = W(d[i] + prev);
@@ -223,9 +229,8 @@ class DeltaDecoder {
     pos_ += b;
   }
 
-  void apply_conv1(const W* d, size_t b, W* out) {
+  void apply_conv1(const W* d, size_t b, W* out) noexcept {
     const size_t order = state_n_;
-    conv_.resize(order + b);
     std::copy(state_.begin(), state_.end(), conv_.begin());
     std::copy_n(d, b, conv_.begin() + order);
     const int64_t* w = d_.weights.data();
@@ -351,9 +356,11 @@ struct PageDecoder {
       const size_t kd = remaining > state_n ? std::min(kBatch, remaining - state_n) : 0;
       if (dvar) {
         decode_latents<uint32_t>(cd.tables_[di], dvar->bins.data(), r, ans[di].data(), kd, lookbacks);
+        check_lookbacks(lookbacks, kd, pdelta.window_n());
         std::fill(lookbacks + kd, lookbacks + b, 1u);  // junk slots: any in-window lookback
       }
       decode_var<P>(cd, r, *pvar, pi, ans[pi].data(), b, kd, p_raw, p, pdelta, lookbacks);
+      if (m.mode.kind == ModeKind::Dict) check_dict_indices(p, b, m.mode.dict.size());
       if (svar) decode_var<L>(cd, r, *svar, si, ans[si].data(), b, kd, s_raw, s, sdelta, lookbacks);
       r.check_in_bounds("page body");
       // Join straight into the output when it is aligned for L (always, unless an earlier
@@ -370,6 +377,18 @@ struct PageDecoder {
     r.align_zero("page body");
   }
 
+  static void check_lookbacks(const uint32_t* lookbacks, size_t k, size_t window_n) {
+    uint32_t worst = 0;
+    for (size_t i = 0; i < k; ++i) worst = std::max(worst, lookbacks[i]);
+    if (worst > window_n) fail("corrupt page: lookback ", worst, " exceeds the window of ", window_n);
+  }
+
+  static void check_dict_indices(const P* p, size_t b, size_t len) {
+    P worst = 0;
+    for (size_t i = 0; i < b; ++i) worst = std::max(worst, p[i]);
+    if (worst >= len) fail("corrupt page: Dict index ", uint64_t(worst), " is past the ", len, "-value dictionary");
+  }
+
   template <class W>
   static void read_state(BitReader& r, size_t count, unsigned bits, std::vector<W>& state) {
     state.resize(count);
@@ -379,7 +398,7 @@ struct PageDecoder {
   template <class W>
   static void decode_var(const ChunkDecoder& cd, BitReader& r, const LatentVarMeta& var, size_t vi,
                          uint32_t* ans, size_t b, size_t kd, W* raw, W* dst, DeltaDecoder<W>& delta,
-                         const uint32_t* lookbacks) {
+                         const uint32_t* lookbacks) noexcept {
     if (!var.delta_coded) {
       decode_latents<W>(cd.tables_[vi], var.bins.data(), r, ans, b, dst);
       return;
@@ -389,18 +408,15 @@ struct PageDecoder {
     delta.apply(raw, b, lookbacks, dst);
   }
 
-  static void join(const ChunkMeta& m, const P* p, const L* s, size_t b, L* out) {
+  // Indices were checked by check_dict_indices: join cannot throw (see DeltaDecoder::apply).
+  static void join(const ChunkMeta& m, const P* p, const L* s, size_t b, L* out) noexcept {
     switch (m.mode.kind) {
       case ModeKind::Classic:
         for (size_t i = 0; i < b; ++i) out[i] = from_latent_ordered<L, K>(L(p[i]));
         break;
       case ModeKind::Dict: {
         const uint64_t* dict = m.mode.dict.data();
-        const size_t len = m.mode.dict.size();
-        for (size_t i = 0; i < b; ++i) {
-          if (p[i] >= len) fail("corrupt page: Dict index ", uint64_t(p[i]), " is past the ", len, "-value dictionary");
-          out[i] = from_latent_ordered<L, K>(L(dict[p[i]]));
-        }
+        for (size_t i = 0; i < b; ++i) out[i] = from_latent_ordered<L, K>(L(dict[p[i]]));
         break;
       }
       case ModeKind::IntMult: {
@@ -427,7 +443,7 @@ struct PageDecoder {
   }
 
   // int_float_from_latent(l0) * base, then an adjustment of l1 ULPs in ordered-latent space.
-  static void float_mult(uint64_t base_latent, const P* p, const L* s, size_t b, L* out) {
+  static void float_mult(uint64_t base_latent, const P* p, const L* s, size_t b, L* out) noexcept {
     const L base_bits = from_latent_ordered<L, NumKind::Float>(L(base_latent));
     size_t i = 0;
 #if NUMDECODE_SIMD
@@ -436,7 +452,7 @@ struct PageDecoder {
     for (; i < b; ++i) out[i] = float_mult_one(L(p[i]), s[i], base_bits);
   }
 
-  static L float_mult_one(L l0, L l1, L base_bits) {
+  static L float_mult_one(L l0, L l1, L base_bits) noexcept {
     constexpr unsigned bits = sizeof(L) * 8;
     constexpr unsigned mant_digits = float_precision_bits(bits) + 1;
     constexpr L top = kTopBit<L>;
@@ -455,7 +471,7 @@ struct PageDecoder {
 #if NUMDECODE_SIMD
   // The same in 128-bit lanes, branch-free, for vectors whose |int| is below 2^(mantissa bits):
   // those convert exactly (and never to NaN, as the base is finite). Other vectors go scalar.
-  static size_t float_mult_simd(L base_bits, const P* p, const L* s, size_t b, L* out) {
+  static size_t float_mult_simd(L base_bits, const P* p, const L* s, size_t b, L* out) noexcept {
     using namespace simd;
     constexpr bool wide = sizeof(L) == 8;
     constexpr size_t lanes = 16 / sizeof(L);
