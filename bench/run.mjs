@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { smallFiles } from './cases.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const nativeBench = `${root}build-native/native_bench`;
@@ -66,12 +67,37 @@ for (const r of rows) {
       `${fmt(r.jsCopyGBs, 1)} | ${fmt(r.wasmSimdGBs / r.jsCopyGBs, 3)} |`,
   );
 }
+// Small files: per-value cost from the difference between two sizes, overhead = the rest.
+function splitCost(perFile) {
+  const [a, b] = perFile;
+  const perValue = (b.microseconds - a.microseconds) / (b.n - a.n);
+  return { perValueNs: 1000 * perValue, overheadUs: b.microseconds - b.n * perValue };
+}
+const smallRows = [];
+const nativeSmall = smallFiles.files.map((f) => ({ n: f.n, microseconds: native[f.native] ? 1e6 / native[f.native]['files/s'] : NaN }));
+smallRows.push({ runtime: 'native', call: 'read_standalone (C++)', perFile: nativeSmall });
+for (const [runtime, run] of [['wasm SIMD', simd], ['wasm scalar', scalar]]) {
+  for (const c of run.small) smallRows.push({ runtime, call: c.name, perFile: c.perFile });
+}
+const smallLines = [
+  `| runtime | call | ${smallFiles.files.map((f) => `µs per file of ${f.n}`).join(' | ')} | ns per value | per-call overhead µs (target < 5) |`,
+  `|---|---|${smallFiles.files.map(() => '---:|').join('')}---:|---:|`,
+];
+for (const r of smallRows) {
+  const { perValueNs, overheadUs } = splitCost(r.perFile);
+  smallLines.push(
+    `| ${r.runtime} | ${r.call} | ${r.perFile.map((f) => fmt(f.microseconds, 2)).join(' | ')} | ${fmt(perValueNs, 2)} | ${fmt(overheadUs, 2)} |`,
+  );
+}
+
 const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}, load ${os
   .loadavg()
   .map((x) => x.toFixed(1))
   .join(' ')}`;
 console.log(`numdecode benchmark on ${machine}\n`);
 console.log(lines.join('\n'));
+console.log(`\nPco small files (Int32, same kind of data at two sizes)\n`);
+console.log(smallLines.join('\n'));
 mkdirSync(`${root}test-output`, { recursive: true });
-writeFileSync(`${root}test-output/bench.json`, JSON.stringify({ machine, rows }, null, 2));
-writeFileSync(`${root}test-output/bench.md`, `${machine}\n\n${lines.join('\n')}\n`);
+writeFileSync(`${root}test-output/bench.json`, JSON.stringify({ machine, rows, small: smallRows }, null, 2));
+writeFileSync(`${root}test-output/bench.md`, `${machine}\n\n${lines.join('\n')}\n\n${smallLines.join('\n')}\n`);

@@ -1,6 +1,6 @@
 // Times every case of bench/cases.mjs through the public API in one wasm build, plus a copy
 // of the same output size in the same runtime. Prints JSON. Usage: node wasm-runner.mjs simd|scalar
-import { cases } from './cases.mjs';
+import { cases, smallFiles } from './cases.mjs';
 import * as index from '../js/index.js';
 
 const api = { ...index };
@@ -47,4 +47,29 @@ for (const c of cases) {
   const copySeconds = await time(() => dst.set(src));
   results.push({ format: c.format, name: c.name, native: c.native, nativeCopy: c.nativeCopy, nativeValueBytes: c.nativeValueBytes, values, outBytes, seconds, coreSeconds, copySeconds });
 }
-console.log(JSON.stringify({ simd, results }));
+// Per-call times of small files in microseconds, per call style and file size. Timed in a
+// synchronous loop: awaiting each call would add a microtask turn to every call.
+function timeSync(fn, minSeconds = 0.3, rounds = 5) {
+  let best = Infinity;
+  for (let r = 0; r < rounds; r++) {
+    let iterations = 0;
+    const start = process.hrtime.bigint();
+    let elapsed = 0;
+    do {
+      for (let i = 0; i < 1000; i++) fn();
+      iterations += 1000;
+      elapsed = Number(process.hrtime.bigint() - start) / 1e9;
+    } while (elapsed < minSeconds);
+    best = Math.min(best, elapsed / iterations);
+  }
+  return best;
+}
+
+const small = smallFiles.calls.map((call) => ({
+  name: call.name,
+  perFile: smallFiles.files.map((f) => {
+    const bytes = f.load();
+    return { n: f.n, microseconds: 1e6 * timeSync(() => call.run(api, bytes)) };
+  }),
+}));
+console.log(JSON.stringify({ simd, results, small }));

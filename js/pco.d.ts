@@ -62,18 +62,23 @@ export interface PcoChunk<D extends Dtype = Dtype> {
   values: DtypeArrayMap[D];
 }
 
-/**
- * Decodes a standalone Pco file into one typed array of its dtype. A file without chunks gives
- * an empty array of its uniform dtype, or an empty Uint8Array when it declares none.
- * Throws if chunks differ in dtype (use decodeChunks).
- */
 /** Options of the standalone decoders. */
 export interface PcoDecodeOptions {
   /** Refuse files that would decode to more bytes than this (default: no limit). */
   maxOutputBytes?: number;
 }
 
+/**
+ * Decodes a standalone Pco file into one typed array of its dtype. A file without chunks gives
+ * an empty array of its uniform dtype, or an empty Uint8Array when it declares none.
+ * Throws if chunks differ in dtype (use decodeChunks).
+ */
 export function decode(bytes: Uint8Array, options?: PcoDecodeOptions): DecodedArray;
+/**
+ * Decodes into the caller's typed array, which must be of the file's dtype (the class decode()
+ * would return) and hold all its values. Returns out.subarray(0, count). No array is allocated.
+ */
+export function decodeInto<T extends DecodedArray>(bytes: Uint8Array, out: T, options?: PcoDecodeOptions): T;
 /** Decodes each chunk in its own dtype. */
 export function decodeChunks(bytes: Uint8Array, options?: PcoDecodeOptions): PcoChunk[];
 /** Describes the file: versions, dtype, and per chunk its mode, delta encoding and bins. */

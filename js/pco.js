@@ -47,6 +47,21 @@ function decodeRawChunks(bytes, limit) {
   return withInputs([bytes], (ptr, len) => decodeChunksBinding(ptr, len, limit));
 }
 
+let dtypeByCode = null; // dtype names by the standalone format's code, read once from the module
+
+// Decodes into the module's scratch buffer. Returns the file's dtype (null for a file without
+// chunks that declares none) and a view of the values' bytes in wasm memory, valid only until
+// the next call into the module.
+function decodeToScratch(bytes, limit, into) {
+  const mod = getModule();
+  const decodeBinding = binding('pcoDecode');
+  dtypeByCode ??= binding('pcoDtypeNames')();
+  const at = withInputs([bytes], (ptr, len) => decodeBinding(ptr, len, limit, into)) >>> 2;
+  const heap32 = mod.HEAPU32;
+  const [valuesPtr, valuesBytes, dtypeCode] = [heap32[at], heap32[at + 1], heap32[at + 2]];
+  return { dtype: dtypeByCode[dtypeCode], view: mod.HEAPU8.subarray(valuesPtr, valuesPtr + valuesBytes) };
+}
+
 /**
  * Decodes a standalone Pco file into one typed array of the file's dtype.
  * f16 values come as their raw bits in a Uint16Array, i64/u64 as BigInt64Array/BigUint64Array.
@@ -58,15 +73,51 @@ function decodeRawChunks(bytes, limit) {
 export function decode(bytes, options) {
   requireBytes('pco.decode: bytes', bytes);
   const limit = outputLimit('pco.decode', options);
-  const decodeBinding = binding('pcoDecode');
-  const releaseScratch = binding('pcoReleaseScratch');
-  // The binding decodes into a buffer it reuses and returns a view of it: copy the values
-  // out before anything else runs in the module.
-  const { dtype, view } = withInputs([bytes], (ptr, len) => decodeBinding(ptr, len, limit));
+  const { dtype, view } = decodeToScratch(bytes, limit, false);
   const raw = new Uint8Array(view.length);
   raw.set(view);
-  releaseScratch();
+  binding('pcoReleaseScratch')();
   return dtype === null ? new Uint8Array(0) : viewAs(dtype, raw);
+}
+
+/**
+ * Decodes a standalone Pco file into memory the caller owns: out must be a typed array of the
+ * file's dtype (as decode() would return it) with room for all its values. Returns
+ * out.subarray(0, count). Saves allocating a fresh array per call, which costs more than
+ * decoding a file of a few hundred values, and lets chunks land straight in a larger array.
+ * options.maxOutputBytes: as for decode(); out's size is a limit too.
+ * @template {ArrayBufferView} T
+ * @param {Uint8Array} bytes
+ * @param {T} out
+ * @returns {T}
+ */
+export function decodeInto(bytes, out, options) {
+  requireBytes('pco.decodeInto: bytes', bytes);
+  if (!ArrayBuffer.isView(out) || out instanceof DataView) {
+    const got = out instanceof ArrayBuffer ? 'an ArrayBuffer (view it as the typed array of the file\'s dtype)' : describeValue(out);
+    throw new TypeError(`pco.decodeInto: out must be a typed array, got ${got}`);
+  }
+  const userLimit = outputLimit('pco.decodeInto', options);
+  const limit = Math.min(userLimit, out.byteLength);
+  let decoded;
+  try {
+    decoded = decodeToScratch(bytes, limit, true);
+  } catch (err) {
+    // The decoder stops as soon as a chunk would pass the limit; say when out set it.
+    if (limit < userLimit && String(err?.message).startsWith('output limit')) {
+      throw new RangeError(`pco.decodeInto: out (${out.byteLength} bytes) is too small for the file: ${err.message}`);
+    }
+    throw err;
+  }
+  const { dtype, view } = decoded;
+  if (dtype === null) return out.subarray(0, 0);
+  const Type = typedArrayFor(dtype);
+  if (out.constructor !== Type) {
+    throw new TypeError(`pco.decodeInto: the file holds ${dtype} values, so out must be a ${Type.name}; got ${out.constructor.name}`);
+  }
+  new Uint8Array(out.buffer, out.byteOffset, view.length).set(view);
+  binding('pcoReleaseScratch')();
+  return out.subarray(0, view.length / Type.BYTES_PER_ELEMENT);
 }
 
 /**

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <exception>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/bytes.hpp"
@@ -28,7 +29,7 @@ inline val copy_to_js(const ByteBuffer& bytes) { return copy_to_js(bytes.data(),
 // Runs fn; any C++ exception is rethrown into JS as an Error carrying its message
 // (an escaping C++ exception would reach JS as a bare pointer number).
 template <class Fn>
-val guarded(Fn&& fn) {
+auto guarded(Fn&& fn) -> decltype(fn()) {
   std::string message;
   try {
     return fn();
@@ -38,7 +39,9 @@ val guarded(Fn&& fn) {
     message = e.what();
   }
   val::global("Error").new_(val(message)).throw_();
-  return val::undefined();
+  // Not reached (throw_() leaves through JS); val has no default constructor.
+  if constexpr (std::is_same_v<decltype(fn()), val>) return val::undefined();
+  else return decltype(fn()){};
 }
 
 }  // namespace numdecode::bindings

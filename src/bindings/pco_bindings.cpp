@@ -56,17 +56,37 @@ std::optional<DType> single_dtype(const StandaloneFile& f, const char* api) {
   return dtype;
 }
 
-val decode(uintptr_t ptr, size_t len, double max_output_bytes) {
-  return guarded([&] {
+// What pcoDecode leaves in the heap for js/pco.js: plain numbers, because building a JS
+// object through embind costs more than decoding a small file does.
+struct DecodeResult {
+  uint32_t values_ptr;    // the scratch buffer: JS copies the values out before the next call
+  uint32_t values_bytes;
+  uint32_t dtype_code;    // the standalone format's dtype byte; 0 when the file declares none
+};
+
+// into: called for pco.decodeInto (names it in errors) rather than pco.decode.
+uintptr_t decode(uintptr_t ptr, size_t len, double max_output_bytes, bool into) {
+  return guarded([&]() -> uintptr_t {
     StandaloneFile& f = scratch_file();
     read_standalone(heap_bytes(ptr, len), f, true, output_limit(max_output_bytes));
-    std::optional<DType> dtype = single_dtype(f, "pco.decode");
-    val result = val::object();
-    result.set("dtype", dtype ? val(std::string(dtype_name(*dtype))) : val::null());
-    // A view of the scratch buffer: js/pco.js copies it out before the next call.
-    result.set("view", val(emscripten::typed_memory_view(f.values.size(), f.values.data())));
-    return result;
+    std::optional<DType> dtype = single_dtype(f, into ? "pco.decodeInto" : "pco.decode");
+    static DecodeResult result;
+    result = {uint32_t(reinterpret_cast<uintptr_t>(f.values.data())), uint32_t(f.values.size()),
+              dtype ? uint32_t(*dtype) : 0u};
+    return reinterpret_cast<uintptr_t>(&result);
   });
+}
+
+// Dtype names by standalone code, for reading DecodeResult::dtype_code (index 0: none).
+val dtype_names() {
+  val names = val::array();
+  names.set(0, val::null());
+  for (unsigned code = 1; code < 256; ++code) {
+    auto d = dtype_from_byte(uint8_t(code));
+    if (!d) break;
+    names.set(code, std::string(dtype_name(*d)));
+  }
+  return names;
 }
 
 val decode_chunks(uintptr_t ptr, size_t len, double max_output_bytes) {
@@ -168,6 +188,7 @@ val view_stats() {
 EMSCRIPTEN_BINDINGS(pco) {
   emscripten::function("pcoDecode", &decode);
   emscripten::function("pcoReleaseScratch", &release_scratch);
+  emscripten::function("pcoDtypeNames", &dtype_names);
   emscripten::function("pcoDecodeChunks", &decode_chunks);
   emscripten::function("pcoInspect", &inspect);
   emscripten::function("pcoWrappedHeader", &wrapped_header);
