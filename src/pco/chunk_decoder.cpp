@@ -44,9 +44,9 @@ struct BitPeeker {
 
 // Offsets of k latents that all share one bin (no tANS bits): a fixed-width unpack.
 template <class Peek, class W>
-void unpack_single_bin(const Peek& peek, size_t bit, const Bin& bin, size_t k, W* out) noexcept {
-  const W lower = W(bin.lower);
-  const unsigned width = bin.offset_bits;
+void unpack_single_bin(const Peek& peek, size_t bit, const LatentTable& t, size_t k, W* out) noexcept {
+  const W lower = W(t.single_lower);
+  const unsigned width = t.max_offset_bits;
   if (width == 0) {
     std::fill_n(out, k, lower);
   } else if (width % 8 == 0 && bit % 8 == 0 && bit / 8 + k * (width / 8) + 8 <= peek.len) {
@@ -74,13 +74,12 @@ void unpack_single_bin(const Peek& peek, size_t bit, const Bin& bin, size_t k, W
 
 // Reads k latents of one variable: tANS bin symbols (4 interleaved states), then their offsets.
 template <bool kChecked, class W>
-void decode_latents_peeking(const LatentTable& t, const Bin* single_bin, BitReader& r, uint32_t st[4], size_t k,
-                    W* out) noexcept {
+void decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], size_t k, W* out) noexcept {
   const BitPeeker<kChecked> peek(r);
   size_t bit = r.bit_pos();
   if (t.n_bins == 1) {  // a single bin spends no tANS bits
-    unpack_single_bin(peek, bit, *single_bin, k, out);
-    r.seek_bits(bit + k * single_bin->offset_bits);
+    unpack_single_bin(peek, bit, t, k, out);
+    r.seek_bits(bit + k * t.max_offset_bits);
     return;
   }
   // First the tANS bits: each symbol's state (which names its bin) goes to syms.
@@ -140,12 +139,11 @@ void decode_latents_peeking(const LatentTable& t, const Bin* single_bin, BitRead
 
 // Bounds checks per read only for the batches near the end of the data.
 template <class W>
-void decode_latents(const LatentTable& t, const Bin* single_bin, BitReader& r, uint32_t st[4], size_t k,
-                    W* out) noexcept {
+void decode_latents(const LatentTable& t, BitReader& r, uint32_t st[4], size_t k, W* out) noexcept {
   const unsigned max_bits_per_latent = (t.n_bins > 1 ? t.ans_size_log : 0) + t.max_offset_bits;
   const uint64_t last_bit = r.bit_pos() + uint64_t(k) * max_bits_per_latent;
-  if (last_bit / 8 + 8 <= r.size_bytes()) decode_latents_peeking<false>(t, single_bin, r, st, k, out);
-  else decode_latents_peeking<true>(t, single_bin, r, st, k, out);
+  if (last_bit / 8 + 8 <= r.size_bytes()) decode_latents_peeking<false>(t, r, st, k, out);
+  else decode_latents_peeking<true>(t, r, st, k, out);
 }
 
 // Delta decoding of one latent variable within one page; state is per page.
@@ -179,19 +177,18 @@ class DeltaDecoder {
   // reaches the output). Writes b decoded latents to out. Lookbacks are checked by the
   // caller (check_lookbacks): apply() cannot throw, which keeps the wasm build's per-batch
   // call free of the JS exception trampoline.
+  // Deltas arrive un-centered (LatentTable::lowers include the centering).
   void apply(W* d, size_t b, const uint32_t* lookbacks, W* out) noexcept {
-    constexpr W center = kTopBit<W>;  // deltas are stored centered
     if (d_.kind == DeltaKind::Consecutive && d_.order == 1) {
-      // The common case in one pass: un-center and prefix-sum straight into the output.
+      // The common case in one pass: prefix-sum straight into the output.
       W m = state_[0];
       for (size_t i = 0; i < b; ++i) {
         out[i] = m;
-        m = W(m + d[i] + center);
+        m = W(m + d[i]);
       }
       state_[0] = m;
       return;
     }
-    for (size_t i = 0; i < b; ++i) d[i] = W(d[i] + center);
     switch (d_.kind) {
       case DeltaKind::Consecutive:
         for (size_t lvl = d_.order; lvl-- > 0;) {
@@ -277,6 +274,8 @@ LatentTable build_latent_table(const LatentVarMeta& var) {
     min_offset_bits = std::min(min_offset_bits, b.offset_bits);
   }
   t.min_bits_per_latent = min_offset_bits;
+  const uint64_t bias = var.delta_coded ? uint64_t{1} << (var.latent_bits - 1) : 0;  // delta centering
+  if (t.n_bins == 1) t.single_lower = var.bins[0].lower + bias;
   if (t.n_bins <= 1) return t;
   unsigned min_ans_bits = kMaxAnsBits;
   const uint32_t size = uint32_t{1} << var.ans_size_log;
@@ -291,7 +290,7 @@ LatentTable build_latent_table(const LatentVarMeta& var) {
     unsigned bits = var.ans_size_log - (31 - std::countl_zero(x));
     t.nodes[i] = AnsNode{uint16_t((x << bits) - size), uint16_t((1u << bits) - 1), uint8_t(bits),
                          uint8_t(var.bins[s].offset_bits)};
-    t.lowers[i] = var.bins[s].lower;
+    t.lowers[i] = var.bins[s].lower + bias;
     min_ans_bits = std::min(min_ans_bits, bits);
   }
   t.min_bits_per_latent += min_ans_bits;
@@ -355,7 +354,7 @@ struct PageDecoder {
       const size_t b = std::min(kBatch, remaining);
       const size_t kd = remaining > state_n ? std::min(kBatch, remaining - state_n) : 0;
       if (dvar) {
-        decode_latents<uint32_t>(cd.tables_[di], dvar->bins.data(), r, ans[di].data(), kd, lookbacks);
+        decode_latents<uint32_t>(cd.tables_[di], r, ans[di].data(), kd, lookbacks);
         check_lookbacks(lookbacks, kd, pdelta.window_n());
         std::fill(lookbacks + kd, lookbacks + b, 1u);  // junk slots: any in-window lookback
       }
@@ -400,10 +399,10 @@ struct PageDecoder {
                          uint32_t* ans, size_t b, size_t kd, W* raw, W* dst, DeltaDecoder<W>& delta,
                          const uint32_t* lookbacks) noexcept {
     if (!var.delta_coded) {
-      decode_latents<W>(cd.tables_[vi], var.bins.data(), r, ans, b, dst);
+      decode_latents<W>(cd.tables_[vi], r, ans, b, dst);
       return;
     }
-    decode_latents<W>(cd.tables_[vi], var.bins.data(), r, ans, kd, raw);
+    decode_latents<W>(cd.tables_[vi], r, ans, kd, raw);
     std::fill(raw + kd, raw + b, W(0));
     delta.apply(raw, b, lookbacks, dst);
   }

@@ -25,7 +25,10 @@ struct LatentTable {
   unsigned max_offset_bits = 0;
   unsigned min_bits_per_latent = 0;  // a lower bound, to refuse page sizes the data cannot hold
   std::vector<AnsNode> nodes;    // 2^ans_size_log entries when n_bins > 1
-  std::vector<uint64_t> lowers;  // per state: the lower of its bin
+  // Bin lowers, per state (n_bins > 1) or of the one bin. For a delta-coded variable they
+  // include the centering of deltas (+2^(bits-1)), so delta decoding adds deltas as they come.
+  std::vector<uint64_t> lowers;
+  uint64_t single_lower = 0;
 };
 
 // The spread of state indices over bins (the reference's spread_state_symbols).
