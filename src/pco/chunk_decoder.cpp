@@ -173,6 +173,18 @@ class DeltaDecoder {
 
   size_t window_n() const noexcept { return window_n_; }
 
+  // Consecutive order 1 only: passes each decoded latent to emit(i, latent) instead of storing
+  // it, so that the mode's join can run in the same loop.
+  template <class Emit>
+  [[gnu::always_inline]] void prefix_sum_each(const W* d, size_t b, Emit&& emit) noexcept {
+    W m = state_[0];
+    for (size_t i = 0; i < b; ++i) {
+      emit(i, m);
+      m = W(m + d[i]);
+    }
+    state_[0] = m;
+  }
+
   // d[0..b) holds the batch's deltas (entries past those read are junk that never
   // reaches the output). Writes b decoded latents to out. Lookbacks are checked by the
   // caller (check_lookbacks): apply() cannot throw, which keeps the wasm build's per-batch
@@ -343,6 +355,10 @@ struct PageDecoder {
 
     DeltaDecoder<P> pdelta(m.delta, std::move(primary_state), n);
     DeltaDecoder<L> sdelta(m.delta, std::move(secondary_state), n);
+    // The common delta (consecutive, order 1) runs inside the join's loop where the join is
+    // scalar: one pass over the batch instead of two.
+    const bool fused_delta = pvar->delta_coded && m.delta.kind == DeltaKind::Consecutive && m.delta.order == 1 &&
+                             (m.mode.kind == ModeKind::Classic || m.mode.kind == ModeKind::IntMult);
 
     uint32_t lookbacks[kBatch];
     P p_raw[kBatch], p[kBatch];
@@ -358,18 +374,22 @@ struct PageDecoder {
         check_lookbacks(lookbacks, kd, pdelta.window_n());
         std::fill(lookbacks + kd, lookbacks + b, 1u);  // junk slots: any in-window lookback
       }
-      decode_var<P>(cd, r, *pvar, pi, ans[pi].data(), b, kd, p_raw, p, pdelta, lookbacks);
-      if (m.mode.kind == ModeKind::Dict) check_dict_indices(p, b, m.mode.dict.size());
+      if (fused_delta) {
+        decode_latents<P>(cd.tables_[pi], r, ans[pi].data(), kd, p_raw);
+        std::fill(p_raw + kd, p_raw + b, P(0));  // junk deltas, past the page's last value
+      } else {
+        decode_var<P>(cd, r, *pvar, pi, ans[pi].data(), b, kd, p_raw, p, pdelta, lookbacks);
+        if (m.mode.kind == ModeKind::Dict) check_dict_indices(p, b, m.mode.dict.size());
+      }
       if (svar) decode_var<L>(cd, r, *svar, si, ans[si].data(), b, kd, s_raw, s, sdelta, lookbacks);
       r.check_in_bounds("page body");
       // Join straight into the output when it is aligned for L (always, unless an earlier
       // chunk of another dtype left an odd offset).
-      if (reinterpret_cast<uintptr_t>(dst) % alignof(L) == 0) {
-        join(m, p, s, b, reinterpret_cast<L*>(dst));
-      } else {
-        join(m, p, s, b, nums);
-        std::memcpy(dst, nums, b * num_bytes);
-      }
+      const bool aligned = reinterpret_cast<uintptr_t>(dst) % alignof(L) == 0;
+      L* out = aligned ? reinterpret_cast<L*>(dst) : nums;
+      if (fused_delta) join_prefix_sum(m, pdelta, p_raw, s, b, out);
+      else join(m, p, s, b, out);
+      if (!aligned) std::memcpy(dst, nums, b * num_bytes);
       dst += b * num_bytes;
       remaining -= b;
     }
@@ -405,6 +425,17 @@ struct PageDecoder {
     decode_latents<W>(cd.tables_[vi], r, ans, kd, raw);
     std::fill(raw + kd, raw + b, W(0));
     delta.apply(raw, b, lookbacks, dst);
+  }
+
+  // join() for Classic and IntMult primaries that are consecutive order-1 deltas.
+  static void join_prefix_sum(const ChunkMeta& m, DeltaDecoder<P>& delta, const P* d, const L* s, size_t b,
+                              L* out) noexcept {
+    if (m.mode.kind == ModeKind::IntMult) {
+      const L base = L(m.mode.base);
+      delta.prefix_sum_each(d, b, [&](size_t i, P v) { out[i] = from_latent_ordered<L, K>(L(L(v) * base + s[i])); });
+    } else {
+      delta.prefix_sum_each(d, b, [&](size_t i, P v) { out[i] = from_latent_ordered<L, K>(L(v)); });
+    }
   }
 
   // Indices were checked by check_dict_indices: join cannot throw (see DeltaDecoder::apply).
