@@ -511,6 +511,9 @@ struct PageDecoder {
     const V beyond = wide ? splat64(~((uint64_t{1} << 52) - 1)) : splat32(~((uint32_t{1} << 24) - 1));
     const V magic = splat64(0x4330000000000000);  // 2^52: (bits(2^52) | a) - 2^52 == a for a < 2^52
     const V base = wide ? splat64(base_bits) : splat32(uint32_t(base_bits));
+    // A product's sign is its factors' signs xor-ed (zeros and infinities too; no NaN here).
+    const V base_neg = (base_bits >> (sizeof(L) * 8 - 1)) ? all : splat32(0);
+    const V low_bits = xor_(top, all);
     auto sign_mask = [](V x) { return wide ? sign_mask64(x) : sign_mask32(x); };
     auto add = [](V x, V y) { return wide ? add64(x, y) : add32(x, y); };
     size_t i = 0;
@@ -525,9 +528,11 @@ struct PageDecoder {
       const V magnitude = wide ? sub_f64(or_(a, magic), magic) : i32_to_f32(a);
       const V f = or_(magnitude, and_(neg, top));
       const V prod = wide ? mul_f64(f, base) : mul_f32(f, base);
-      const V latent = xor_(prod, or_(sign_mask(prod), top));  // float_to_latent_ordered
-      const V adjusted = add(add(latent, load(s + i)), top);
-      store(out + i, xor_(adjusted, or_(xor_(sign_mask(adjusted), all), top)));  // from_latent_ordered
+      const V latent = xor_(prod, or_(xor_(neg, base_neg), top));  // float_to_latent_ordered
+      // from_latent_ordered(latent + l1 + top) = t if t's top bit is clear, else t with all
+      // other bits flipped, where t = latent + l1.
+      const V t = add(latent, load(s + i));
+      store(out + i, xor_(t, and_(sign_mask(t), low_bits)));
     }
     return i;
   }

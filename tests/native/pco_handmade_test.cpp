@@ -1,7 +1,10 @@
 // Decode paths the reference compressor never writes (secondary_uses_delta = 1, Lookback
-// state_n_log > 0), checked on hand-built wrapped chunks against a direct model of the spec.
+// state_n_log > 0, FloatMult with a negative base), checked on hand-built wrapped chunks
+// against a direct model of the spec.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
 #include <random>
 
 #include "pco/wrapped.hpp"
@@ -185,6 +188,80 @@ TEST(PcoSecondaryDelta, LookbackOnBothLatents) {
   std::vector<uint32_t> expected;
   for (size_t i = 0; i < p.size(); ++i) expected.push_back(p[i] * 100 + s[i]);
   EXPECT_EQ(decode_u32(meta.bytes(), page.bytes(), p.size()), expected);
+}
+
+// FloatMult: number = float(int latent) * base, then moved by the secondary latent's ULPs in
+// the order-preserving latent space. The reference only writes positive bases; the decoder's
+// SIMD path derives the product's sign from its factors, so check negative bases too.
+template <class F, class U>
+U to_ordered(F f) {
+  U bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  constexpr U top = U(1) << (sizeof(U) * 8 - 1);
+  return (bits & top) ? U(~bits) : U(bits | top);
+}
+
+template <class U>
+U from_ordered(U latent) {
+  constexpr U top = U(1) << (sizeof(U) * 8 - 1);
+  return (latent & top) ? U(latent ^ top) : U(~latent);
+}
+
+// The primary latent holds a sign and magnitude: top + m for +m, top - 1 - m for -m (so -0.0
+// exists); the secondary, top + ULPs.
+template <class F, class U>
+void check_float_mult(F base, DType dtype) {
+  constexpr unsigned bits = sizeof(U) * 8;
+  constexpr U top = U(1) << (bits - 1);
+  std::vector<bool> negative;
+  std::vector<U> magnitudes;
+  std::vector<int> ulps;
+  std::mt19937 rng(7);
+  for (int i = 0; i < 200; ++i) {
+    negative.push_back(rng() % 2);
+    magnitudes.push_back(U(rng() % 10001));
+    ulps.push_back(int(rng() % 5) - 2);
+  }
+  negative[0] = false, magnitudes[0] = 0, ulps[0] = -1;  // +0 * base one ULP down: across zero
+  negative[1] = true, magnitudes[1] = 0, ulps[1] = 1;    // -0 * base one ULP up
+  BitWriter meta;
+  meta.write(2, 4);  // FloatMult
+  meta.write(to_ordered<F, U>(base), bits);
+  meta.write(0, 4);  // no delta
+  for (int var = 0; var < 2; ++var) {
+    meta.write(0, 4);  // ans_size_log
+    meta.write(1, 15);
+    meta.write(0, bits);                   // lower
+    meta.write(bits, bits == 64 ? 7 : 6);  // offset bits, in a field of 7 (64-bit) or 6 bits
+  }
+  meta.align();
+  BitWriter page;  // no delta state, zero-bit tANS states
+  for (size_t i = 0; i < magnitudes.size(); ++i)
+    page.write(negative[i] ? U(top - 1 - magnitudes[i]) : U(top + magnitudes[i]), bits);
+  for (int u : ulps) page.write(U(U(u) + top), bits);
+  page.align();
+
+  ChunkDecoder chunk = read_wrapped_chunk(meta.bytes(), dtype, read_wrapped_header(kHeader41));
+  auto bytes = decode_wrapped_page(chunk, page.bytes(), magnitudes.size());
+  ASSERT_EQ(bytes.size(), magnitudes.size() * sizeof(U));
+  for (size_t i = 0; i < magnitudes.size(); ++i) {
+    const F f = negative[i] ? -F(magnitudes[i]) : F(magnitudes[i]);
+    const U expected = from_ordered<U>(U(to_ordered<F, U>(f * base) + U(ulps[i])));
+    U got;
+    std::memcpy(&got, bytes.data() + i * sizeof(U), sizeof(U));
+    ASSERT_EQ(got, expected) << "value " << i << ": " << f << " * " << base << ", " << ulps[i] << " ULPs";
+  }
+}
+
+TEST(PcoFloatMult, NegativeAndPositiveBasesF64) {
+  check_float_mult<double, uint64_t>(-0.1, DType::F64);
+  check_float_mult<double, uint64_t>(0.1, DType::F64);
+  check_float_mult<double, uint64_t>(-1.0e305, DType::F64);  // most products overflow to -inf
+}
+
+TEST(PcoFloatMult, NegativeAndPositiveBasesF32) {
+  check_float_mult<float, uint32_t>(-0.25f, DType::F32);
+  check_float_mult<float, uint32_t>(1.5f, DType::F32);
 }
 
 }  // namespace
