@@ -73,7 +73,8 @@ void unpack_single_bin(const Peek& peek, size_t bit, const LatentTable& t, size_
 }
 
 // Reads k latents of one variable: tANS bin symbols (4 interleaved states), then their offsets.
-template <bool kChecked, class W>
+// kNoOffsets (every bin has 0 offset bits): each symbol's lower goes straight to out.
+template <bool kChecked, bool kNoOffsets, class W>
 void decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], size_t k, W* out) noexcept {
   const BitPeeker<kChecked> peek(r);
   size_t bit = r.bit_pos();
@@ -83,9 +84,13 @@ void decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], 
     return;
   }
   // First the tANS bits: each symbol's state (which names its bin) goes to syms.
-  uint16_t syms[kBatch];
+  uint16_t syms[kNoOffsets ? 1 : kBatch];
   const AnsNode* nodes = t.nodes.data();
   const uint64_t* lowers = t.lowers.data();
+  auto emit = [&](size_t at, uint32_t state) {
+    if constexpr (kNoOffsets) out[at] = W(lowers[state]);
+    else syms[at] = uint16_t(state);
+  };
   uint32_t s0 = st[0], s1 = st[1], s2 = st[2], s3 = st[3];
   size_t i = 0;
   // 4 symbols use at most 4*14 bits, so one 64-bit word serves all four. Each state's next
@@ -96,7 +101,7 @@ void decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], 
     const AnsNode& n1 = nodes[s1];
     const AnsNode& n2 = nodes[s2];
     const AnsNode& n3 = nodes[s3];
-    syms[i] = uint16_t(s0), syms[i + 1] = uint16_t(s1), syms[i + 2] = uint16_t(s2), syms[i + 3] = uint16_t(s3);
+    emit(i, s0), emit(i + 1, s1), emit(i + 2, s2), emit(i + 3, s3);
     const unsigned c1 = n0.bits_to_read, c2 = c1 + n1.bits_to_read, c3 = c2 + n2.bits_to_read;
     bit += c3 + n3.bits_to_read;
     s0 = n0.next_base + (uint32_t(w) & n0.ans_mask);
@@ -108,16 +113,18 @@ void decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], 
   for (; i < k; ++i) {
     uint32_t& s = tail[i & 3];
     const AnsNode& nd = nodes[s];
-    syms[i] = uint16_t(s);
+    emit(i, s);
     s = nd.next_base + (uint32_t(peek(bit)) & nd.ans_mask);
     bit += nd.bits_to_read;
   }
   std::copy_n(tail, 4, st);
+  if constexpr (kNoOffsets) {
+    r.seek_bits(bit);
+    return;
+  }
 
   // Then the offsets, in symbol order, each added to its bin's lower.
-  if (t.max_offset_bits == 0) {
-    for (size_t j = 0; j < k; ++j) out[j] = W(lowers[syms[j]]);
-  } else if (t.max_offset_bits <= 56) {
+  if (t.max_offset_bits <= 56) {
     NUMDECODE_NO_VECTORIZE
     for (size_t j = 0; j < k; ++j) {
       const unsigned ob = nodes[syms[j]].offset_bits;
@@ -142,8 +149,14 @@ template <class W>
 void decode_latents(const LatentTable& t, BitReader& r, uint32_t st[4], size_t k, W* out) noexcept {
   const unsigned max_bits_per_latent = (t.n_bins > 1 ? t.ans_size_log : 0) + t.max_offset_bits;
   const uint64_t last_bit = r.bit_pos() + uint64_t(k) * max_bits_per_latent;
-  if (last_bit / 8 + 8 <= r.size_bytes()) decode_latents_peeking<false>(t, r, st, k, out);
-  else decode_latents_peeking<true>(t, r, st, k, out);
+  const bool unchecked = last_bit / 8 + 8 <= r.size_bytes();
+  if (t.max_offset_bits == 0 && t.n_bins > 1) {
+    if (unchecked) decode_latents_peeking<false, true>(t, r, st, k, out);
+    else decode_latents_peeking<true, true>(t, r, st, k, out);
+  } else {
+    if (unchecked) decode_latents_peeking<false, false>(t, r, st, k, out);
+    else decode_latents_peeking<true, false>(t, r, st, k, out);
+  }
 }
 
 // Delta decoding of one latent variable within one page; state is per page.
