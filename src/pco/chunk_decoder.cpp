@@ -72,6 +72,33 @@ void unpack_single_bin(const Peek& peek, size_t bit, const LatentTable& t, size_
   }
 }
 
+// Offsets of at most 56 / kGroup bits: kGroup of them from each 64-bit read. Returns the bit
+// position after the last.
+template <size_t kGroup, class Peek, class W>
+[[gnu::always_inline]] inline size_t read_offsets_grouped(const Peek& peek, size_t bit, const AnsNode* nodes,
+                                                          const uint64_t* lowers, const uint16_t* syms, size_t k,
+                                                          W* out) noexcept {
+  size_t j = 0;
+  NUMDECODE_NO_VECTORIZE
+  for (; j + kGroup <= k; j += kGroup) {
+    const uint64_t w = peek(bit);
+    unsigned used = 0;
+    for (size_t g = 0; g < kGroup; ++g) {
+      const unsigned ob = nodes[syms[j + g]].offset_bits;
+      out[j + g] = W(lowers[syms[j + g]] + W((w >> used) & ((uint64_t{1} << ob) - 1)));
+      used += ob;
+    }
+    bit += used;
+  }
+  NUMDECODE_NO_VECTORIZE
+  for (; j < k; ++j) {
+    const unsigned ob = nodes[syms[j]].offset_bits;
+    out[j] = W(lowers[syms[j]] + W(peek(bit) & ((uint64_t{1} << ob) - 1)));
+    bit += ob;
+  }
+  return bit;
+}
+
 // Reads k latents of one variable: tANS bin symbols (4 interleaved states), then their offsets.
 // kNoOffsets (every bin has 0 offset bits): each symbol's lower goes straight to out.
 template <bool kChecked, bool kNoOffsets, class W>
@@ -123,14 +150,16 @@ void decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], 
     return;
   }
 
-  // Then the offsets, in symbol order, each added to its bin's lower.
-  if (t.max_offset_bits <= 56) {
-    NUMDECODE_NO_VECTORIZE
-    for (size_t j = 0; j < k; ++j) {
-      const unsigned ob = nodes[syms[j]].offset_bits;
-      out[j] = W(lowers[syms[j]] + W(peek(bit) & ((uint64_t{1} << ob) - 1)));
-      bit += ob;
-    }
+  // Then the offsets, in symbol order, each added to its bin's lower. Narrow offsets come
+  // several to one 64-bit read (a read serves 57 bits at any bit position).
+  if (t.max_offset_bits <= 7) {
+    bit = read_offsets_grouped<8>(peek, bit, nodes, lowers, syms, k, out);
+  } else if (t.max_offset_bits <= 14) {
+    bit = read_offsets_grouped<4>(peek, bit, nodes, lowers, syms, k, out);
+  } else if (t.max_offset_bits <= 28) {
+    bit = read_offsets_grouped<2>(peek, bit, nodes, lowers, syms, k, out);
+  } else if (t.max_offset_bits <= 56) {
+    bit = read_offsets_grouped<1>(peek, bit, nodes, lowers, syms, k, out);
   } else {
     NUMDECODE_NO_VECTORIZE
     for (size_t j = 0; j < k; ++j) {
