@@ -74,10 +74,10 @@ void unpack_single_bin(const Peek& peek, size_t bit, const LatentTable& t, size_
 
 // Offsets of at most 56 / kGroup bits: kGroup of them from each 64-bit read. Returns the bit
 // position after the last.
-template <size_t kGroup, class Peek, class W>
+template <size_t kGroup, class W, class Peek, class Sink>
 [[gnu::always_inline]] inline size_t read_offsets_grouped(const Peek& peek, size_t bit, const AnsNode* nodes,
                                                           const uint64_t* lowers, const uint16_t* syms, size_t k,
-                                                          W* out) noexcept {
+                                                          Sink& sink) noexcept {
   size_t j = 0;
   NUMDECODE_NO_VECTORIZE
   for (; j + kGroup <= k; j += kGroup) {
@@ -85,7 +85,7 @@ template <size_t kGroup, class Peek, class W>
     unsigned used = 0;
     for (size_t g = 0; g < kGroup; ++g) {
       const unsigned ob = nodes[syms[j + g]].offset_bits;
-      out[j + g] = W(lowers[syms[j + g]] + W((w >> used) & ((uint64_t{1} << ob) - 1)));
+      sink(j + g, W(lowers[syms[j + g]] + W((w >> used) & ((uint64_t{1} << ob) - 1))));
       used += ob;
     }
     bit += used;
@@ -93,29 +93,46 @@ template <size_t kGroup, class Peek, class W>
   NUMDECODE_NO_VECTORIZE
   for (; j < k; ++j) {
     const unsigned ob = nodes[syms[j]].offset_bits;
-    out[j] = W(lowers[syms[j]] + W(peek(bit) & ((uint64_t{1} << ob) - 1)));
+    sink(j, W(lowers[syms[j]] + W(peek(bit) & ((uint64_t{1} << ob) - 1))));
     bit += ob;
   }
   return bit;
 }
 
+// Where decoded latents go: stored, as usual, or handed to a fused delta + join (see
+// PageDecoder::run). Latents reach a sink in order.
+template <class W>
+struct StoreLatents {
+  W* out;
+  [[gnu::always_inline]] void operator()(size_t j, W v) const noexcept { out[j] = v; }
+};
+
 // Reads k latents of one variable: tANS bin symbols (4 interleaved states), then their offsets.
 // kNoOffsets (every bin has 0 offset bits): each symbol's lower goes straight to out.
-template <bool kChecked, bool kNoOffsets, class W>
-void decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], size_t k, W* out) noexcept {
+template <bool kChecked, bool kNoOffsets, class W, class Sink>
+Sink decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], size_t k, Sink sink) noexcept {
   const BitPeeker<kChecked> peek(r);
   size_t bit = r.bit_pos();
   if (t.n_bins == 1) {  // a single bin spends no tANS bits
-    unpack_single_bin(peek, bit, t, k, out);
+    if constexpr (std::is_same_v<Sink, StoreLatents<W>>) {
+      unpack_single_bin(peek, bit, t, k, sink.out);
+    } else {
+      const unsigned width = t.max_offset_bits;
+      for (size_t j = 0; j < k; ++j) {
+        uint64_t v = peek(bit + j * width) & low_bits_mask(width < 32 ? width : 32);
+        if (width > 32) v |= (peek(bit + j * width + 32) & low_bits_mask(width - 32)) << 32;
+        sink(j, W(t.single_lower + v));
+      }
+    }
     r.seek_bits(bit + k * t.max_offset_bits);
-    return;
+    return sink;
   }
   // First the tANS bits: each symbol's state (which names its bin) goes to syms.
   uint16_t syms[kNoOffsets ? 1 : kBatch];
   const AnsNode* nodes = t.nodes.data();
   const uint64_t* lowers = t.lowers.data();
   auto emit = [&](size_t at, uint32_t state) {
-    if constexpr (kNoOffsets) out[at] = W(lowers[state]);
+    if constexpr (kNoOffsets) sink(at, W(lowers[state]));
     else syms[at] = uint16_t(state);
   };
   uint32_t s0 = st[0], s1 = st[1], s2 = st[2], s3 = st[3];
@@ -147,45 +164,51 @@ void decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], 
   std::copy_n(tail, 4, st);
   if constexpr (kNoOffsets) {
     r.seek_bits(bit);
-    return;
+    return sink;
   }
 
   // Then the offsets, in symbol order, each added to its bin's lower. Narrow offsets come
   // several to one 64-bit read (a read serves 57 bits at any bit position).
   if (t.max_offset_bits <= 7) {
-    bit = read_offsets_grouped<8>(peek, bit, nodes, lowers, syms, k, out);
+    bit = read_offsets_grouped<8, W>(peek, bit, nodes, lowers, syms, k, sink);
   } else if (t.max_offset_bits <= 14) {
-    bit = read_offsets_grouped<4>(peek, bit, nodes, lowers, syms, k, out);
+    bit = read_offsets_grouped<4, W>(peek, bit, nodes, lowers, syms, k, sink);
   } else if (t.max_offset_bits <= 28) {
-    bit = read_offsets_grouped<2>(peek, bit, nodes, lowers, syms, k, out);
+    bit = read_offsets_grouped<2, W>(peek, bit, nodes, lowers, syms, k, sink);
   } else if (t.max_offset_bits <= 56) {
-    bit = read_offsets_grouped<1>(peek, bit, nodes, lowers, syms, k, out);
+    bit = read_offsets_grouped<1, W>(peek, bit, nodes, lowers, syms, k, sink);
   } else {
     NUMDECODE_NO_VECTORIZE
     for (size_t j = 0; j < k; ++j) {
       const unsigned ob = nodes[syms[j]].offset_bits;
       uint64_t v = peek(bit) & low_bits_mask(ob < 32 ? ob : 32);
       if (ob > 32) v |= (peek(bit + 32) & low_bits_mask(ob - 32)) << 32;
-      out[j] = W(lowers[syms[j]] + W(v));
+      sink(j, W(lowers[syms[j]] + W(v)));
       bit += ob;
     }
   }
   r.seek_bits(bit);
+  return sink;
 }
 
-// Bounds checks per read only for the batches near the end of the data.
-template <class W>
-void decode_latents(const LatentTable& t, BitReader& r, uint32_t st[4], size_t k, W* out) noexcept {
+// Bounds checks per read only for the batches near the end of the data. The sink travels by
+// value, so that its state can live in registers (a sink in memory may alias the output).
+template <class W, class Sink>
+Sink decode_latents_into(const LatentTable& t, BitReader& r, uint32_t st[4], size_t k, Sink sink) noexcept {
   const unsigned max_bits_per_latent = (t.n_bins > 1 ? t.ans_size_log : 0) + t.max_offset_bits;
   const uint64_t last_bit = r.bit_pos() + uint64_t(k) * max_bits_per_latent;
   const bool unchecked = last_bit / 8 + 8 <= r.size_bytes();
   if (t.max_offset_bits == 0 && t.n_bins > 1) {
-    if (unchecked) decode_latents_peeking<false, true>(t, r, st, k, out);
-    else decode_latents_peeking<true, true>(t, r, st, k, out);
-  } else {
-    if (unchecked) decode_latents_peeking<false, false>(t, r, st, k, out);
-    else decode_latents_peeking<true, false>(t, r, st, k, out);
+    if (unchecked) return decode_latents_peeking<false, true, W>(t, r, st, k, sink);
+    return decode_latents_peeking<true, true, W>(t, r, st, k, sink);
   }
+  if (unchecked) return decode_latents_peeking<false, false, W>(t, r, st, k, sink);
+  return decode_latents_peeking<true, false, W>(t, r, st, k, sink);
+}
+
+template <class W>
+void decode_latents(const LatentTable& t, BitReader& r, uint32_t st[4], size_t k, W* out) noexcept {
+  decode_latents_into<W>(t, r, st, k, StoreLatents<W>{out});
 }
 
 // Delta decoding of one latent variable within one page; state is per page.
@@ -214,6 +237,8 @@ class DeltaDecoder {
   }
 
   size_t window_n() const noexcept { return window_n_; }
+  // Consecutive order 1: the running value (the next latent before its delta).
+  W& order1_state() noexcept { return state_[0]; }
 
   // Consecutive order 1 only: passes each decoded latent to emit(i, latent) instead of storing
   // it, so that the mode's join can run in the same loop.
@@ -401,10 +426,18 @@ struct PageDecoder {
     // scalar: one pass over the batch instead of two.
     const bool fused_delta = pvar->delta_coded && m.delta.kind == DeltaKind::Consecutive && m.delta.order == 1 &&
                              (m.mode.kind == ModeKind::Classic || m.mode.kind == ModeKind::IntMult);
+    // A secondary latent of one bin without offset bits (IntMult's usual case) is one value:
+    // filled once, never decoded (it spends no bits).
+    const bool constant_secondary = svar && !svar->delta_coded && cd.tables_[si].n_bins == 1 &&
+                                    cd.tables_[si].max_offset_bits == 0;
 
     uint32_t lookbacks[kBatch];
     P p_raw[kBatch], p[kBatch];
     L s_raw[kBatch], s[kBatch], nums[kBatch];
+    if (constant_secondary) std::fill_n(s, kBatch, L(cd.tables_[si].single_lower));
+    // ...and with no secondary bits to read, primary latents go from the offset loop through
+    // the prefix sum and the join to the output without being stored in between.
+    const bool fused_latents = fused_delta && (!svar || constant_secondary);
     const size_t num_bytes = sizeof(L);
 
     size_t remaining = n;
@@ -416,6 +449,16 @@ struct PageDecoder {
         check_lookbacks(lookbacks, kd, pdelta.window_n());
         std::fill(lookbacks + kd, lookbacks + b, 1u);  // junk slots: any in-window lookback
       }
+      const bool aligned = reinterpret_cast<uintptr_t>(dst) % alignof(L) == 0;
+      L* out = aligned ? reinterpret_cast<L*>(dst) : nums;
+      if (fused_latents) {
+        decode_joined(m, cd.tables_[pi], r, ans[pi].data(), kd, b, pdelta, s[0], out);
+        r.check_in_bounds("page body");
+        if (!aligned) std::memcpy(dst, nums, b * num_bytes);
+        dst += b * num_bytes;
+        remaining -= b;
+        continue;
+      }
       if (fused_delta) {
         decode_latents<P>(cd.tables_[pi], r, ans[pi].data(), kd, p_raw);
         std::fill(p_raw + kd, p_raw + b, P(0));  // junk deltas, past the page's last value
@@ -423,13 +466,12 @@ struct PageDecoder {
         decode_var<P>(cd, r, *pvar, pi, ans[pi].data(), b, kd, p_raw, p, pdelta, lookbacks);
         if (m.mode.kind == ModeKind::Dict) check_dict_indices(p, b, m.mode.dict.size());
       }
-      if (svar) decode_var<L>(cd, r, *svar, si, ans[si].data(), b, kd, s_raw, s, sdelta, lookbacks);
+      if (svar && !constant_secondary) decode_var<L>(cd, r, *svar, si, ans[si].data(), b, kd, s_raw, s, sdelta, lookbacks);
       r.check_in_bounds("page body");
       // Join straight into the output when it is aligned for L (always, unless an earlier
       // chunk of another dtype left an odd offset).
-      const bool aligned = reinterpret_cast<uintptr_t>(dst) % alignof(L) == 0;
-      L* out = aligned ? reinterpret_cast<L*>(dst) : nums;
-      if (fused_delta) join_prefix_sum(m, pdelta, p_raw, s, b, out);
+      if (fused_delta && constant_secondary) join_prefix_sum<true>(m, pdelta, p_raw, s, b, out);
+      else if (fused_delta) join_prefix_sum<false>(m, pdelta, p_raw, s, b, out);
       else join(m, p, s, b, out);
       if (!aligned) std::memcpy(dst, nums, b * num_bytes);
       dst += b * num_bytes;
@@ -470,11 +512,44 @@ struct PageDecoder {
   }
 
   // join() for Classic and IntMult primaries that are consecutive order-1 deltas.
+  // Hands each delta to the join as it is decoded (see fused_latents in run).
+  template <class JoinOne>
+  struct PrefixSumJoin {
+    P m;
+    L* out;
+    JoinOne join_one;
+    [[gnu::always_inline]] void operator()(size_t j, P d) noexcept {
+      out[j] = join_one(m);
+      m = P(m + d);
+    }
+  };
+
+  // Classic or IntMult, consecutive order-1 primary, secondary absent or the constant s0.
+  static void decode_joined(const ChunkMeta& m, const LatentTable& t, BitReader& r, uint32_t* ans, size_t kd,
+                            size_t b, DeltaDecoder<P>& delta, L s0, L* out) noexcept {
+    auto run_with = [&](auto join_one) {
+      const auto done = decode_latents_into<P>(t, r, ans, kd, PrefixSumJoin<decltype(join_one)>{delta.order1_state(), out, join_one});
+      for (size_t j = kd; j < b; ++j) out[j] = join_one(done.m);  // past the page's last delta
+      delta.order1_state() = done.m;
+    };
+    if (m.mode.kind == ModeKind::IntMult) {
+      const L base = L(m.mode.base);
+      run_with([base, s0](P v) { return from_latent_ordered<L, K>(L(L(v) * base + s0)); });
+    } else {
+      run_with([](P v) { return from_latent_ordered<L, K>(L(v)); });
+    }
+  }
+
+  // kConstantSecondary: every s[i] equals s[0].
+  template <bool kConstantSecondary>
   static void join_prefix_sum(const ChunkMeta& m, DeltaDecoder<P>& delta, const P* d, const L* s, size_t b,
                               L* out) noexcept {
     if (m.mode.kind == ModeKind::IntMult) {
       const L base = L(m.mode.base);
-      delta.prefix_sum_each(d, b, [&](size_t i, P v) { out[i] = from_latent_ordered<L, K>(L(L(v) * base + s[i])); });
+      const L s0 = s[0];
+      delta.prefix_sum_each(d, b, [&](size_t i, P v) {
+        out[i] = from_latent_ordered<L, K>(L(L(v) * base + (kConstantSecondary ? s0 : s[i])));
+      });
     } else {
       delta.prefix_sum_each(d, b, [&](size_t i, P v) { out[i] = from_latent_ordered<L, K>(L(v)); });
     }
