@@ -449,30 +449,26 @@ struct PageDecoder {
         check_lookbacks(lookbacks, kd, pdelta.window_n());
         std::fill(lookbacks + kd, lookbacks + b, 1u);  // junk slots: any in-window lookback
       }
+      // Join straight into the output when it is aligned for L (always, unless an earlier
+      // chunk of another dtype left an odd offset).
       const bool aligned = reinterpret_cast<uintptr_t>(dst) % alignof(L) == 0;
       L* out = aligned ? reinterpret_cast<L*>(dst) : nums;
       if (fused_latents) {
         decode_joined(m, cd.tables_[pi], r, ans[pi].data(), kd, b, pdelta, s[0], out);
         r.check_in_bounds("page body");
-        if (!aligned) std::memcpy(dst, nums, b * num_bytes);
-        dst += b * num_bytes;
-        remaining -= b;
-        continue;
-      }
-      if (fused_delta) {
-        decode_latents<P>(cd.tables_[pi], r, ans[pi].data(), kd, p_raw);
-        std::fill(p_raw + kd, p_raw + b, P(0));  // junk deltas, past the page's last value
       } else {
-        decode_var<P>(cd, r, *pvar, pi, ans[pi].data(), b, kd, p_raw, p, pdelta, lookbacks);
-        if (m.mode.kind == ModeKind::Dict) check_dict_indices(p, b, m.mode.dict.size());
+        if (fused_delta) {
+          decode_latents<P>(cd.tables_[pi], r, ans[pi].data(), kd, p_raw);
+          std::fill(p_raw + kd, p_raw + b, P(0));  // junk deltas, past the page's last value
+        } else {
+          decode_var<P>(cd, r, *pvar, pi, ans[pi].data(), b, kd, p_raw, p, pdelta, lookbacks);
+          if (m.mode.kind == ModeKind::Dict) check_dict_indices(p, b, m.mode.dict.size());
+        }
+        if (svar && !constant_secondary) decode_var<L>(cd, r, *svar, si, ans[si].data(), b, kd, s_raw, s, sdelta, lookbacks);
+        r.check_in_bounds("page body");
+        if (fused_delta) join_prefix_sum(m, pdelta, p_raw, s, b, out);
+        else join(m, p, s, b, out);
       }
-      if (svar && !constant_secondary) decode_var<L>(cd, r, *svar, si, ans[si].data(), b, kd, s_raw, s, sdelta, lookbacks);
-      r.check_in_bounds("page body");
-      // Join straight into the output when it is aligned for L (always, unless an earlier
-      // chunk of another dtype left an odd offset).
-      if (fused_delta && constant_secondary) join_prefix_sum<true>(m, pdelta, p_raw, s, b, out);
-      else if (fused_delta) join_prefix_sum<false>(m, pdelta, p_raw, s, b, out);
-      else join(m, p, s, b, out);
       if (!aligned) std::memcpy(dst, nums, b * num_bytes);
       dst += b * num_bytes;
       remaining -= b;
@@ -540,16 +536,11 @@ struct PageDecoder {
     }
   }
 
-  // kConstantSecondary: every s[i] equals s[0].
-  template <bool kConstantSecondary>
   static void join_prefix_sum(const ChunkMeta& m, DeltaDecoder<P>& delta, const P* d, const L* s, size_t b,
                               L* out) noexcept {
     if (m.mode.kind == ModeKind::IntMult) {
       const L base = L(m.mode.base);
-      const L s0 = s[0];
-      delta.prefix_sum_each(d, b, [&](size_t i, P v) {
-        out[i] = from_latent_ordered<L, K>(L(L(v) * base + (kConstantSecondary ? s0 : s[i])));
-      });
+      delta.prefix_sum_each(d, b, [&](size_t i, P v) { out[i] = from_latent_ordered<L, K>(L(L(v) * base + s[i])); });
     } else {
       delta.prefix_sum_each(d, b, [&](size_t i, P v) { out[i] = from_latent_ordered<L, K>(L(v)); });
     }
