@@ -110,7 +110,9 @@ struct StoreLatents {
 // Reads k latents of one variable: tANS bin symbols (4 interleaved states), then their offsets.
 // kNoOffsets (every bin has 0 offset bits): each symbol's lower goes straight to out.
 template <bool kChecked, bool kNoOffsets, class W, class Sink>
-Sink decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], size_t k, Sink sink) noexcept {
+Sink decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], size_t k, Sink sink_in) noexcept {
+  // A local copy: wasm passes structs in memory, and state in memory might alias the output.
+  Sink sink = sink_in;
   const BitPeeker<kChecked> peek(r);
   size_t bit = r.bit_pos();
   if (t.n_bins == 1) {  // a single bin spends no tANS bits
@@ -192,7 +194,8 @@ Sink decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], 
 }
 
 // Bounds checks per read only for the batches near the end of the data. The sink travels by
-// value, so that its state can live in registers (a sink in memory may alias the output).
+// value, so that its state can live in registers: by reference, the compiler must assume that
+// stores to the output may change it and reload it after each one.
 template <class W, class Sink>
 Sink decode_latents_into(const LatentTable& t, BitReader& r, uint32_t st[4], size_t k, Sink sink) noexcept {
   const unsigned max_bits_per_latent = (t.n_bins > 1 ? t.ans_size_log : 0) + t.max_offset_bits;
@@ -240,23 +243,11 @@ class DeltaDecoder {
   // Consecutive order 1: the running value (the next latent before its delta).
   W& order1_state() noexcept { return state_[0]; }
 
-  // Consecutive order 1 only: passes each decoded latent to emit(i, latent) instead of storing
-  // it, so that the mode's join can run in the same loop.
-  template <class Emit>
-  [[gnu::always_inline]] void prefix_sum_each(const W* d, size_t b, Emit&& emit) noexcept {
-    W m = state_[0];
-    for (size_t i = 0; i < b; ++i) {
-      emit(i, m);
-      m = W(m + d[i]);
-    }
-    state_[0] = m;
-  }
-
   // d[0..b) holds the batch's deltas (entries past those read are junk that never
   // reaches the output). Writes b decoded latents to out. Lookbacks are checked by the
   // caller (check_lookbacks): apply() cannot throw, which keeps the wasm build's per-batch
-  // call free of the JS exception trampoline.
-  // Deltas arrive un-centered (LatentTable::lowers include the centering).
+  // call free of the JS exception trampoline. Deltas arrive un-centered (LatentTable::lowers
+  // include the centering).
   void apply(W* d, size_t b, const uint32_t* lookbacks, W* out) noexcept {
     if (d_.kind == DeltaKind::Consecutive && d_.order == 1) {
       // The common case in one pass: prefix-sum straight into the output.
@@ -422,10 +413,9 @@ struct PageDecoder {
 
     DeltaDecoder<P> pdelta(m.delta, std::move(primary_state), n);
     DeltaDecoder<L> sdelta(m.delta, std::move(secondary_state), n);
-    // The common delta (consecutive, order 1) runs inside the join's loop where the join is
-    // scalar: one pass over the batch instead of two.
-    const bool fused_delta = pvar->delta_coded && m.delta.kind == DeltaKind::Consecutive && m.delta.order == 1 &&
-                             (m.mode.kind == ModeKind::Classic || m.mode.kind == ModeKind::IntMult);
+    // The common delta (consecutive, order 1) on the primary runs in the offset loop: each
+    // latent goes into the prefix sum as it is decoded.
+    const bool order1_primary = pvar->delta_coded && m.delta.kind == DeltaKind::Consecutive && m.delta.order == 1;
     // A secondary latent of one bin without offset bits (IntMult's usual case) is one value:
     // filled once, never decoded (it spends no bits).
     const bool constant_secondary = svar && !svar->delta_coded && cd.tables_[si].n_bins == 1 &&
@@ -435,9 +425,10 @@ struct PageDecoder {
     P p_raw[kBatch], p[kBatch];
     L s_raw[kBatch], s[kBatch], nums[kBatch];
     if (constant_secondary) std::fill_n(s, kBatch, L(cd.tables_[si].single_lower));
-    // ...and with no secondary bits to read, primary latents go from the offset loop through
-    // the prefix sum and the join to the output without being stored in between.
-    const bool fused_latents = fused_delta && (!svar || constant_secondary);
+    // ...and with no secondary bits to read, a scalar join runs there too: primary latents go
+    // from the offset loop through the prefix sum and the join to the output.
+    const bool fused_latents = order1_primary && (!svar || constant_secondary) &&
+                               (m.mode.kind == ModeKind::Classic || m.mode.kind == ModeKind::IntMult);
     const size_t num_bytes = sizeof(L);
 
     size_t remaining = n;
@@ -457,17 +448,12 @@ struct PageDecoder {
         decode_joined(m, cd.tables_[pi], r, ans[pi].data(), kd, b, pdelta, s[0], out);
         r.check_in_bounds("page body");
       } else {
-        if (fused_delta) {
-          decode_latents<P>(cd.tables_[pi], r, ans[pi].data(), kd, p_raw);
-          std::fill(p_raw + kd, p_raw + b, P(0));  // junk deltas, past the page's last value
-        } else {
-          decode_var<P>(cd, r, *pvar, pi, ans[pi].data(), b, kd, p_raw, p, pdelta, lookbacks);
-          if (m.mode.kind == ModeKind::Dict) check_dict_indices(p, b, m.mode.dict.size());
-        }
+        if (order1_primary) decode_prefix_summed(cd.tables_[pi], r, ans[pi].data(), kd, b, pdelta, p);
+        else decode_var<P>(cd, r, *pvar, pi, ans[pi].data(), b, kd, p_raw, p, pdelta, lookbacks);
+        if (m.mode.kind == ModeKind::Dict) check_dict_indices(p, b, m.mode.dict.size());
         if (svar && !constant_secondary) decode_var<L>(cd, r, *svar, si, ans[si].data(), b, kd, s_raw, s, sdelta, lookbacks);
         r.check_in_bounds("page body");
-        if (fused_delta) join_prefix_sum(m, pdelta, p_raw, s, b, out);
-        else join(m, p, s, b, out);
+        join(m, p, s, b, out);
       }
       if (!aligned) std::memcpy(dst, nums, b * num_bytes);
       dst += b * num_bytes;
@@ -520,6 +506,25 @@ struct PageDecoder {
     }
   };
 
+  // A consecutive order-1 primary: each delta goes into the running sum as it is decoded, and
+  // the sums to p.
+  struct PrefixSumStore {
+    P m;
+    P* p;
+    [[gnu::always_inline]] void operator()(size_t j, P d) noexcept {
+      p[j] = m;
+      m = P(m + d);
+    }
+  };
+
+  // Not inlined into run(): V8 allocates registers worse in one function holding it all.
+  [[gnu::noinline]] static void decode_prefix_summed(const LatentTable& t, BitReader& r, uint32_t* ans, size_t kd, size_t b,
+                                   DeltaDecoder<P>& delta, P* p) noexcept {
+    const auto done = decode_latents_into<P>(t, r, ans, kd, PrefixSumStore{delta.order1_state(), p});
+    std::fill(p + kd, p + b, done.m);  // past the page's last delta
+    delta.order1_state() = done.m;
+  }
+
   // Classic or IntMult, consecutive order-1 primary, secondary absent or the constant s0.
   static void decode_joined(const ChunkMeta& m, const LatentTable& t, BitReader& r, uint32_t* ans, size_t kd,
                             size_t b, DeltaDecoder<P>& delta, L s0, L* out) noexcept {
@@ -533,16 +538,6 @@ struct PageDecoder {
       run_with([base, s0](P v) { return from_latent_ordered<L, K>(L(L(v) * base + s0)); });
     } else {
       run_with([](P v) { return from_latent_ordered<L, K>(L(v)); });
-    }
-  }
-
-  static void join_prefix_sum(const ChunkMeta& m, DeltaDecoder<P>& delta, const P* d, const L* s, size_t b,
-                              L* out) noexcept {
-    if (m.mode.kind == ModeKind::IntMult) {
-      const L base = L(m.mode.base);
-      delta.prefix_sum_each(d, b, [&](size_t i, P v) { out[i] = from_latent_ordered<L, K>(L(L(v) * base + s[i])); });
-    } else {
-      delta.prefix_sum_each(d, b, [&](size_t i, P v) { out[i] = from_latent_ordered<L, K>(L(v)); });
     }
   }
 
