@@ -14,6 +14,8 @@ export const cases = [
     nativeCopy: `memcpy/${file}`,
     load: () => read(`pco/${file}`),
     run: (api, bytes) => api.pco.decode(bytes),
+    // The public API into an array allocated once (out: what run() returned).
+    into: (api, bytes, out) => api.pco.decodeInto(bytes, out),
     // The decoder alone: values land in wasm memory and are not copied out to JS.
     core: (wasm, bytes) => wasm.withInputs([bytes], (ptr, len) => wasm.binding('pcoDecode')(ptr, len, Infinity, false)),
   })),

@@ -42,10 +42,11 @@ for (const c of cases) {
   const outBytes = out.byteLength;
   const seconds = await time(() => c.run(api, bytes));
   const coreSeconds = c.core ? await time(() => c.core(wasm, bytes)) : undefined;
+  const intoSeconds = c.into ? await time(() => c.into(api, bytes, out)) : undefined;
   const src = new Uint8Array(outBytes).fill(1);
   const dst = new Uint8Array(outBytes);
   const copySeconds = await time(() => dst.set(src));
-  results.push({ format: c.format, name: c.name, native: c.native, nativeCopy: c.nativeCopy, nativeValueBytes: c.nativeValueBytes, values, outBytes, seconds, coreSeconds, copySeconds });
+  results.push({ format: c.format, name: c.name, native: c.native, nativeCopy: c.nativeCopy, nativeValueBytes: c.nativeValueBytes, values, outBytes, seconds, coreSeconds, intoSeconds, copySeconds });
 }
 // Per-call times of small files in microseconds, per call style and file size. Timed in a
 // synchronous loop: awaiting each call would add a microtask turn to every call.
