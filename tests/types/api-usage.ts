@@ -27,10 +27,15 @@ export async function example(bytes: Uint8Array, header: Uint8Array, meta: Uint8
   const halfBits: Uint16Array = reader.chunk(meta, 'f16').decodePage(page, 10);
   const names: readonly Dtype[] = DTYPES;
 
+  const into: Float64Array = pco.decodeInto(bytes, new Float64Array(1000));
+  const intoBig: BigInt64Array = pco.decodeInto(bytes, new BigInt64Array(1000), { maxOutputBytes: 8000 });
+  // @ts-expect-error: out is a typed array of a dtype, not a buffer
+  pco.decodeInto(bytes, new ArrayBuffer(8));
+
   // @ts-expect-error: dtype names are checked
   reader.chunk(meta, 'f128');
   // @ts-expect-error: decode takes bytes, not a buffer
   pco.decode(new ArrayBuffer(4));
 
-  return { simd, n, firstMode, bins, major, floats, big, halfBits, names };
+  return { simd, n, firstMode, bins, major, floats, big, halfBits, names, into, intoBig };
 }
