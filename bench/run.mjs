@@ -14,18 +14,26 @@ function runWasm(build) {
   return JSON.parse(out);
 }
 
-function runNative() {
+// Benchmarks by name; with repetitions, each name keeps its fastest repetition (the machine is
+// shared: the fastest run is the least disturbed one).
+function runNative(filter, repetitions = 1) {
   if (!existsSync(nativeBench)) return {};
-  const out = execFileSync(nativeBench, ['--benchmark_format=json', '--benchmark_min_time=0.3'], {
-    encoding: 'utf8',
-    maxBuffer: 64 << 20,
-  });
+  const out = execFileSync(
+    nativeBench,
+    ['--benchmark_format=json', '--benchmark_min_time=0.3', `--benchmark_filter=${filter}`, `--benchmark_repetitions=${repetitions}`],
+    { encoding: 'utf8', maxBuffer: 64 << 20 },
+  );
   const byName = {};
-  for (const b of JSON.parse(out).benchmarks) byName[b.name] = b;
+  for (const b of JSON.parse(out).benchmarks) {
+    if (b.run_type === 'aggregate') continue;
+    const name = b.run_name ?? b.name;
+    if (!byName[name] || b.real_time < byName[name].real_time) byName[name] = b;
+  }
   return byName;
 }
 
-const native = runNative();
+// Small files take microseconds each, so their two-size difference needs the quietest runs.
+const native = { ...runNative('^(?!pco_decode_small)'), ...runNative('^pco_decode_small', 7) };
 const simd = runWasm('simd');
 const scalar = runWasm('scalar');
 
