@@ -76,6 +76,13 @@ void unpack_single_bin(const Peek& peek, size_t bit, const LatentTable& t, size_
   }
 }
 
+// (1 << bits) - 1 for bits 0..56, as one load: V8 builds it in four instructions otherwise.
+constexpr auto kLowMasks = [] {
+  std::array<uint64_t, 57> masks{};
+  for (unsigned b = 0; b < masks.size(); ++b) masks[b] = (uint64_t{1} << b) - 1;
+  return masks;
+}();
+
 // Offsets of at most 56 / kGroup bits: kGroup of them from each 64-bit read. Returns the bit
 // position after the last.
 template <size_t kGroup, class W, class Peek, class Sink>
@@ -89,7 +96,7 @@ template <size_t kGroup, class W, class Peek, class Sink>
     unsigned used = 0;
     for (size_t g = 0; g < kGroup; ++g) {
       const unsigned ob = nodes[syms[j + g]].offset_bits;
-      sink(j + g, W(lowers[syms[j + g]] + W((w >> used) & ((uint64_t{1} << ob) - 1))));
+      sink(j + g, W(lowers[syms[j + g]] + W((w >> used) & kLowMasks[ob])));
       used += ob;
     }
     bit += used;

@@ -17,7 +17,8 @@ constexpr L kTopBit = L(L(1) << (sizeof(L) * 8 - 1));
 template <class L, NumKind K>
 inline L from_latent_ordered(L l) {
   if constexpr (K == NumKind::Unsigned) return l;
-  else if constexpr (K == NumKind::Signed) return L(l ^ kTopBit<L>);
+  // Adding the top bit flips it; as an add it can merge with the joins' own adds.
+  else if constexpr (K == NumKind::Signed) return L(l + kTopBit<L>);
   else return (l & kTopBit<L>) ? L(l ^ kTopBit<L>) : L(~l);
 }
 
