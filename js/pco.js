@@ -110,14 +110,17 @@ export function decodeInto(bytes, out, options) {
     throw err;
   }
   const { dtype, view } = decoded;
-  if (dtype === null) return out.subarray(0, 0);
-  const Type = typedArrayFor(dtype);
-  if (out.constructor !== Type) {
-    throw new TypeError(`pco.decodeInto: the file holds ${dtype} values, so out must be a ${Type.name}; got ${out.constructor.name}`);
+  try {
+    if (dtype === null) return out.subarray(0, 0);
+    const Type = typedArrayFor(dtype);
+    if (out.constructor !== Type) {
+      throw new TypeError(`pco.decodeInto: the file holds ${dtype} values, so out must be a ${Type.name}; got ${out.constructor.name}`);
+    }
+    new Uint8Array(out.buffer, out.byteOffset, view.length).set(view);
+    return out.subarray(0, view.length / Type.BYTES_PER_ELEMENT);
+  } finally {
+    binding('pcoReleaseScratch')(); // a large scratch buffer is not kept, whatever happened
   }
-  new Uint8Array(out.buffer, out.byteOffset, view.length).set(view);
-  binding('pcoReleaseScratch')();
-  return out.subarray(0, view.length / Type.BYTES_PER_ELEMENT);
 }
 
 /**

@@ -76,6 +76,11 @@ void unpack_single_bin(const Peek& peek, size_t bit, const LatentTable& t, size_
   }
 }
 
+// Unsigned arithmetic of at least 32 bits for L: u8/u16 operands would be promoted to int,
+// whose multiplication may overflow (undefined); the result is truncated back to L anyway.
+template <class L>
+using Wide = std::conditional_t<(sizeof(L) < 4), uint32_t, L>;
+
 // (1 << bits) - 1 for bits 0..56, as one load: V8 builds it in four instructions otherwise.
 constexpr auto kLowMasks = [] {
   std::array<uint64_t, 57> masks{};
@@ -473,7 +478,8 @@ struct PageDecoder {
     uint32_t lookbacks[kBatch];
     P p_raw[kBatch], p[kBatch];
     L s_raw[kBatch], s[kBatch], nums[kBatch];
-    if (constant_secondary) std::fill_n(s, kBatch, L(cd.tables_[si].single_lower));
+    const L s0 = constant_secondary ? L(cd.tables_[si].single_lower) : L(0);  // Classic: unused
+    if (constant_secondary) std::fill_n(s, kBatch, s0);
     // ...and with no secondary bits to read, a scalar join runs there too: primary latents go
     // from the offset loop through the prefix sum and the join to the output.
     const bool fused_latents = order1_primary && (!svar || constant_secondary) &&
@@ -494,14 +500,14 @@ struct PageDecoder {
       const bool aligned = reinterpret_cast<uintptr_t>(dst) % alignof(L) == 0;
       L* out = aligned ? reinterpret_cast<L*>(dst) : nums;
       if (fused_latents) {
-        decode_joined(m, cd.tables_[pi], r, ans[pi].data(), kd, b, pdelta, s[0], out);
+        decode_joined(m, cd.tables_[pi], r, ans[pi].data(), kd, b, pdelta, s0, out);
         r.check_in_bounds("page body");
       } else {
         if (order1_primary) decode_prefix_summed(cd.tables_[pi], r, ans[pi].data(), kd, b, pdelta, p);
         else decode_var<P>(cd, r, *pvar, pi, ans[pi].data(), b, kd, p_raw, p, pdelta, lookbacks);
-        if (m.mode.kind == ModeKind::Dict) check_dict_indices(p, b, m.mode.dict.size());
         if (svar && !constant_secondary) decode_var<L>(cd, r, *svar, si, ans[si].data(), b, kd, s_raw, s, sdelta, lookbacks);
-        r.check_in_bounds("page body");
+        r.check_in_bounds("page body");  // before the Dict check: a short page is "insufficient data"
+        if (m.mode.kind == ModeKind::Dict) check_dict_indices(p, b, m.mode.dict.size());
         join(m, p, s, b, out);
       }
       if (!aligned) std::memcpy(dst, nums, b * num_bytes);
@@ -584,7 +590,7 @@ struct PageDecoder {
     };
     if (m.mode.kind == ModeKind::IntMult) {
       const L base = L(m.mode.base);
-      run_with([base, s0](P v) { return from_latent_ordered<L, K>(L(L(v) * base + s0)); });
+      run_with([base, s0](P v) { return from_latent_ordered<L, K>(L(Wide<L>(v) * base + s0)); });
     } else {
       run_with([](P v) { return from_latent_ordered<L, K>(L(v)); });
     }
@@ -604,7 +610,7 @@ struct PageDecoder {
       case ModeKind::IntMult: {
         const L base = L(m.mode.base);
         NUMDECODE_NO_VECTORIZE  // i64x2 multiplies are slow in V8; scalar is faster for every width
-        for (size_t i = 0; i < b; ++i) out[i] = from_latent_ordered<L, K>(L(L(p[i]) * base + s[i]));
+        for (size_t i = 0; i < b; ++i) out[i] = from_latent_ordered<L, K>(L(Wide<L>(p[i]) * base + s[i]));
         break;
       }
       case ModeKind::FloatQuant: {

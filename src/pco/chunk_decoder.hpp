@@ -25,7 +25,7 @@ struct LatentTable {
   unsigned max_offset_bits = 0;
   unsigned min_bits_per_latent = 0;  // a lower bound, to refuse page sizes the data cannot hold
   std::vector<AnsNode> nodes;    // 2^ans_size_log entries when n_bins > 1
-  // Bin lowers, per state (n_bins > 1) or of the one bin. For a delta-coded variable they
+  // Bin lowers: per state when n_bins > 1, else single_lower. For a delta-coded variable they
   // include the centering of deltas (+2^(bits-1)), so delta decoding adds deltas as they come.
   std::vector<uint64_t> lowers;
   uint64_t single_lower = 0;
@@ -40,7 +40,6 @@ class ChunkDecoder {
   explicit ChunkDecoder(ChunkMeta meta);
 
   const ChunkMeta& meta() const { return meta_; }
-  const std::vector<LatentTable>& tables() const { return tables_; }
 
   // Decodes one page of n numbers from r (positioned at the page start), appending
   // n little-endian values to out. Leaves r after the page's zero padding.
