@@ -548,59 +548,54 @@ struct PageDecoder {
     delta.apply(raw, b, lookbacks, dst);
   }
 
-  // join() for Classic and IntMult primaries that are consecutive order-1 deltas.
-  // Hands each delta to the join as it is decoded (see fused_latents in run).
-  template <class JoinOne>
-  struct PrefixSumJoin {
-    P m;
-    L* out;
-    JoinOne join_one;
-    [[gnu::always_inline]] void operator()(size_t j, P d) noexcept {
-      out[j] = join_one(m);
-      m = P(m + d);
-    }
-  };
-
   // A consecutive order-1 primary: each delta goes into the running sum as it is decoded, and
-  // the sums to p.
-  struct PrefixSumStore {
+  // map(sum) to out (the sums themselves, or the join of Classic/IntMult: see run()).
+  template <class Out, class Map>
+  struct PrefixSum {
     P m;
-    P* p;
+    Out* out;
+    Map map;
     [[gnu::always_inline]] void operator()(size_t j, P d) noexcept {
-      p[j] = m;
+      out[j] = map(m);
       m = P(m + d);
     }
   };
 
-  // Not inlined into run(): V8 allocates registers worse in one function holding it all.
-  [[gnu::noinline]] static void decode_prefix_summed(const LatentTable& t, BitReader& r, uint32_t* ans, size_t kd, size_t b,
-                                   DeltaDecoder<P>& delta, P* p) noexcept {
-    const auto done = decode_latents_into<P>(t, r, ans, kd, PrefixSumStore{delta.order1_state(), p});
-    std::fill(p + kd, p + b, done.m);  // past the page's last delta
+  template <class Out, class Map>
+  static void decode_prefix_sums(const LatentTable& t, BitReader& r, uint32_t* ans, size_t kd, size_t b,
+                                 DeltaDecoder<P>& delta, Out* out, Map map) noexcept {
+    const auto done = decode_latents_into<P>(t, r, ans, kd, PrefixSum<Out, Map>{delta.order1_state(), out, map});
+    for (size_t j = kd; j < b; ++j) out[j] = map(done.m);  // past the page's last delta
     delta.order1_state() = done.m;
   }
 
-  // Classic or IntMult, consecutive order-1 primary, secondary absent or the constant s0.
+  // The sums to p. Not inlined into run(): V8 allocates registers worse in one function
+  // holding it all.
+  [[gnu::noinline]] static void decode_prefix_summed(const LatentTable& t, BitReader& r, uint32_t* ans, size_t kd,
+                                                     size_t b, DeltaDecoder<P>& delta, P* p) noexcept {
+    decode_prefix_sums(t, r, ans, kd, b, delta, p, [](P v) { return v; });
+  }
+
+  // Classic or IntMult joined as the sums come: secondary absent or the constant s0.
   static void decode_joined(const ChunkMeta& m, const LatentTable& t, BitReader& r, uint32_t* ans, size_t kd,
                             size_t b, DeltaDecoder<P>& delta, L s0, L* out) noexcept {
-    auto run_with = [&](auto join_one) {
-      const auto done = decode_latents_into<P>(t, r, ans, kd, PrefixSumJoin<decltype(join_one)>{delta.order1_state(), out, join_one});
-      for (size_t j = kd; j < b; ++j) out[j] = join_one(done.m);  // past the page's last delta
-      delta.order1_state() = done.m;
-    };
     if (m.mode.kind == ModeKind::IntMult) {
       const L base = L(m.mode.base);
-      run_with([base, s0](P v) { return from_latent_ordered<L, K>(L(Wide<L>(v) * base + s0)); });
+      decode_prefix_sums(t, r, ans, kd, b, delta, out, [base, s0](P v) { return int_mult_one(v, base, s0); });
     } else {
-      run_with([](P v) { return from_latent_ordered<L, K>(L(v)); });
+      decode_prefix_sums(t, r, ans, kd, b, delta, out, [](P v) { return classic_one(v); });
     }
   }
+
+  // One number of each simple mode, shared by join() and decode_joined().
+  static L classic_one(P l) noexcept { return from_latent_ordered<L, K>(L(l)); }
+  static L int_mult_one(P l0, L base, L l1) noexcept { return from_latent_ordered<L, K>(L(Wide<L>(l0) * base + l1)); }
 
   // Indices were checked by check_dict_indices: join cannot throw (see DeltaDecoder::apply).
   static void join(const ChunkMeta& m, const P* p, const L* s, size_t b, L* out) noexcept {
     switch (m.mode.kind) {
       case ModeKind::Classic:
-        for (size_t i = 0; i < b; ++i) out[i] = from_latent_ordered<L, K>(L(p[i]));
+        for (size_t i = 0; i < b; ++i) out[i] = classic_one(p[i]);
         break;
       case ModeKind::Dict: {
         const uint64_t* dict = m.mode.dict.data();
@@ -610,7 +605,7 @@ struct PageDecoder {
       case ModeKind::IntMult: {
         const L base = L(m.mode.base);
         NUMDECODE_NO_VECTORIZE  // i64x2 multiplies are slow in V8; scalar is faster for every width
-        for (size_t i = 0; i < b; ++i) out[i] = from_latent_ordered<L, K>(L(Wide<L>(p[i]) * base + s[i]));
+        for (size_t i = 0; i < b; ++i) out[i] = int_mult_one(p[i], base, s[i]);
         break;
       }
       case ModeKind::FloatQuant: {
