@@ -109,7 +109,7 @@ template <size_t kGroup, class W, class Peek, class Sink>
   NUMDECODE_NO_VECTORIZE
   for (; j < k; ++j) {
     const unsigned ob = nodes[syms[j]].offset_bits;
-    sink(j, W(lowers[syms[j]] + W(peek(bit) & ((uint64_t{1} << ob) - 1))));
+    sink(j, W(lowers[syms[j]] + W(peek(bit) & kLowMasks[ob])));
     bit += ob;
   }
   return bit;
@@ -134,13 +134,10 @@ Sink decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], 
   if (t.n_bins == 1) {  // a single bin spends no tANS bits
     if constexpr (std::is_same_v<Sink, StoreLatents<W>>) {
       unpack_single_bin(peek, bit, t, k, sink.out);
-    } else {
-      const unsigned width = t.max_offset_bits;
-      for (size_t j = 0; j < k; ++j) {
-        uint64_t v = peek(bit + j * width) & low_bits_mask(width < 32 ? width : 32);
-        if (width > 32) v |= (peek(bit + j * width + 32) & low_bits_mask(width - 32)) << 32;
-        sink(j, W(t.single_lower + v));
-      }
+    } else {  // k <= kBatch
+      W latents[kBatch];
+      unpack_single_bin(peek, bit, t, k, latents);
+      for (size_t j = 0; j < k; ++j) sink(j, latents[j]);
     }
     r.seek_bits(bit + k * t.max_offset_bits);
     return sink;
