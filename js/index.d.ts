@@ -38,3 +38,5 @@ export type {
   BpcellsSource,
   BpcellsStats,
 } from './bpcells/index.js';
+export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError } from './errors.js';
+export type { NumdecodeErrorCode, NumdecodeErrorDetails } from './errors.js';

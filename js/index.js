@@ -6,3 +6,5 @@ export * as pco from './pco.js';
 export * as alp from './alp.js';
 // BPCells (bpcells branch): lazy matrix-directory reader.
 export * as bpcells from './bpcells/index.js';
+// One error family for every format and container (see errors.js for the codes).
+export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError } from './errors.js';

@@ -92,10 +92,8 @@ export interface BpcellsMatrix<D extends BpcellsDtype = BpcellsDtype> {
   fileSizes(): Promise<Record<string, number>>;
 }
 
-/** Error raised for any problem with a matrix directory; `file` names the file when known. */
-export class BpcellsError extends Error {
-  file?: string;
-}
+/** Error raised for any problem with a matrix; `file` names the file or dataset when known. */
+export { BpcellsError } from '../errors.js';
 
 export interface BpcellsSource {
   readonly kind: 'local' | 'http' | 'object';

@@ -6,14 +6,9 @@
 // actually fetched. Three kinds: a local directory (Node), an HTTP(S) base URL (fetch with
 // Range requests) and a user object {size(name), read(name, start, end)}.
 
-/** Errors from the BPCells reader; `file` names the array file when there is one. */
-export class BpcellsError extends Error {
-  constructor(message, { file, cause } = {}) {
-    super(`bpcells: ${message}`, cause === undefined ? undefined : { cause });
-    this.name = 'BpcellsError';
-    if (file !== undefined) this.file = file;
-  }
-}
+import { BpcellsError } from '../errors.js';
+
+export { BpcellsError };
 
 function newStats() {
   return { requests: 0, bytes: 0, files: {} };
