@@ -1,0 +1,32 @@
+// The I/O layer's errors: always IoError (from the package's one error family) with `file` set to
+// the path or URL and a message that says what happened and where.
+import { CODES, IoError } from '../errors.js';
+
+export { CODES, IoError };
+
+export function ioError(file, message, details = {}) {
+  return new IoError(message, { file, ...details });
+}
+
+/** The error for a fired AbortSignal (code ERR_ABORTED), naming what was being read. */
+export function abortError(signal, what) {
+  return new IoError(`${what} aborted`, { code: CODES.ABORTED, cause: signal?.reason });
+}
+
+export function throwIfAborted(signals, what, file) {
+  for (const s of signals) {
+    if (s?.aborted) throw new IoError(`aborted before the request (${what})`, { code: CODES.ABORTED, file, cause: s.reason });
+  }
+}
+
+/** Byte range arguments: integers with 0 <= start <= end (a TypeError/RangeError: a bad call, not bad data). */
+export function checkRange(start, end) {
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) {
+    throw new TypeError(`byte range [${start}, ${end}): start and end must be integers`);
+  }
+  if (start < 0 || end < start) throw new RangeError(`byte range [${start}, ${end}): needs 0 <= start <= end`);
+}
+
+export function truncatedError(file, start, end, size, extra = '') {
+  return ioError(file, `${file}: needs bytes [${start}, ${end}) but the file has only ${size} bytes (truncated?)${extra}`);
+}

@@ -1,0 +1,54 @@
+// The options every opener accepts; an unknown name is a TypeError (a typo must not be ignored).
+
+export const DEFAULTS = Object.freeze({
+  retries: 3, // extra attempts after the first; 0 turns retrying off
+  timeout: 60000, // ms per request (until the whole body has arrived)
+  signal: undefined,
+  headers: undefined,
+  fetch: undefined,
+  maxBytes: Infinity, // total bytes this file / directory may download
+  cacheBytes: 16 * 1024 * 1024, // LRU block cache bound; 0 = no cache
+  blockSize: 0, // > 0: fetches are widened to whole aligned blocks (read-ahead); 0 = exact ranges
+  gap: 64 * 1024, // readRanges merges ranges separated by fewer bytes than this
+  concurrency: 6, // requests in flight per origin
+  name: undefined, // how errors name the file
+  retryDelay: 200, // ms: first backoff step (doubles per attempt, with jitter)
+  maxRetryDelay: 10000, // ms: cap on any backoff and on a server's Retry-After
+  ifRange: undefined, // send If-Range on later ranges; default: yes, except cross-origin in browsers
+});
+
+const positive = (v) => typeof v === 'number' && v > 0;
+const nonNegative = (v) => typeof v === 'number' && v >= 0;
+
+const CHECKS = {
+  retries: (v) => Number.isInteger(v) && v >= 0,
+  timeout: positive,
+  signal: (v) => v === undefined || (typeof v === 'object' && v !== null && 'aborted' in v),
+  headers: (v) => v === undefined || (typeof v === 'object' && v !== null),
+  fetch: (v) => v === undefined || typeof v === 'function',
+  maxBytes: positive,
+  cacheBytes: nonNegative,
+  blockSize: (v) => Number.isInteger(v) && v >= 0,
+  gap: nonNegative,
+  concurrency: (v) => Number.isInteger(v) && v > 0,
+  name: (v) => v === undefined || typeof v === 'string',
+  retryDelay: nonNegative,
+  maxRetryDelay: nonNegative,
+  ifRange: (v) => v === undefined || typeof v === 'boolean',
+};
+
+/** Options merged over the defaults; TypeError for unknown names, RangeError for bad values. */
+export function resolveOptions(options) {
+  if (options === undefined || options === null) return { ...DEFAULTS };
+  if (typeof options !== 'object') throw new TypeError(`options must be an object, got ${typeof options}`);
+  for (const key of Object.keys(options)) {
+    if (!(key in DEFAULTS)) throw new TypeError(`unknown option "${key}" (known: ${Object.keys(DEFAULTS).join(', ')})`);
+  }
+  const out = { ...DEFAULTS };
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined) continue;
+    if (!CHECKS[key](value)) throw new RangeError(`option ${key}: invalid value ${String(value)}`);
+    out[key] = value;
+  }
+  return out;
+}

@@ -1,0 +1,159 @@
+// RangeFile: what every reader sees. One backend (local, http, blob, buffer, object) behind a
+// block cache, in-flight sharing, range merging and per-call abort.
+import { CODES, IoError, checkRange, truncatedError } from './errors.js';
+import { mergeRanges } from './merge.js';
+
+let fileIds = 0;
+
+export class RangeFile {
+  /** ctx: { options, stats, cache } (shared by the files of a directory). */
+  constructor(backend, ctx) {
+    this._backend = backend;
+    this._ctx = ctx;
+    this._inflight = []; // { start, end, promise, controller, waiters }
+    if (typeof backend.readSync === 'function') {
+      this.readSync = (start, end) => {
+        const hit = this.peek(start, end);
+        if (hit) return hit;
+        return backend.readSync(start, end);
+      };
+    }
+  }
+
+  get name() {
+    return this._backend.name;
+  }
+
+  get kind() {
+    return this._backend.kind;
+  }
+
+  get stats() {
+    return this._ctx.stats;
+  }
+
+  /** Total bytes. */
+  async size(opts = {}) {
+    return this._backend.size(opts.signal);
+  }
+
+  /** Synchronous: the bytes if available without I/O (in memory, or all in the cache), else null. */
+  peek(start, end) {
+    checkRange(start, end);
+    return this._backend.peek?.(start, end) ?? this._ctx.cache.get(this._cacheKey(), start, end);
+  }
+
+  _cacheKey() {
+    return (this._key ??= `f${++fileIds}`);
+  }
+
+  /** Exactly bytes [start, end), else an IoError. Treat the result as read-only (it may be cached). */
+  async read(start, end, opts = {}) {
+    checkRange(start, end);
+    const hit = this.peek(start, end);
+    if (hit) return hit;
+    const size = this._backend.sizeSync?.() ?? null;
+    if (size !== null && end > size) throw truncatedError(this.name, start, end, size);
+    let [s, e] = [start, end];
+    const block = this._ctx.options.blockSize;
+    if (block > 0 && size !== null) {
+      s = Math.floor(start / block) * block;
+      e = Math.min(size, Math.ceil(end / block) * block);
+    }
+    const data = await this._fetchShared(s, e, opts.signal);
+    return data.subarray(start - s, end - s);
+  }
+
+  /** The whole file (one GET without Range over HTTP). */
+  async readAll(opts = {}) {
+    if (this._backend.readAll) return this._backend.readAll(opts.signal);
+    return this.read(0, await this.size(opts), opts);
+  }
+
+  /** Several ranges, in the order given; close ones (gap option) share one request. */
+  async readRanges(ranges, opts = {}) {
+    if (!Array.isArray(ranges)) throw new TypeError('readRanges needs an array of [start, end] pairs');
+    for (const r of ranges) {
+      if (!Array.isArray(r) || r.length !== 2) throw new TypeError('readRanges needs an array of [start, end] pairs');
+      checkRange(r[0], r[1]);
+    }
+    const out = new Array(ranges.length);
+    const missing = [];
+    ranges.forEach(([s, e], i) => {
+      const hit = this.peek(s, e);
+      if (hit) out[i] = hit;
+      else missing.push(i);
+    });
+    const groups = mergeRanges(
+      missing.map((i) => ranges[i]),
+      this._ctx.options.gap,
+    );
+    await Promise.all(
+      groups.map(async (g) => {
+        const bytes = await this.read(g.start, g.end, opts);
+        for (const m of g.members) {
+          const [s, e] = ranges[missing[m]];
+          out[missing[m]] = bytes.subarray(s - g.start, e - g.start);
+        }
+      }),
+    );
+    return out;
+  }
+
+  // Identical (or covering) requests in flight are shared; the request is cancelled only when
+  // every caller waiting for it has aborted.
+  _fetchShared(start, end, signal) {
+    let entry = this._inflight.find((x) => x.start <= start && x.end >= end);
+    if (!entry) {
+      const controller = new AbortController();
+      entry = { start, end, controller, waiters: 0 };
+      entry.promise = this._backend.fetch(start, end, controller.signal).then((data) => {
+        this._ctx.cache.put(this._cacheKey(), start, data);
+        return data;
+      });
+      const done = () => {
+        const i = this._inflight.indexOf(entry);
+        if (i >= 0) this._inflight.splice(i, 1);
+      };
+      entry.promise.then(done, done);
+      this._inflight.push(entry);
+    }
+    const shared = entry;
+    const offset = start - shared.start;
+    shared.waiters += 1;
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const finish = () => {
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        shared.waiters -= 1;
+      };
+      const onAbort = () => {
+        if (settled) return;
+        finish();
+        if (shared.waiters === 0) shared.controller.abort(signal.reason);
+        reject(new IoError(`read of bytes [${start}, ${end}) aborted (${this.name})`, { code: CODES.ABORTED, file: this.name, cause: signal.reason }));
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      shared.promise.then(
+        (data) => {
+          if (settled) return;
+          finish();
+          resolve(data.subarray(offset, offset + (end - start)));
+        },
+        (err) => {
+          if (settled) return;
+          finish();
+          reject(err);
+        },
+      );
+    });
+  }
+
+  /** Releases file descriptors and cached bytes. */
+  close() {
+    this._ctx.cache.dropFile(this._cacheKey());
+    this._backend.close?.();
+  }
+}
