@@ -1,0 +1,238 @@
+// Opens a Zarr store (v2 or v3; a group or an array) through zarrita with numdecode's pcodec
+// codec, lists its hierarchy, describes its arrays and reads slices in C order. Everything is
+// read by zarrita; this file only decides what to open and counts what was fetched.
+//
+//   const store = await openZarr('https://host/data.zarr');   // or a local directory (Node), or a zarrita store
+//   store.nodes           // [{path, kind: 'group'|'array', description?, attributes?, error?}]
+//   const { values, shape, dataType } = await store.read('/t2m', '0,:,:');
+import * as zarr from 'zarrita';
+import { NumdecodeError, CODES } from '../errors.js';
+import { init, pco } from '../index.js';
+import { registerPcodec } from '../zarr.js';
+import { countingStore } from './counting-store.js';
+import { assertReadable, describeArray } from './describe.js';
+import { float16AsBits, float16BitsStore, registerFloat16Bits } from './float16.js';
+import { parseSlice, sliceShape, toCOrder, toSelection } from './slice.js';
+
+const MAX_PROBES = 64; // arrays probed by name when the store has no consolidated metadata
+const decoder = new TextDecoder();
+
+function joinPath(parent, name) {
+  return `${parent === '/' ? '' : parent}/${name}`.replace(/\/+/g, '/');
+}
+
+// Keeps the last pcodec chunk bytes a read decoded when asked to (chunkBytes()).
+function decodingPool(pool) {
+  const adapter = {
+    capture: null,
+    async run(job) {
+      adapter.capture?.push(job.args[0].slice());
+      if (pool) return pool.run(job);
+      await init();
+      return pco[job.op](...job.args);
+    },
+  };
+  return adapter;
+}
+
+async function baseStore(source) {
+  if (typeof source === 'string') {
+    if (/^https?:\/\//i.test(source) || typeof process === 'undefined') return new zarr.FetchStore(source.replace(/\/+$/, ''));
+    const { default: FileSystemStore } = await import('@zarrita/storage/fs');
+    return new FileSystemStore(source);
+  }
+  if (source && typeof source.get === 'function') return source;
+  throw new TypeError('openZarr: pass a URL, a local directory (Node) or a zarrita store ({get, getRange?})');
+}
+
+function asJson(bytes, key) {
+  if (!bytes) return null;
+  try {
+    return JSON.parse(decoder.decode(bytes));
+  } catch (err) {
+    throw new NumdecodeError(`zarr: ${key} is not valid JSON (${err.message})`, { code: CODES.BAD_DATA, file: key });
+  }
+}
+
+/** Wraps zarrita's errors so they name the array and the store. */
+function wrapError(err, path, where) {
+  if (err instanceof NumdecodeError) return err;
+  const chain = [];
+  for (let e = err; e instanceof Error && chain.length < 4; e = e.cause) chain.push(e.message);
+  const unknown = /Unknown codec: (\S+)/.exec(chain.join(' '));
+  const message = unknown
+    ? `zarr: array ${path} in ${where}: its chunks use the codec ${unknown[1]}, which neither numdecode nor zarrita decodes`
+    : `zarr: array ${path} in ${where}: ${chain.join(': ')}`;
+  return new NumdecodeError(message, { code: unknown ? CODES.UNSUPPORTED : CODES.BAD_DATA, dataset: path, file: where, cause: err });
+}
+
+/**
+ * @param {string | {get: Function, getRange?: Function}} source URL, local directory (Node) or store
+ * @param {{name?: string, hints?: string[], listMetadataKeys?: () => Promise<string[]>,
+ *   pool?: {run: Function}, maxRangeBytes?: number}} [options]
+ *   hints: array paths to probe when the store has no consolidated metadata (over HTTP nothing
+ *   else names them); listMetadataKeys: every metadata key of a local store ("/t2m/zarr.json").
+ */
+export async function openZarr(source, options = {}) {
+  const where = options.name ?? (typeof source === 'string' ? source : 'the store');
+  const counted = countingStore(await baseStore(source), { name: where, maxRangeBytes: options.maxRangeBytes });
+  const adapter = decodingPool(options.pool);
+  registerPcodec(zarr.registry, { pool: adapter });
+  const bits = float16AsBits();
+  if (bits) registerFloat16Bits(zarr.registry, { pool: adapter });
+  const maybeConsolidated = await zarr.withMaybeConsolidatedMetadata(counted);
+  const consolidated = maybeConsolidated !== counted;
+  const store = bits ? float16BitsStore(maybeConsolidated) : maybeConsolidated;
+  // Raw metadata (as written) comes through the consolidated layer, without float16 rewriting.
+  const rawJson = async (key) => asJson(await maybeConsolidated.get(key), key);
+
+  let rootNode;
+  try {
+    rootNode = await zarr.open(store);
+  } catch (err) {
+    throw new NumdecodeError(`zarr: ${where} is not a Zarr group or array (no zarr.json, .zgroup or .zarray found): ${err.message}`, {
+      code: err?.name === 'NotFoundError' ? CODES.BAD_DATA : CODES.BAD_DATA,
+      file: where,
+      cause: err,
+    });
+  }
+
+  async function rawMetadata(path) {
+    const v3 = await rawJson(`${joinPath(path, 'zarr.json')}`);
+    if (v3) return { meta: v3, attributes: v3.attributes ?? {} };
+    const zarray = await rawJson(joinPath(path, '.zarray'));
+    const zgroup = zarray ? null : await rawJson(joinPath(path, '.zgroup'));
+    if (!zarray && !zgroup) return null;
+    const attributes = (await rawJson(joinPath(path, '.zattrs'))) ?? {};
+    return { meta: zarray ?? zgroup, attributes, kind: zarray ? 'array' : 'group' };
+  }
+
+  const nodes = new Map();
+  async function addNode(path, kindHint) {
+    if (nodes.has(path)) return nodes.get(path);
+    let node;
+    try {
+      const raw = await rawMetadata(path);
+      if (!raw) return null;
+      const kind = raw.kind ?? raw.meta.node_type ?? kindHint;
+      node = { path, kind, zarrFormat: raw.meta.zarr_format };
+      if (kind === 'array') node.description = describeArray(path, raw.meta, raw.attributes, zarr.registry);
+      else node.attributes = raw.attributes;
+    } catch (err) {
+      node = { path, kind: kindHint ?? 'unknown', error: err.message };
+    }
+    nodes.set(path, node);
+    return node;
+  }
+
+  await addNode('/', rootNode.kind);
+  if (rootNode.kind === 'group') {
+    let candidates = [];
+    if (consolidated && typeof maybeConsolidated.contents === 'function') {
+      candidates = maybeConsolidated.contents().map((c) => ({ path: c.path, kind: c.kind }));
+    } else if (options.listMetadataKeys) {
+      for (const key of await options.listMetadataKeys()) {
+        const m = /^(.*?)\/?(zarr\.json|\.zarray|\.zgroup)$/.exec(key);
+        if (m) candidates.push({ path: m[1] === '' ? '/' : m[1].startsWith('/') ? m[1] : `/${m[1]}`, kind: m[2] === '.zarray' ? 'array' : undefined });
+      }
+    }
+    for (const hint of options.hints ?? []) candidates.push({ path: joinPath('/', hint) });
+    for (const c of candidates) if (c.path !== '/') await addNode(c.path, c.kind);
+    // No list: the arrays' dimension names (xarray's coordinates) name sibling arrays.
+    if (!consolidated && !options.listMetadataKeys) {
+      let probes = 0;
+      for (const node of [...nodes.values()]) {
+        for (const dim of node.description?.dimensionNames ?? []) {
+          if (probes >= MAX_PROBES || typeof dim !== 'string' || !dim) continue;
+          const sibling = joinPath(node.path.replace(/\/[^/]*$/, '') || '/', dim);
+          if (nodes.has(sibling)) continue;
+          probes++;
+          await addNode(sibling, 'array');
+        }
+      }
+    }
+  }
+
+  const arrays = new Map();
+  async function openArray(path) {
+    const p = joinPath('/', path);
+    if (arrays.has(p)) return arrays.get(p);
+    const node = await addNode(p, 'array');
+    if (!node) throw new NumdecodeError(`zarr: ${where} has no array ${p}`, { code: CODES.BAD_DATA, dataset: p, file: where });
+    if (node.error) throw new NumdecodeError(`zarr: array ${p} in ${where}: ${node.error}`, { code: CODES.BAD_DATA, dataset: p, file: where });
+    if (node.kind !== 'array') throw new NumdecodeError(`zarr: ${p} in ${where} is a ${node.kind}, not an array`, { code: CODES.BAD_DATA, dataset: p, file: where });
+    assertReadable(node.description, where);
+    let array;
+    try {
+      array = await zarr.open(zarr.root(store).resolve(p), { kind: 'array' });
+    } catch (err) {
+      throw wrapError(err, p, where);
+    }
+    const opened = { array, description: node.description, float16Bits: bits && node.description.dataType === 'float16' };
+    arrays.set(p, opened);
+    return opened;
+  }
+
+  return {
+    name: where,
+    stats: counted.stats,
+    consolidated,
+    rootKind: rootNode.kind,
+    zarrFormat: nodes.get('/')?.zarrFormat ?? null,
+    get nodes() {
+      return [...nodes.values()].sort((a, b) => a.path.localeCompare(b.path));
+    },
+    /** Adds a node by path (a group without consolidated metadata cannot list its children). */
+    addNode: (path) => addNode(joinPath('/', path)),
+    openArray,
+    /**
+     * Reads a slice ("0,:,10:20" or parseSlice() output) in C order.
+     * @returns {Promise<{values, shape: number[], dataType: string, float16Bits: boolean, parsed}>}
+     *   float16 values are a Float16Array, or their bits (Uint16Array) when float16Bits
+     */
+    async read(path, slice, { maxValues = 2 ** 28, signal } = {}) {
+      const { array, description, float16Bits } = await openArray(path);
+      const parsed = Array.isArray(slice) ? slice : parseSlice(slice, array.shape);
+      const shape = sliceShape(parsed);
+      const count = shape.reduce((a, b) => a * b, 1);
+      if (count > maxValues) {
+        throw new NumdecodeError(`zarr: the slice of ${description.path} holds ${count} values, more than the limit of ${maxValues}`, {
+          code: CODES.OUTPUT_LIMIT, dataset: description.path, file: where,
+        });
+      }
+      let got;
+      try {
+        got = await zarr.get(array, toSelection(zarr, parsed), { signal });
+      } catch (err) {
+        throw wrapError(err, description.path, where);
+      }
+      // All dimensions indexed: zarrita returns the scalar.
+      const values = got?.data ? toCOrder(got) : new (array.dtype === 'float16' ? globalThis.Float16Array : got.constructor === BigInt ? BigInt64Array : Float64Array)([got]);
+      return { values, shape, dataType: description.dataType, float16Bits, parsed };
+    },
+    /**
+     * The stored bytes of one pcodec chunk (a standalone Pco file), by chunk coordinates (inner
+     * chunks for a sharded array), or null when the chunk is not stored (it reads as the fill value).
+     */
+    async chunkBytes(path, coords) {
+      const { array, description } = await openArray(path);
+      const c = array.chunks;
+      if (!Array.isArray(coords) || coords.length !== c.length || coords.some((x, d) => !(Number.isInteger(x) && x >= 0 && x * c[d] < array.shape[d]))) {
+        throw new RangeError(`chunk ${JSON.stringify(coords)} is not a chunk of ${description.path} (grid ${array.shape.map((n, d) => Math.ceil(n / c[d])).join(' x ')})`);
+      }
+      if (!description.codecs.some((k) => k.decoder === 'numdecode')) {
+        throw new NumdecodeError(`zarr: array ${description.path} is not compressed with pcodec`, { code: CODES.UNSUPPORTED, dataset: description.path });
+      }
+      const parsed = coords.map((x, d) => ({ start: x * c[d], stop: Math.min(array.shape[d], (x + 1) * c[d]), step: 1 }));
+      adapter.capture = [];
+      try {
+        await zarr.get(array, toSelection(zarr, parsed));
+        return adapter.capture[0] ?? null;
+      } catch (err) {
+        throw wrapError(err, description.path, where);
+      } finally {
+        adapter.capture = null;
+      }
+    },
+  };
+}
