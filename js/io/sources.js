@@ -20,6 +20,18 @@ function nodeFsSync() {
   return globalThis.process?.getBuiltinModule?.('node:fs') ?? null;
 }
 
+// A RangeFile nobody closed still gives its descriptor back when it is garbage collected.
+const fdRegistry =
+  typeof FinalizationRegistry === 'function'
+    ? new FinalizationRegistry((fd) => {
+        try {
+          nodeFsSync()?.closeSync(fd);
+        } catch {
+          // already closed
+        }
+      })
+    : null;
+
 export class LocalBackend {
   constructor(path, { name, stats, statsKey }) {
     this.path = path;
@@ -54,6 +66,7 @@ export class LocalBackend {
         }
         this.fd = fd;
         this._size = st.size;
+        fdRegistry?.register(this, fd, this);
       } catch (err) {
         throw this._error(err);
       }
@@ -118,7 +131,8 @@ export class LocalBackend {
   close() {
     if (this.fd !== null) {
       try {
-        nodeFsSync()?.closeSync(this.fd) ?? this._fsMod?.closeSync(this.fd);
+        fdRegistry?.unregister(this);
+        (nodeFsSync() ?? this._fsMod)?.closeSync(this.fd);
       } catch {
         // already closed: nothing to release
       }

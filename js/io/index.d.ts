@@ -1,0 +1,104 @@
+// Types of the range-reading layer (js/io/index.js).
+import { IoError, CODES } from '../errors.js';
+
+export { IoError, CODES };
+
+export interface IoFileStats {
+  requests: number;
+  bytes: number;
+}
+
+/** Live counters: what actually went over the wire (or out of the file system). */
+export interface IoStats {
+  requests: number;
+  bytes: number;
+  /** Attempts repeated after a retryable failure. */
+  retries: number;
+  files: Record<string, IoFileStats>;
+}
+
+export interface IoOptions {
+  /** Extra attempts after the first for network errors, 5xx, 408, 429 and short answers (default 3; 0 = off). */
+  retries?: number;
+  /** ms per request until its whole body has arrived (default 60000). */
+  timeout?: number;
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+  /** Total bytes this file / directory may download (default Infinity). */
+  maxBytes?: number;
+  /** Bound of the LRU cache of fetched ranges (default 16 MiB; 0 = no cache). */
+  cacheBytes?: number;
+  /** > 0: fetches widen to whole aligned blocks of this many bytes (read-ahead); default 0 = exact. */
+  blockSize?: number;
+  /** readRanges merges ranges separated by at most this many bytes (default 65536). */
+  gap?: number;
+  /** Requests in flight per origin (default 6). */
+  concurrency?: number;
+  /** How errors name the file. */
+  name?: string;
+  /** ms: first backoff step, doubling per attempt with jitter (default 200). */
+  retryDelay?: number;
+  /** ms: cap on backoff and on a server's Retry-After (default 10000). */
+  maxRetryDelay?: number;
+  /** Send If-Range on later ranges (default: yes, except cross-origin in browsers, where it costs a preflight). */
+  ifRange?: boolean;
+}
+
+export const IO_DEFAULTS: Readonly<Required<Omit<IoOptions, 'signal' | 'headers' | 'fetch' | 'name' | 'ifRange'>>>;
+
+export interface SizedReadable {
+  size(): number | Promise<number>;
+  read(start: number, end: number): Uint8Array | ArrayBuffer | Promise<Uint8Array | ArrayBuffer>;
+}
+
+/** hyparquet's AsyncBuffer. */
+export interface AsyncBufferLike {
+  byteLength: number;
+  slice(start: number, end?: number): ArrayBuffer | Promise<ArrayBuffer>;
+}
+
+export type FileInput = string | URL | Blob | ArrayBuffer | ArrayBufferView | SizedReadable | AsyncBufferLike;
+
+export interface ReadOptions {
+  signal?: AbortSignal;
+}
+
+export class RangeFile {
+  private constructor();
+  /** The path / URL / 'File name' every error names (err.file). */
+  readonly name: string;
+  readonly kind: 'local' | 'http' | 'blob' | 'buffer' | 'object';
+  readonly stats: IoStats;
+  size(options?: ReadOptions): Promise<number>;
+  /** Exactly bytes [start, end) (treat as read-only: it may be cached), else an IoError. */
+  read(start: number, end: number, options?: ReadOptions): Promise<Uint8Array>;
+  /** The whole file (one GET without Range over HTTP). */
+  readAll(options?: ReadOptions): Promise<Uint8Array>;
+  /** Several ranges in the order given; close ones share one request. */
+  readRanges(ranges: ReadonlyArray<readonly [number, number]>, options?: ReadOptions): Promise<Uint8Array[]>;
+  /** Synchronous: the bytes if available without I/O, else null. */
+  peek(start: number, end: number): Uint8Array | null;
+  /** Present only where synchronous reading exists (Node local files, buffers, Blobs in Workers). */
+  readSync?(start: number, end: number): Uint8Array;
+  close(): void;
+}
+
+export interface DirectorySourceObject {
+  size(name: string): number | null | undefined | Promise<number | null | undefined>;
+  read(name: string, start: number, end: number): Uint8Array | ArrayBuffer | Promise<Uint8Array | ArrayBuffer>;
+}
+
+export class RangeDirectory {
+  private constructor();
+  readonly name: string;
+  readonly kind: 'local' | 'http' | 'object';
+  readonly stats: IoStats;
+  /** The URL or path of file `name`. */
+  location(name: string): string;
+  file(name: string): RangeFile;
+  close(): void;
+}
+
+export function openFile(input: FileInput, options?: IoOptions): RangeFile;
+export function openDirectory(input: string | URL | DirectorySourceObject, options?: IoOptions): RangeDirectory;
