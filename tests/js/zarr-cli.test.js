@@ -1,0 +1,248 @@
+// `numdecode zarr STORE` (the hierarchy) and `numdecode zarr STORE --array PATH [--slice] [--format]`
+// on the corpus stores written with the reference pcodec (../shared/corpus/zarr-pcodec), checked
+// against the expected arrays (bytes or SHA-256, as the corpus README says).
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { createStaticServer } from '../../scripts/serve.mjs';
+import { corpusRoot, projectRoot, sha256 } from './corpus.js';
+import { run } from '../../js/cli/zarr.js';
+import { openZarr } from '../../js/zarr-explore/explorer.js';
+import { parseSlice, chunkRanges, chunkCount } from '../../js/zarr-explore/slice.js';
+import { NumdecodeError } from '../../js/errors.js';
+
+const zarrDir = path.join(corpusRoot, 'zarr-pcodec');
+const storeDir = (store) => path.join(zarrDir, 'stores', store);
+const manifest = JSON.parse(readFileSync(path.join(zarrDir, 'expected/manifest.json'), 'utf8'));
+const entry = (store, array) => manifest.find((m) => m.store === store && m.array === array);
+const bin = path.join(projectRoot, 'bin/numdecode.js');
+const TYPED = {
+  int8: Int8Array, uint8: Uint8Array, int16: Int16Array, uint16: Uint16Array, float16: Uint16Array,
+  int32: Int32Array, uint32: Uint32Array, float32: Float32Array, int64: BigInt64Array, uint64: BigUint64Array, float64: Float64Array,
+};
+
+/** Runs the command in this process; resolves to what it wrote, as a Buffer. */
+async function runZarr(...args) {
+  const parts = [];
+  const out = new Writable({
+    write(chunk, _enc, done) {
+      parts.push(Buffer.from(chunk));
+      done();
+    },
+  });
+  await run(args, out);
+  return Buffer.concat(parts);
+}
+
+// A user's run: a child process (exit code, stderr). Async: the HTTP server lives in this process.
+function cli(...args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [bin, ...args], { cwd: projectRoot });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+// The full array, read back with the CLI and checked against its SHA-256 (and bytes when stored).
+const fullArrays = new Map();
+async function fullArray(store, array) {
+  const key = `${store}/${array}`;
+  if (!fullArrays.has(key)) {
+    const m = entry(store, array);
+    const bytes = await runZarr(storeDir(store), '--array', array);
+    expect(sha256(bytes)).toBe(m.sha256_of_bin);
+    const copy = new Uint8Array(bytes).buffer;
+    fullArrays.set(key, new TYPED[m.dtype](copy));
+  }
+  return fullArrays.get(key);
+}
+
+// The C-order values of a box [starts, stops) of an array held in C order.
+function box(full, shape, starts, stops) {
+  const out = [];
+  const idx = [...starts];
+  const strides = shape.map((_, d) => shape.slice(d + 1).reduce((a, b) => a * b, 1));
+  for (let guard = 0; guard < 1e7; guard++) {
+    out.push(full[idx.reduce((s, i, d) => s + i * strides[d], 0)]);
+    let d = shape.length - 1;
+    for (; d >= 0; d--) {
+      if (++idx[d] < stops[d]) break;
+      idx[d] = starts[d];
+    }
+    if (d < 0) break;
+  }
+  return out;
+}
+
+const csvCells = (text) => text.trim().split('\n').map((line) => line.split(','));
+
+let server;
+let base;
+let tmp;
+
+beforeAll(async () => {
+  tmp = mkdtempSync(path.join(tmpdir(), 'zarr-cli-'));
+  server = createStaticServer({ mounts: [['/', path.join(zarrDir, 'stores')]] });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${server.address().port}`;
+});
+
+afterAll(async () => {
+  rmSync(tmp, { recursive: true, force: true });
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe('every corpus array, read whole, matches the expected bytes', () => {
+  const readable = manifest.filter((m) => m.index_location !== 'start');
+  test.each(readable.map((m) => [m.store, m.array]))('%s %s', async (store, array) => {
+    const m = entry(store, array);
+    const got = await fullArray(store, array);
+    if (m.bin) expect(Buffer.from(got.buffer).equals(readFileSync(path.join(zarrDir, m.bin)))).toBe(true);
+    expect(got.length).toBe(m.shape.reduce((a, b) => a * b, 1));
+  });
+});
+
+test('CSV slices: missing chunk as the fill value NaN, v2 order F equal to the C-order v3 copy', async () => {
+  const shape = [24, 181, 360];
+  const t2m = await fullArray('era5_like_v3.zarr', 't2m');
+  // Chunk (5, 1, 0) is missing: rows 91..180, columns 0..179 of time 5 read as NaN.
+  const missing = csvCells((await runZarr(storeDir('era5_like_v3.zarr'), '--array', 't2m', '--slice', '5,91:181,0:180', '--format', 'csv')).toString());
+  expect(missing.length).toBe(90);
+  expect(missing.every((row) => row.length === 180 && row.every((c) => c === 'NaN'))).toBe(true);
+  const cells = csvCells((await runZarr(storeDir('era5_like_v3.zarr'), '--array', 't2m', '--slice', '5,80:100,170:190', '--format', 'csv')).toString());
+  const want = box(t2m, shape, [5, 80, 170], [6, 100, 190]);
+  const got = cells.flat().map((c) => Math.fround(Number(c)));
+  expect(got.length).toBe(400);
+  got.forEach((v, i) => expect(Object.is(v, want[i]) || (Number.isNaN(v) && Number.isNaN(want[i]))).toBe(true));
+  expect(got.filter(Number.isNaN).length).toBeGreaterThan(0); // the missing chunk's corner
+  expect(got.filter((v) => !Number.isNaN(v)).length).toBeGreaterThan(0);
+  // tp: v2 with order "F" against v3 (C order), same data.
+  const tp = await fullArray('era5_like_v3.zarr', 'tp');
+  const f = (await runZarr(storeDir('era5_like_v2.zarr'), '--array', 'tp', '--slice', '13,60:70,120:140', '--format', 'csv')).toString();
+  const c = (await runZarr(storeDir('era5_like_v3.zarr'), '--array', 'tp', '--slice', '13,60:70,120:140', '--format', 'csv')).toString();
+  expect(f).toBe(c);
+  expect(csvCells(f).flat().map((x) => Math.fround(Number(x)))).toEqual(box(tp, shape, [13, 60, 120], [14, 70, 140]));
+});
+
+test('JSON: int64 and uint64 as decimal strings, float16 as the numbers its bits stand for', async () => {
+  const time = await fullArray('era5_like_v3.zarr', 'time');
+  const j = JSON.parse(await runZarr(storeDir('era5_like_v2.zarr'), '--array', 'time', '--slice', '2:7', '--format', 'json'));
+  expect(j).toMatchObject({ array: '/time', data_type: 'int64', shape: [5], slice: '2:7' });
+  expect(j.values).toEqual([...time.subarray(2, 7)].map(String));
+  const u64 = await fullArray('dtypes_v3.zarr', 'uint64');
+  const ju = JSON.parse(await runZarr(storeDir('dtypes_v3.zarr'), '--array', 'uint64', '--slice=-10:', '--format', 'json'));
+  expect(ju.values).toEqual([...u64.subarray(4990)].map(String));
+  expect(ju.values.some((v) => BigInt(v) > BigInt(Number.MAX_SAFE_INTEGER))).toBe(true);
+  // float16 bits from the expected file, decoded here by a DataView-free reference: sign, exponent, fraction.
+  const bits = await fullArray('dtypes_v3.zarr', 'float16');
+  const half = (b) => (b & 0x8000 ? -1 : 1) * (((b >> 10) & 31) === 0 ? (b & 1023) / 1024 * 2 ** -14 : (1 + (b & 1023) / 1024) * 2 ** (((b >> 10) & 31) - 15));
+  const jf = JSON.parse(await runZarr(storeDir('dtypes_v3.zarr'), '--array', 'float16', '--slice', '2040:2060', '--format', 'json'));
+  expect(jf.values).toEqual([...bits.subarray(2040, 2060)].map(half));
+});
+
+test('a shard index at the start is refused by name before anything is read; the process does not abort', async () => {
+  await expect(runZarr(storeDir('sharded_v3.zarr'), '--array', 'labels_index_start')).rejects.toThrow(NumdecodeError);
+  const err = await runZarr(storeDir('sharded_v3.zarr'), '--array', 'labels_index_start').catch((e) => e);
+  expect(err.code).toBe('ERR_UNSUPPORTED');
+  expect(err.dataset).toBe('/labels_index_start');
+  expect(err.message).toMatch(/index_location: "start"/);
+  const r = await cli('zarr', storeDir('sharded_v3.zarr'), '--array', 'labels_index_start', '--format', 'csv');
+  expect(r.status).toBe(1);
+  expect(r.stdout).toBe('');
+  expect(r.stderr).toMatch(/^numdecode: zarr: array \/labels_index_start .*index_location: "start"/);
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+});
+
+test('the listing names every array with shape, data type, chunks, shards and codecs', async () => {
+  const local = (await runZarr(storeDir('sharded_v3.zarr'))).toString();
+  expect(local).toMatch(/no consolidated metadata/);
+  expect(local).toMatch(/^\/counts {2}uint16 \[2048, 2048\] chunks \[256, 256\] shards \[1024, 1024\] dims \(y, x\)/m);
+  expect(local).toMatch(/^\/labels {2}uint32 \[600, 700\] chunks \[64, 64\] shards \[256, 256\]/m);
+  expect(local).toMatch(/inner codec pcodec \(numdecode\)/);
+  expect(local).toMatch(/cannot be read here: shard index at the start/);
+  const v2 = JSON.parse(await runZarr(storeDir('era5_like_v2.zarr'), '--json'));
+  expect(v2).toMatchObject({ zarr_format: 2, kind: 'group', consolidated: true });
+  const t2m = v2.nodes.find((n) => n.path === '/t2m').description;
+  expect(t2m).toMatchObject({ shape: [24, 181, 360], dataType: 'float32', chunkShape: [1, 91, 180], chunkKeyEncoding: { name: 'v2', separator: '.' }, fillValue: 'NaN', dimensionNames: ['time', 'latitude', 'longitude'] });
+  expect(t2m.codecs).toEqual([expect.objectContaining({ name: 'pcodec', role: 'compressor', decoder: 'numdecode' })]);
+  expect(v2.nodes.find((n) => n.path === '/tp').description.order).toBe('F');
+  const v3 = JSON.parse(await runZarr(storeDir('era5_like_v3.zarr'), '--json'));
+  expect(v3.nodes.map((n) => n.path)).toEqual(['/', '/latitude', '/longitude', '/t2m', '/time', '/tp']);
+  expect(v3.nodes.find((n) => n.path === '/tp').description.chunkKeyEncoding).toEqual({ name: 'v2', separator: '.' });
+});
+
+test('over HTTP: consolidated listing, a slice equal to the local one, children of an unconsolidated group by --hint', async () => {
+  const r = await cli('zarr', `${base}/era5_like_v3.zarr`, '--array', 't2m', '--slice', '0,0:3,0:4', '--format', 'csv');
+  expect(r.stderr).toBe('');
+  expect(r.stdout).toBe((await runZarr(storeDir('era5_like_v3.zarr'), '--array', 't2m', '--slice', '0,0:3,0:4', '--format', 'csv')).toString());
+  const list = await cli('zarr', `${base}/sharded_v3.zarr`, '--hint', 'labels');
+  expect(list.status).toBe(0);
+  expect(list.stdout).toMatch(/^\/labels {2}uint32 \[600, 700\]/m);
+  expect(list.stdout).not.toMatch(/^\/counts/m);
+  expect(list.stdout).toMatch(/cannot list its children/);
+});
+
+test('a slice fetches only the chunks it covers (and asks for a missing one once)', async () => {
+  const store = await openZarr(storeDir('era5_like_v3.zarr'));
+  const before = store.stats.chunkRequests;
+  // time 4..5, all latitudes, longitudes 100..199: chunks (4..5) x (0..1) x (0..1) = 8; (5,1,0) is missing.
+  const parsed = parseSlice('4:6,:,100:200', [24, 181, 360]);
+  expect(chunkCount(chunkRanges(parsed, [1, 91, 180]))).toBe(8);
+  const got = await store.read('/t2m', parsed);
+  expect(got.shape).toEqual([2, 181, 100]);
+  expect(store.stats.chunkRequests - before).toBe(8);
+  expect(new Set(store.stats.keys.slice(-8))).toEqual(new Set(['/t2m/c/4/0/0', '/t2m/c/4/0/1', '/t2m/c/4/1/0', '/t2m/c/4/1/1', '/t2m/c/5/0/0', '/t2m/c/5/0/1', '/t2m/c/5/1/0', '/t2m/c/5/1/1']));
+  // Sharded: the shard's index once, then one range per inner chunk.
+  const sharded = await openZarr(storeDir('sharded_v3.zarr'));
+  const s0 = sharded.stats.chunkRequests;
+  await sharded.read('/counts', '300:600,1000:1100');
+  // inner chunks rows 1..2 x columns 3..4 (4 chunks) in shards (0,0) and (0,1): 2 indexes + 4 chunks.
+  expect(sharded.stats.chunkRequests - s0).toBe(6);
+});
+
+test('one pcodec chunk as its stored Pco file; a missing chunk is null', async () => {
+  const store = await openZarr(storeDir('era5_like_v3.zarr'));
+  const bytes = await store.chunkBytes('/t2m', [3, 1, 1]);
+  expect(Buffer.from(bytes).equals(readFileSync(path.join(storeDir('era5_like_v3.zarr'), 't2m/c/3/1/1')))).toBe(true);
+  expect(await store.chunkBytes('/t2m', [5, 1, 0])).toBeNull();
+  const sharded = await openZarr(storeDir('sharded_v3.zarr'));
+  const inner = await sharded.chunkBytes('/labels', [4, 9]);
+  expect(new TextDecoder().decode(inner.subarray(0, 4))).toBe('pco!');
+});
+
+test('a codec nobody here decodes is named, in the listing and when reading', async () => {
+  const dir = path.join(tmp, 'other.zarr');
+  mkdirSync(path.join(dir, 'a'), { recursive: true });
+  writeFileSync(path.join(dir, 'zarr.json'), JSON.stringify({ zarr_format: 3, node_type: 'group', attributes: {} }));
+  writeFileSync(path.join(dir, 'a/zarr.json'), JSON.stringify({
+    zarr_format: 3, node_type: 'array', shape: [10], data_type: 'float32',
+    chunk_grid: { name: 'regular', configuration: { chunk_shape: [10] } },
+    chunk_key_encoding: { name: 'default', configuration: { separator: '/' } },
+    fill_value: 0, codecs: [{ name: 'bytes', configuration: { endian: 'little' } }, { name: 'numcodecs.fpzip', configuration: {} }],
+  }));
+  const list = (await runZarr(dir)).toString();
+  expect(list).toMatch(/numcodecs\.fpzip \(NOT DECODABLE here\)/);
+  expect(list).toMatch(/codecs nothing here decodes: numcodecs\.fpzip/);
+  const err = await runZarr(dir, '--array', 'a').catch((e) => e);
+  expect(err).toBeInstanceOf(NumdecodeError);
+  expect(err.code).toBe('ERR_UNSUPPORTED');
+  expect(err.message).toMatch(/array \/a .*numcodecs\.fpzip/);
+});
+
+test('bad usage exits 2 and says why', async () => {
+  const r = await cli('zarr', storeDir('sharded_v3.zarr'), '--array', 'labels', '--slice', '0:5,9,3');
+  expect(r.status).toBe(2);
+  expect(r.stderr).toMatch(/slice "0:5,9,3" has 3 entries but the array has 2 dimensions/);
+  const f = await cli('zarr', storeDir('sharded_v3.zarr'), '--array', 'labels', '--format', 'xml');
+  expect(f.status).toBe(2);
+  expect(f.stderr).toMatch(/--format must be bin, csv or json/);
+  const o = await cli('zarr', storeDir('sharded_v3.zarr'), '--array', 'labels', '--slice', '700,0');
+  expect(o.status).toBe(2);
+  expect(o.stderr).toMatch(/dimension 0 \(size 600\): "700" is outside 0..599/);
+});
