@@ -1,0 +1,134 @@
+// inspect(): the footer's schema and row groups, and a walk over every column chunk's pages.
+// Pages of flat columns are opened far enough to count nulls; ALP pages are described by
+// numdecode's ALP inspector (layout, vectors, exceptions, bit widths).
+import { readPageHeaderAt, encodingName, ALP_ENCODING_ID } from './pages.js';
+import { chunkRange, columnError } from './float-column.js';
+import { splitDataPage } from './float-page.js';
+import { describeAlpPayload } from './alp-page.js';
+
+const PAGE_KIND = { DICTIONARY_PAGE: 'dictionary', DATA_PAGE: 'data v1', DATA_PAGE_V2: 'data v2', INDEX_PAGE: 'index' };
+
+function leafColumns(schema) {
+  const out = [];
+  const walk = (node, def, rep) => {
+    for (const child of node.children) {
+      const e = child.element;
+      const d = def + (e.repetition_type === 'REQUIRED' ? 0 : 1);
+      const r = rep + (e.repetition_type === 'REPEATED' ? 1 : 0);
+      if (child.children.length) walk(child, d, r);
+      else out.push({ path: child.path.join('.'), element: e, maxDef: d, maxRep: r });
+    }
+  };
+  walk(schema, 0, 0);
+  return out;
+}
+
+function describePage(bytes, info, leaf, chunkMeta, compressors, where) {
+  const h = info.header;
+  const page = {
+    type: PAGE_KIND[info.type],
+    offset: info.fileOffset,
+    headerBytes: info.dataStart - info.offsetInChunk,
+    compressedBytes: h.compressed_page_size,
+    uncompressedBytes: h.uncompressed_page_size,
+  };
+  if (info.encodingId !== undefined) page.encoding = encodingName(info.encodingId);
+  if (info.type === 'DICTIONARY_PAGE') page.numValues = h.dictionary_page_header.num_values;
+  if (info.type === 'DATA_PAGE') page.numValues = h.data_page_header.num_values;
+  if (info.type === 'DATA_PAGE_V2') {
+    const v2 = h.data_page_header_v2;
+    Object.assign(page, { numValues: v2.num_values, numNulls: v2.num_nulls, numRows: v2.num_rows, compressed: v2.is_compressed !== false });
+  }
+  const isData = info.type === 'DATA_PAGE' || info.type === 'DATA_PAGE_V2';
+  const flat = leaf.maxRep === 0 && leaf.maxDef <= 1;
+  if (isData && flat) {
+    const col = {
+      maxDef: leaf.maxDef,
+      codec: chunkMeta.codec,
+      compressors,
+      chunkUncompressed: Number(chunkMeta.total_uncompressed_size) || undefined,
+    };
+    let split;
+    try {
+      split = splitDataPage(bytes.subarray(info.dataStart, info.dataEnd), info, col);
+    } catch (msg) {
+      throw columnError(where, msg);
+    }
+    page.numNulls = page.numValues - split.nonNull;
+    page.numRows = page.numValues;
+    const isFloat = leaf.element.type === 'FLOAT' || leaf.element.type === 'DOUBLE';
+    if (info.encodingId === ALP_ENCODING_ID && isFloat) {
+      page.alp = describeAlpPayload(split.payload, leaf.element.type === 'FLOAT' ? 'f32' : 'f64');
+      if (page.alp.numElements !== undefined && page.alp.numElements !== split.nonNull) {
+        throw columnError(where, `the ALP payload holds ${page.alp.numElements} values but the page has ${split.nonNull} non-null values`);
+      }
+    }
+  }
+  return page;
+}
+
+export async function inspectFile(file, name, footer, compressors) {
+  const { metadata, schema, size } = footer;
+  const leaves = leafColumns(schema);
+  const rowGroups = [];
+  for (const [g, rg] of metadata.row_groups.entries()) {
+    const chunks = [];
+    for (const [c, chunk] of rg.columns.entries()) {
+      const leaf = leaves[c];
+      const meta = chunk.meta_data;
+      const where = { file: name, column: leaf.path, rowGroup: g };
+      let range;
+      try {
+        range = chunkRange(chunk, size);
+      } catch (msg) {
+        throw columnError(where, msg);
+      }
+      const bytes = await file.read(range.start, range.end);
+      const pages = [];
+      for (let offset = 0; offset < bytes.length; ) {
+        let info;
+        try {
+          info = readPageHeaderAt(bytes, offset, bytes.length);
+        } catch (msg) {
+          throw columnError({ ...where, page: pages.length }, msg);
+        }
+        info.fileOffset = range.start + offset;
+        info.offsetInChunk = offset;
+        pages.push(describePage(bytes, info, leaf, meta, compressors, { ...where, page: pages.length }));
+        offset = info.dataEnd;
+      }
+      // The chunk's encoding list, with the ids hyparquet has no name for taken from the pages.
+      const pageEncodings = new Set(pages.map((p) => p.encoding).filter(Boolean));
+      const encodings = (meta.encodings ?? []).map((e) => e ?? (pageEncodings.has('ALP') ? 'ALP' : 'UNKNOWN'));
+      chunks.push({
+        column: leaf.path,
+        type: meta.type,
+        codec: meta.codec,
+        encodings,
+        numValues: Number(meta.num_values),
+        compressedBytes: Number(meta.total_compressed_size),
+        uncompressedBytes: Number(meta.total_uncompressed_size),
+        offset: range.start,
+        offsetIndex: chunk.offset_index_offset !== undefined,
+        columnIndex: chunk.column_index_offset !== undefined,
+        pages,
+      });
+    }
+    rowGroups.push({ index: g, numRows: Number(rg.num_rows), totalByteSize: Number(rg.total_byte_size), columns: chunks });
+  }
+  return {
+    file: name,
+    size,
+    numRows: footer.numRows,
+    createdBy: metadata.created_by,
+    version: metadata.version,
+    schema: leaves.map((l) => ({
+      name: l.path,
+      type: l.element.type,
+      repetition: l.element.repetition_type,
+      logicalType: l.element.logical_type?.type,
+      convertedType: l.element.converted_type,
+    })),
+    rowGroups,
+  };
+}

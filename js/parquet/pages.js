@@ -1,0 +1,120 @@
+// Page headers of a column chunk. hyparquet parses the Thrift header; this file adds what a reader
+// needs before trusting it: the raw encoding id (hyparquet has no name for ALP = 10, so it reports
+// `undefined`), and bounds on every size and count the header claims.
+import { parquetHeader } from 'hyparquet/src/column.js';
+import { deserializeTCompactProtocol } from 'hyparquet/src/thrift.js';
+import { decompressPage } from 'hyparquet/src/datapage.js';
+
+export const ALP_ENCODING_ID = 10;
+
+// Encoding ids as the Parquet format numbers them (hyparquet's list stops at 9).
+const ENCODING_NAMES = [
+  'PLAIN', 'GROUP_VAR_INT', 'PLAIN_DICTIONARY', 'RLE', 'BIT_PACKED', 'DELTA_BINARY_PACKED',
+  'DELTA_LENGTH_BYTE_ARRAY', 'DELTA_BYTE_ARRAY', 'RLE_DICTIONARY', 'BYTE_STREAM_SPLIT', 'ALP',
+];
+
+export function encodingName(id) {
+  return ENCODING_NAMES[id] ?? `UNKNOWN(${id})`;
+}
+
+// A data page may expand to at most this many values per byte of page, plus a flat allowance:
+// ALP needs about 13 bytes per 1024 values, dictionary indices of width 0 and runs of nulls
+// almost nothing (writers cap pages at about 20000 rows). Anything beyond is not earned.
+const VALUES_PER_BYTE = 256;
+const VALUES_FLAT = 1 << 16;
+// Decompressed / compressed: gzip tops out near 1032, snappy near 21, LZ4 near 255.
+const MAX_RATIO = { SNAPPY: 32, GZIP: 1100, LZ4: 256, LZ4_RAW: 256 };
+
+export function maxValuesFor(pageBytes) {
+  return VALUES_FLAT + pageBytes * VALUES_PER_BYTE;
+}
+
+/**
+ * Reads the page header at bytes[offset].
+ * @returns {{header: object, encodingId: number|undefined, dataStart: number, dataEnd: number, type: string}}
+ * @throws {string} a message when the header is unreadable or claims sizes past `end`
+ */
+export function readPageHeaderAt(bytes, offset, end) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, end);
+  let raw;
+  let header;
+  const reader = { view, offset };
+  try {
+    raw = deserializeTCompactProtocol({ view, offset });
+    header = parquetHeader(reader);
+  } catch (err) {
+    throw `page header at byte ${offset} is unreadable (${err?.message ?? err})`;
+  }
+  const type = header.type;
+  if (type !== 'DATA_PAGE' && type !== 'DATA_PAGE_V2' && type !== 'DICTIONARY_PAGE' && type !== 'INDEX_PAGE') {
+    throw `page header at byte ${offset} has page type ${raw.field_1}`;
+  }
+  const c = header.compressed_page_size;
+  const u = header.uncompressed_page_size;
+  if (!Number.isSafeInteger(c) || c < 0 || !Number.isSafeInteger(u) || u < 0) {
+    throw `page header at byte ${offset} has sizes ${c} / ${u}`;
+  }
+  const dataStart = reader.offset;
+  if (dataStart + c > end) {
+    throw `page at byte ${offset} claims ${c} bytes but only ${end - dataStart} remain in the column chunk`;
+  }
+  let encodingId;
+  if (type === 'DATA_PAGE') {
+    if (!raw.field_5) throw `data page at byte ${offset} has no data_page_header`;
+    encodingId = raw.field_5.field_2;
+    checkCount(header.data_page_header.num_values, u, offset);
+  } else if (type === 'DATA_PAGE_V2') {
+    const h = header.data_page_header_v2;
+    if (!h) throw `data page v2 at byte ${offset} has no data_page_header_v2`;
+    encodingId = raw.field_8.field_4;
+    checkCount(h.num_values, u, offset);
+    if (!Number.isSafeInteger(h.num_rows) || h.num_rows < 0 || h.num_rows > h.num_values) {
+      throw `data page v2 at byte ${offset} has num_rows ${h.num_rows} for ${h.num_values} values`;
+    }
+    if (!Number.isSafeInteger(h.num_nulls) || h.num_nulls < 0 || h.num_nulls > h.num_values) {
+      throw `data page v2 at byte ${offset} has num_nulls ${h.num_nulls} for ${h.num_values} values`;
+    }
+    const levels = h.definition_levels_byte_length + h.repetition_levels_byte_length;
+    if (!(h.definition_levels_byte_length >= 0) || !(h.repetition_levels_byte_length >= 0) || levels > c || levels > u) {
+      throw `data page v2 at byte ${offset} has level lengths ${h.repetition_levels_byte_length} + ${h.definition_levels_byte_length} past its ${Math.min(c, u)} bytes`;
+    }
+  } else if (type === 'DICTIONARY_PAGE') {
+    if (!raw.field_7) throw `dictionary page at byte ${offset} has no dictionary_page_header`;
+    encodingId = raw.field_7.field_2;
+    const n = header.dictionary_page_header.num_values;
+    if (!Number.isSafeInteger(n) || n < 0 || n > u) throw `dictionary page at byte ${offset} claims ${n} values in ${u} bytes`;
+  }
+  return { header, type, encodingId, dataStart, dataEnd: dataStart + c };
+}
+
+function checkCount(n, bytes, offset) {
+  if (!Number.isSafeInteger(n) || n < 0 || n > maxValuesFor(bytes)) {
+    throw `data page at byte ${offset} claims ${n} values in ${bytes} bytes`;
+  }
+}
+
+/**
+ * Decompresses a page body with hyparquet's codec table; the size the header claims is checked
+ * against the codec's largest ratio (and the chunk's stated total) before anything is allocated.
+ * @throws {string}
+ */
+export function decompress(body, uncompressedSize, codec, compressors, chunkUncompressed) {
+  if (codec === 'UNCOMPRESSED') {
+    if (body.length !== uncompressedSize) {
+      throw `an uncompressed page of ${body.length} bytes says it holds ${uncompressedSize}`;
+    }
+    return body;
+  }
+  const ratio = MAX_RATIO[codec];
+  if (ratio !== undefined && uncompressedSize > body.length * ratio + 64) {
+    throw `${uncompressedSize} decompressed bytes from ${body.length} is beyond what ${codec} can give`;
+  }
+  if (chunkUncompressed !== undefined && uncompressedSize > chunkUncompressed) {
+    throw `the page says it decompresses to ${uncompressedSize} bytes, more than the chunk's ${chunkUncompressed}`;
+  }
+  try {
+    return decompressPage(body, uncompressedSize, codec, compressors);
+  } catch (err) {
+    throw `${codec} decompression failed (${err?.message ?? err})`;
+  }
+}
