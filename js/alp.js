@@ -1,7 +1,8 @@
 // ALP (Apache Parquet ALP encoding proposal) pages of f32 or f64 values: decode, random access
 // by vector, inspect, encode. Both page layouts are read: the draft one with a version byte
 // (first byte 1) and the merged Parquet one without it (first byte 0).
-import { getModule, withInputs, viewAs } from './wasm.js';
+import { AlpError } from './errors.js';
+import { asFormatError, binding as fn, callWithInputs, getModule, viewAs } from './wasm.js';
 
 const ALP_DTYPES = ['f32', 'f64'];
 
@@ -24,12 +25,13 @@ function checkIndex(x, what) {
   if (!Number.isSafeInteger(x) || x < 0) throw new RangeError(`alp: ${what} must be a non-negative integer, got ${x}`);
 }
 
-function fn(name) {
-  const f = getModule()[name];
-  if (typeof f !== 'function') {
-    throw new Error(`numdecode: the loaded module has no ${name}(); dist/ is out of date (run npm run build)`);
+// Runs a call into the module; the decoder's errors become AlpError with their code.
+function guard(call) {
+  try {
+    return call();
+  } catch (err) {
+    throw asFormatError(err, AlpError);
   }
-  return f;
 }
 
 // The binding reports frames as decimal strings (an i64 frame does not fit a JS number).
@@ -51,7 +53,7 @@ export function decode(bytes, dtype) {
   checkDtype(dtype);
   const page = asBytes(bytes);
   const decodeFn = fn('alpDecode');
-  return viewAs(dtype, withInputs([page], (ptr, len) => decodeFn(ptr, len, dtype)));
+  return viewAs(dtype, callWithInputs(AlpError, [page], (ptr, len) => decodeFn(ptr, len, dtype)));
 }
 
 /** Decodes vector k only (values k*vectorSize ... ), reading nothing else of the page. */
@@ -60,7 +62,7 @@ export function decodeVector(bytes, dtype, k) {
   checkIndex(k, 'vector index');
   const page = asBytes(bytes);
   const decodeFn = fn('alpDecodeVector');
-  return viewAs(dtype, withInputs([page], (ptr, len) => decodeFn(ptr, len, dtype, k)));
+  return viewAs(dtype, callWithInputs(AlpError, [page], (ptr, len) => decodeFn(ptr, len, dtype, k)));
 }
 
 /** Decodes values [start, end), touching only the vectors that hold them. */
@@ -70,7 +72,7 @@ export function decodeRange(bytes, dtype, start, end) {
   checkIndex(end, 'range end');
   const page = asBytes(bytes);
   const decodeFn = fn('alpDecodeRange');
-  return viewAs(dtype, withInputs([page], (ptr, len) => decodeFn(ptr, len, dtype, start, end)));
+  return viewAs(dtype, callWithInputs(AlpError, [page], (ptr, len) => decodeFn(ptr, len, dtype, start, end)));
 }
 
 /**
@@ -81,7 +83,7 @@ export function inspect(bytes, dtype) {
   checkDtype(dtype);
   const page = asBytes(bytes);
   const inspectFn = fn('alpInspect');
-  return parseInspect(withInputs([page], (ptr, len) => inspectFn(ptr, len, dtype)), dtype);
+  return parseInspect(callWithInputs(AlpError, [page], (ptr, len) => inspectFn(ptr, len, dtype)), dtype);
 }
 
 /**
@@ -120,7 +122,7 @@ export function encode(values, options = {}) {
   }
   const raw = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
   const encodeFn = fn('alpEncode');
-  return withInputs([raw], (ptr, len) => encodeFn(ptr, len, dtype, layout, logVectorSize, exponent, factor));
+  return callWithInputs(AlpError, [raw], (ptr, len) => encodeFn(ptr, len, dtype, layout, logVectorSize, exponent, factor));
 }
 
 /**
@@ -134,7 +136,7 @@ export function open(bytes, dtype) {
   const names = ['alpDecode', 'alpDecodeVector', 'alpDecodeRange', 'alpInspect'];
   const f = Object.fromEntries(names.map((n) => [n, fn(n)]));
   let ptr = mod._malloc(Math.max(page.length, 1));
-  if (ptr === 0) throw new Error(`numdecode: out of wasm memory copying ${page.length} page bytes`);
+  if (ptr === 0) throw new AlpError(`numdecode: out of wasm memory copying ${page.length} page bytes`, { code: 'ERR_OUTPUT_LIMIT' });
   mod.HEAPU8.set(page, ptr);
   const len = page.length;
   const live = () => {
@@ -146,7 +148,7 @@ export function open(bytes, dtype) {
     dtype,
     /** Header and per-vector metadata (cached). */
     inspect() {
-      info ??= parseInspect(f.alpInspect(live(), len, dtype), dtype);
+      info ??= parseInspect(guard(() => f.alpInspect(live(), len, dtype)), dtype);
       return info;
     },
     get length() {
@@ -156,16 +158,16 @@ export function open(bytes, dtype) {
       return this.inspect().numVectors;
     },
     decode() {
-      return viewAs(dtype, f.alpDecode(live(), len, dtype));
+      return viewAs(dtype, guard(() => f.alpDecode(live(), len, dtype)));
     },
     decodeVector(k) {
       checkIndex(k, 'vector index');
-      return viewAs(dtype, f.alpDecodeVector(live(), len, dtype, k));
+      return viewAs(dtype, guard(() => f.alpDecodeVector(live(), len, dtype, k)));
     },
     decodeRange(start, end) {
       checkIndex(start, 'range start');
       checkIndex(end, 'range end');
-      return viewAs(dtype, f.alpDecodeRange(live(), len, dtype, start, end));
+      return viewAs(dtype, guard(() => f.alpDecodeRange(live(), len, dtype, start, end)));
     },
     close() {
       if (ptr !== 0) mod._free(ptr);

@@ -4,7 +4,8 @@
 // The C++ bindings are stateless: every call gets all the bytes it needs. The wrapped reader
 // therefore keeps its own copies of the header and chunk metadata and passes them again for
 // each page.
-import { DTYPES, binding, getModule, isDtype, typedArrayFor, viewAs, withInputs } from './wasm.js';
+import { CODES, PcoError } from './errors.js';
+import { DTYPES, binding, callWithInputs, getModule, isDtype, typedArrayFor, viewAs } from './wasm.js';
 
 function describeValue(value) {
   if (value === null) return 'null';
@@ -44,7 +45,7 @@ function outputLimit(what, options) {
 
 function decodeRawChunks(bytes, limit) {
   const decodeChunksBinding = binding('pcoDecodeChunks');
-  return withInputs([bytes], (ptr, len) => decodeChunksBinding(ptr, len, limit));
+  return callWithInputs(PcoError, [bytes], (ptr, len) => decodeChunksBinding(ptr, len, limit));
 }
 
 let dtypeByCode = null; // dtype names by the standalone format's code, read once from the module
@@ -54,9 +55,8 @@ let dtypeByCode = null; // dtype names by the standalone format's code, read onc
 // the next call into the module.
 function decodeToScratch(bytes, limit, into) {
   const mod = getModule();
-  const decodeBinding = binding('pcoDecode');
   dtypeByCode ??= binding('pcoDtypeNames')();
-  const at = withInputs([bytes], (ptr, len) => decodeBinding(ptr, len, limit, into)) >>> 2;
+  const at = callWithInputs(PcoError, [bytes], (ptr, len) => mod._numdecode_pco_decode(ptr, len, limit, into ? 1 : 0)) >>> 2;
   const heap32 = mod.HEAPU32;
   const [valuesPtr, valuesBytes, dtypeCode] = [heap32[at], heap32[at + 1], heap32[at + 2]];
   return { dtype: dtypeByCode[dtypeCode], view: mod.HEAPU8.subarray(valuesPtr, valuesPtr + valuesBytes) };
@@ -76,7 +76,7 @@ export function decode(bytes, options) {
   const { dtype, view } = decodeToScratch(bytes, limit, false);
   const raw = new Uint8Array(view.length);
   raw.set(view);
-  binding('pcoReleaseScratch')();
+  getModule()._numdecode_pco_release_scratch();
   return dtype === null ? new Uint8Array(0) : viewAs(dtype, raw);
 }
 
@@ -104,7 +104,7 @@ export function decodeInto(bytes, out, options) {
     decoded = decodeToScratch(bytes, limit, true);
   } catch (err) {
     // The decoder stops as soon as a chunk would pass the limit; say when out set it.
-    if (limit < userLimit && String(err?.message).startsWith('output limit')) {
+    if (limit < userLimit && err?.code === CODES.OUTPUT_LIMIT) {
       throw new RangeError(`pco.decodeInto: out (${out.byteLength} bytes) is too small for the file: ${err.message}`);
     }
     throw err;
@@ -113,13 +113,14 @@ export function decodeInto(bytes, out, options) {
   try {
     if (dtype === null) return out.subarray(0, 0);
     const Type = typedArrayFor(dtype);
-    if (out.constructor !== Type) {
+    // instanceof, not constructor identity: a Node Buffer is a Uint8Array for u8 files.
+    if (!(out instanceof Type)) {
       throw new TypeError(`pco.decodeInto: the file holds ${dtype} values, so out must be a ${Type.name}; got ${out.constructor.name}`);
     }
     new Uint8Array(out.buffer, out.byteOffset, view.length).set(view);
     return out.subarray(0, view.length / Type.BYTES_PER_ELEMENT);
   } finally {
-    binding('pcoReleaseScratch')(); // a large scratch buffer is not kept, whatever happened
+    getModule()._numdecode_pco_release_scratch(); // a large scratch buffer is not kept, whatever happened
   }
 }
 
@@ -141,7 +142,7 @@ export function decodeChunks(bytes, options) {
 export function inspect(bytes) {
   requireBytes('pco.inspect: bytes', bytes);
   const inspectBinding = binding('pcoInspect');
-  return JSON.parse(withInputs([bytes], (ptr, len) => inspectBinding(ptr, len)));
+  return JSON.parse(callWithInputs(PcoError, [bytes], (ptr, len) => inspectBinding(ptr, len)));
 }
 
 /**
@@ -155,7 +156,7 @@ function open(headerBytes) {
   const readChunk = binding('pcoWrappedChunk');
   const decodePageBinding = binding('pcoWrappedPage');
   const header = headerBytes.slice();
-  const { formatVersion } = JSON.parse(withInputs([header], (hp, hl) => readHeader(hp, hl)));
+  const { formatVersion } = JSON.parse(callWithInputs(PcoError, [header], (hp, hl) => readHeader(hp, hl)));
   return {
     formatVersion,
     chunk(metaBytes, dtype) {
@@ -163,14 +164,14 @@ function open(headerBytes) {
       requireDtype('pco.wrapped chunk: dtype', dtype);
       const meta = metaBytes.slice();
       const info = JSON.parse(
-        withInputs([header, meta], (hp, hl, mp, ml) => readChunk(hp, hl, mp, ml, dtype)),
+        callWithInputs(PcoError, [header, meta], (hp, hl, mp, ml) => readChunk(hp, hl, mp, ml, dtype)),
       );
       return {
         info,
         decodePage(pageBytes, n) {
           requireBytes('pco.wrapped decodePage: pageBytes', pageBytes);
           requireCount('pco.wrapped decodePage: n', n);
-          const raw = withInputs([header, meta, pageBytes], (hp, hl, mp, ml, pp, pl) =>
+          const raw = callWithInputs(PcoError, [header, meta, pageBytes], (hp, hl, mp, ml, pp, pl) =>
             decodePageBinding(hp, hl, mp, ml, dtype, pp, pl, n),
           );
           return viewAs(dtype, raw);
@@ -203,7 +204,7 @@ export function decodeView(bytes, options) {
   const mod = getModule();
   const decodeViewBinding = binding('pcoDecodeView');
   const releaseBinding = binding('pcoReleaseView');
-  const { handle, dtype, ptr, byteLength } = withInputs([bytes], (p, len) => decodeViewBinding(p, len, limit));
+  const { handle, dtype, ptr, byteLength } = callWithInputs(PcoError, [bytes], (p, len) => decodeViewBinding(p, len, limit));
   const Type = typedArrayFor(dtype ?? 'u8');
   const length = byteLength / Type.BYTES_PER_ELEMENT;
   let released = false;

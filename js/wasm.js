@@ -4,6 +4,8 @@
 // Two builds ship in dist/: numdecode-simd.* (wasm SIMD128 kernels) and numdecode-scalar.*
 // (same decoders, scalar kernels) for engines without SIMD. init() picks one.
 
+import { CODES, NumdecodeError } from './errors.js';
+
 let modulePromise = null; // shared by concurrent init() calls
 let loadedModule = null; // set once the module is ready
 let chosenSimd = null; // which build the first init() call chose
@@ -35,7 +37,9 @@ function chooseSimd(simdOption) {
 
 async function loadModule(simd, options) {
   if (simd && !simdSupported()) {
-    throw new Error('numdecode init: options.simd is true but this engine does not support WebAssembly SIMD');
+    throw new NumdecodeError('numdecode init: options.simd is true but this engine does not support WebAssembly SIMD', {
+      code: CODES.UNSUPPORTED,
+    });
   }
   // Literal import paths so that bundlers can see and copy both builds.
   const factory = simd
@@ -59,7 +63,7 @@ async function loadModule(simd, options) {
   const mod = await factory(moduleArgs);
   if (mod.buildInfo().simd !== simd) {
     const kind = (isSimd) => (isSimd ? 'SIMD' : 'scalar');
-    throw new Error(
+    throw new NumdecodeError(
       `numdecode init: asked for the ${kind(simd)} build but got the ${kind(!simd)} one (check options.wasmBinary)`,
     );
   }
@@ -88,7 +92,7 @@ export async function init(options = {}) {
       },
     );
   } else if (typeof options.simd === 'boolean' && options.simd !== chosenSimd) {
-    throw new Error(
+    throw new TypeError(
       `numdecode init: the ${chosenSimd ? 'SIMD' : 'scalar'} build is already loaded; ` +
         `cannot switch to simd: ${options.simd}`,
     );
@@ -98,7 +102,9 @@ export async function init(options = {}) {
 
 /** The loaded module; throws if init() has not finished. */
 export function getModule() {
-  if (loadedModule === null) throw new Error('numdecode: await init() before decoding');
+  if (loadedModule === null) {
+    throw new NumdecodeError('numdecode: await init() before decoding', { code: CODES.NOT_INITIALIZED });
+  }
   return loadedModule;
 }
 
@@ -106,7 +112,9 @@ export function getModule() {
 export function binding(name) {
   const fn = getModule()[name];
   if (typeof fn !== 'function') {
-    throw new Error(`numdecode: the loaded module has no ${name}(); dist/ is out of date (run npm run build)`);
+    throw new NumdecodeError(`numdecode: the loaded module has no ${name}(); dist/ is out of date (run npm run build)`, {
+      code: CODES.UNSUPPORTED,
+    });
   }
   return fn;
 }
@@ -128,7 +136,9 @@ export function withInputs(arrays, fn) {
     for (const bytes of arrays) {
       // malloc(0) may return 0; ask for one byte so every input has a real address.
       const ptr = mod._malloc(Math.max(bytes.length, 1));
-      if (ptr === 0) throw new Error(`numdecode: out of wasm memory copying ${bytes.length} input bytes`);
+      if (ptr === 0) {
+        throw new NumdecodeError(`numdecode: out of wasm memory copying ${bytes.length} input bytes`, { code: CODES.OUTPUT_LIMIT });
+      }
       args.push(ptr, bytes.length);
       // HEAPU8 is re-read after every malloc: growing memory replaces it.
       mod.HEAPU8.set(bytes, ptr);
@@ -136,6 +146,27 @@ export function withInputs(arrays, fn) {
     return fn(...args);
   } finally {
     for (let i = 0; i < args.length; i += 2) mod._free(args[i]);
+  }
+}
+
+/**
+ * The error to throw for `err` caught around a call into the module: errors the decoders raise
+ * (plain Errors carrying `code`, set by src/bindings/binding_util.hpp) become ErrorClass with
+ * that code and the location `details`; our own errors and argument errors pass unchanged.
+ */
+export function asFormatError(err, ErrorClass, details = {}) {
+  if (err instanceof NumdecodeError || err instanceof TypeError || err instanceof RangeError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  // No `cause`: the module's Error holds nothing beyond the message and code kept here.
+  return new ErrorClass(message, { ...details, code: err?.code });
+}
+
+/** withInputs(arrays, fn), with the module's errors turned into ErrorClass (see asFormatError). */
+export function callWithInputs(ErrorClass, arrays, fn) {
+  try {
+    return withInputs(arrays, fn);
+  } catch (err) {
+    throw asFormatError(err, ErrorClass);
   }
 }
 
@@ -171,7 +202,7 @@ export function viewAs(dtype, u8) {
   const Type = typedArrayFor(dtype);
   const size = Type.BYTES_PER_ELEMENT;
   if (u8.byteLength % size !== 0) {
-    throw new Error(`numdecode: ${u8.byteLength} bytes is not a whole number of ${dtype} values`);
+    throw new NumdecodeError(`numdecode: ${u8.byteLength} bytes is not a whole number of ${dtype} values`);
   }
   if (u8.byteOffset % size !== 0) u8 = u8.slice();
   return new Type(u8.buffer, u8.byteOffset, u8.byteLength / size);

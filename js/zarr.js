@@ -14,6 +14,7 @@
 // values in C order (zarrita undoes a v2 order "F" with its own transpose codec). The codec's JSON
 // configuration only steers the encoder (level, mode_spec, delta_spec, paging_spec,
 // delta_encoding_order, equal_pages_up_to): decoding reads everything it needs from the file.
+import { CODES, PcoError } from './errors.js';
 import { init, typedArrayFor } from './wasm.js';
 import { decodeView } from './pco.js';
 
@@ -55,8 +56,8 @@ function cStrides(shape) {
   return strides;
 }
 
-function codecError(message) {
-  return new Error(`numcodecs.pcodec: ${message}`);
+function codecError(message, details) {
+  return new PcoError(`numcodecs.pcodec: ${message}`, details);
 }
 
 // f16 values arrive as their bits; zarrita's float16 arrays are Float16Array where the engine has it.
@@ -100,7 +101,7 @@ export class PcodecCodec {
     // Zarr v2 arrays with a big-endian dtype (">f8") get an explicit big-endian "bytes" codec from
     // zarrita. Pco files hold little-endian numbers only, so such metadata cannot describe pcodec chunks.
     const bigEndian = (meta.codecs ?? []).some((c) => c?.name === 'bytes' && c.configuration?.endian === 'big');
-    if (bigEndian) throw codecError('big-endian data types are not supported (Pco stores little-endian numbers)');
+    if (bigEndian) throw codecError('big-endian data types are not supported (Pco stores little-endian numbers)', { code: CODES.UNSUPPORTED });
     /** The configuration as written in the metadata; decoding does not use it. */
     this.configuration = Object.freeze({ ...(configuration ?? {}) });
     this.#dtype = dtype;
@@ -119,7 +120,7 @@ export class PcodecCodec {
   }
 
   encode() {
-    throw codecError('numdecode only decodes; write pcodec chunks with numcodecs (zarr-python)');
+    throw codecError('numdecode only decodes; write pcodec chunks with numcodecs (zarr-python)', { code: CODES.UNSUPPORTED });
   }
 
   /**
@@ -143,9 +144,10 @@ export class PcodecCodec {
   }
 
   #tooMany(err) {
-    if (err instanceof Error && err.message.startsWith('output limit')) {
+    if (err?.code === CODES.OUTPUT_LIMIT) {
       return codecError(
         `the chunk holds more than the ${this.#size} values its shape [${this.#shape.join(', ')}] allows (${err.message})`,
+        { cause: err },
       );
     }
     return err;

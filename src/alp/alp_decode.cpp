@@ -37,9 +37,9 @@ PageHeader parse_header(Bytes page, unsigned for_info_bytes) {
   const uint32_t raw_count = load_le<uint32_t>(page.data() + f + 3);
   const char* where = h.layout == Layout::kDraft ? "ALP page (draft layout)" : "ALP page (merged layout)";
   if (h.compression_mode != 0)
-    fail(where, ": unsupported compression mode ", h.compression_mode, " (only 0 = ALP)");
+    fail_unsupported(where, ": unsupported compression mode ", h.compression_mode, " (only 0 = ALP)");
   if (h.integer_encoding != 0)
-    fail(where, ": unsupported integer encoding ", h.integer_encoding, " (only 0 = FOR + bit-packing)");
+    fail_unsupported(where, ": unsupported integer encoding ", h.integer_encoding, " (only 0 = FOR + bit-packing)");
   if (h.log_vector_size < kMinLogVectorSize || h.log_vector_size > kMaxLogVectorSize)
     fail(where, ": log_vector_size ", h.log_vector_size, " out of range [", kMinLogVectorSize, ", ",
          kMaxLogVectorSize, "]");

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/bytes.hpp"
+#include "core/error.hpp"
 
 namespace numdecode::bindings {
 
@@ -26,19 +27,37 @@ inline val copy_to_js(const uint8_t* data, size_t size) {
 }
 inline val copy_to_js(const ByteBuffer& bytes) { return copy_to_js(bytes.data(), bytes.size()); }
 
-// Runs fn; any C++ exception is rethrown into JS as an Error carrying its message
-// (an escaping C++ exception would reach JS as a bare pointer number).
+// The stable error code js/errors.js documents for each kind of C++ failure.
+inline const char* error_code(ErrorKind kind) {
+  switch (kind) {
+    case ErrorKind::OutputLimit: return "ERR_OUTPUT_LIMIT";
+    case ErrorKind::Unsupported: return "ERR_UNSUPPORTED";
+    case ErrorKind::BadData: break;
+  }
+  return "ERR_BAD_DATA";
+}
+
+// Runs fn; any C++ exception is rethrown into JS as an Error carrying its message and `code`
+// (an escaping C++ exception would reach JS as a bare pointer number). js/wasm.js gives it the
+// format's error class.
 template <class Fn>
 auto guarded(Fn&& fn) -> decltype(fn()) {
   std::string message;
+  const char* code = "ERR_BAD_DATA";
   try {
     return fn();
   } catch (const std::bad_alloc&) {
     message = "out of memory while decoding";
+    code = "ERR_OUTPUT_LIMIT";
+  } catch (const DecodeError& e) {
+    message = e.what();
+    code = error_code(e.kind());
   } catch (const std::exception& e) {
     message = e.what();
   }
-  val::global("Error").new_(val(message)).throw_();
+  val error = val::global("Error").new_(val(message));
+  error.set("code", val(code));
+  error.throw_();
   // Not reached (throw_() leaves through JS); val has no default constructor.
   if constexpr (std::is_same_v<decltype(fn()), val>) return val::undefined();
   else return decltype(fn()){};

@@ -60,7 +60,7 @@ void check_array_header(Bytes header, ElemType expected, std::string_view name) 
   char swapped[8];
   std::reverse_copy(elem_magic(expected), elem_magic(expected) + 8, swapped);
   if (std::memcmp(header.data(), swapped, 8) == 0)
-    fail(name, ": header \"", printable(header), "\" is a byte-swapped ", elem_magic(expected),
+    fail_unsupported(name, ": header \"", printable(header), "\" is a byte-swapped ", elem_magic(expected),
          " (big-endian files are not supported)");
   for (ElemType other : {ElemType::U32, ElemType::U64, ElemType::F32, ElemType::F64}) {
     if (equals_magic(header, elem_magic(other)))

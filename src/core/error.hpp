@@ -8,17 +8,36 @@
 
 namespace numdecode {
 
+// What kind of failure: the JS layer turns it into the error's stable `code` (no message matching).
+enum class ErrorKind { BadData, OutputLimit, Unsupported };
+
 class DecodeError : public std::runtime_error {
  public:
-  using std::runtime_error::runtime_error;
+  explicit DecodeError(const std::string& message, ErrorKind kind = ErrorKind::BadData)
+      : std::runtime_error(message), kind_(kind) {}
+  ErrorKind kind() const noexcept { return kind_; }
+
+ private:
+  ErrorKind kind_;
 };
+
+template <class... Parts>
+[[noreturn]] void fail_as(ErrorKind kind, Parts&&... parts) {
+  std::ostringstream out;
+  (out << ... << std::forward<Parts>(parts));
+  throw DecodeError(out.str(), kind);
+}
 
 // fail("bin ", i, " has ", bits, " offset bits") throws a DecodeError with the parts joined.
 template <class... Parts>
 [[noreturn]] void fail(Parts&&... parts) {
-  std::ostringstream out;
-  (out << ... << std::forward<Parts>(parts));
-  throw DecodeError(out.str());
+  fail_as(ErrorKind::BadData, std::forward<Parts>(parts)...);
+}
+
+// Valid input that this library does not decode (a newer format version, another codec).
+template <class... Parts>
+[[noreturn]] void fail_unsupported(Parts&&... parts) {
+  fail_as(ErrorKind::Unsupported, std::forward<Parts>(parts)...);
 }
 
 }  // namespace numdecode

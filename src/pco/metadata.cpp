@@ -172,7 +172,7 @@ FormatVersion read_header(BitReader& r) {
   v.major = static_cast<unsigned>(r.read(8, "format version"));
   if (v.major >= 4) v.minor = static_cast<unsigned>(r.read(8, "format minor version"));
   if (v.major > 4)
-    fail("unsupported format: Pco format version ", v.major, ".", v.minor, " is newer than 4.x");
+    fail_unsupported("unsupported format: Pco format version ", v.major, ".", v.minor, " is newer than 4.x");
   return v;
 }
 

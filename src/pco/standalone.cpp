@@ -24,7 +24,7 @@ StandaloneHeader read_standalone_header(BitReader& r, Bytes file) {
     r.seek_bits(32);
   } else {
     if (version > kMaxStandaloneVersion)
-      fail("unsupported format: standalone version ", version, " is newer than ", kMaxStandaloneVersion);
+      fail_unsupported("unsupported format: standalone version ", version, " is newer than ", kMaxStandaloneVersion);
     h.standalone_version = version;
     if (version >= 3) {
       uint8_t b = static_cast<uint8_t>(r.read(8, "uniform number type"));
@@ -76,7 +76,7 @@ void read_standalone(Bytes file, StandaloneFile& f, bool keep_values, size_t max
     size_t n = 1 + static_cast<size_t>(r.read(24, "chunk count"));
     output_bytes += n * dtype_bytes(*dtype);
     if (output_bytes > max_output_bytes)
-      fail("output limit: chunk ", f.chunks.size(), " would bring the decoded size to ", output_bytes,
+      fail_as(ErrorKind::OutputLimit, "output limit: chunk ", f.chunks.size(), " would bring the decoded size to ", output_bytes,
            " bytes, over the limit of ", max_output_bytes);
     StandaloneChunk c{*dtype, n, chunk_start, 0, 0, {}, f.values.size()};
     try {

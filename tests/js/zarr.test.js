@@ -98,7 +98,7 @@ test('chunks that do not match their metadata fail with messages that say why', 
   }
   // The damaged chunk's error carries the Pco decoder's own reason.
   const damaged = failures.find((f) => f.path === 'v2/damaged').error;
-  expect(damaged).toMatch(/Failed to decode chunk via codec "numcodecs.pcodec" <- Error: \S.+/);
+  expect(damaged).toMatch(/Failed to decode chunk via codec "numcodecs.pcodec" <- PcoError: \S.+/);
 });
 
 test('float16 chunks decode to Float16Array where it exists, else to the raw bits', async () => {
