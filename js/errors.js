@@ -67,3 +67,42 @@ export function abortError(signal, what = 'operation') {
 export function throwIfAborted(signal, what) {
   if (signal?.aborted) throw abortError(signal, what);
 }
+
+const CLASSES = { NumdecodeError, IoError, PcoError, AlpError, ParquetError, BpcellsError };
+
+function plainCause(cause) {
+  if (cause instanceof Error) return { name: cause.name, message: cause.message, code: cause.code };
+  if (cause === undefined || cause === null || typeof cause !== 'object') return cause;
+  return String(cause);
+}
+
+/** A structured-clone-safe picture of an error (for worker messages): class, code, location, cause. */
+export function serializeError(err) {
+  if (!(err instanceof Error)) return { name: 'Error', message: String(err) };
+  const data = { name: err.name, message: err.message };
+  if (typeof err.code === 'string') data.code = err.code;
+  for (const key of [...LOCATION_FIELDS, 'jobIndex']) if (err[key] !== undefined) data[key] = err[key];
+  if (err.cause !== undefined) data.cause = plainCause(err.cause);
+  return data;
+}
+
+/** The error serializeError described, rebuilt with the same class, code and fields. */
+export function deserializeError(data) {
+  const { name = 'Error', message = '', code, cause, ...fields } = data ?? {};
+  let err;
+  if (Object.hasOwn(CLASSES, name)) {
+    err = Object.create(CLASSES[name].prototype);
+    // The message is already final (BpcellsError's prefix included): set fields directly.
+    Object.defineProperty(err, 'message', { value: message, writable: true, configurable: true });
+    Object.defineProperty(err, 'name', { value: name, writable: true, configurable: true });
+    err.stack = `${name}: ${message}\n    (raised in a numdecode worker)`;
+  } else {
+    const Native = { TypeError, RangeError, SyntaxError }[name] ?? Error;
+    err = new Native(message);
+    if (err.name !== name) err.name = name;
+  }
+  if (code !== undefined) err.code = code;
+  if (cause !== undefined) err.cause = cause;
+  for (const [key, value] of Object.entries(fields)) err[key] = value;
+  return err;
+}

@@ -10,6 +10,8 @@
 // numdecode ('pco', 'alp', 'bpcells', ...), op one of its functions, args its arguments (structured-
 // cloned into the worker). Results come back with their typed arrays transferred, not copied.
 
+import { deserializeError } from '../errors.js';
+
 const isNode =
   typeof process === 'object' && typeof process.versions === 'object' && typeof process.versions.node === 'string';
 
@@ -58,11 +60,14 @@ async function spawn() {
   };
 }
 
-function toError(data) {
-  const err = new Error(data.message);
-  if (data.name && data.name !== 'Error') err.name = data.name;
-  return err;
+// pco.decode's arguments: the decoder's own options (maxOutputBytes) travel with the job.
+function decodeArgs(bytes, options) {
+  return options?.maxOutputBytes === undefined ? [bytes] : [bytes, { maxOutputBytes: options.maxOutputBytes }];
 }
+
+// The worker's error rebuilt here: same class (NumdecodeError family, TypeError, ...), code,
+// location fields and cause.
+const toError = deserializeError;
 
 // Prepares a job's arguments for postMessage. Typed arrays among them (top level, and one level
 // into arrays) are either moved (transfer: their whole ArrayBuffers detach here) or copied here,
@@ -241,9 +246,9 @@ export class WorkerPool {
     });
   }
 
-  /** pco.decode in a worker. */
+  /** pco.decode in a worker; options.maxOutputBytes goes to the decoder, transfer to run(). */
   decodePco(bytes, options) {
-    return this.run({ format: 'pco', op: 'decode', args: [bytes] }, options);
+    return this.run({ format: 'pco', op: 'decode', args: decodeArgs(bytes, options) }, options);
   }
 
   /**
@@ -255,7 +260,7 @@ export class WorkerPool {
    */
   async decodePcoMany(files, options = {}) {
     const list = Array.from(files);
-    const job = (bytes) => ({ format: 'pco', op: 'decode', args: [bytes] });
+    const job = (bytes) => ({ format: 'pco', op: 'decode', args: decodeArgs(bytes, options) });
     if (options?.batch === false) return Promise.all(list.map((bytes) => this.run(job(bytes), options)));
     const batches = planBatches(list.map((f) => f.byteLength), Math.max(this.size, 1));
     const results = await Promise.all(batches.map((indexes) => this.runBatch(indexes.map((i) => job(list[i])), options)));

@@ -3,6 +3,7 @@
 // numdecode (pco, alp, bpcells, ...), op one of its functions. Typed arrays in the result are
 // transferred back (no copy).
 import * as numdecode from '../index.js';
+import { serializeError } from '../errors.js';
 
 // A browser worker's global is a WorkerGlobalScope; Node's worker_threads has none.
 const port =
@@ -15,9 +16,8 @@ function listen(handler) {
   else port.addEventListener('message', (event) => handler(event.data));
 }
 
-function errorData(err) {
-  return err instanceof Error ? { name: err.name, message: err.message } : { name: 'Error', message: String(err) };
-}
+// Class, code, location and cause travel with the message; the pool rebuilds the same error.
+const errorData = serializeError;
 
 // The ArrayBuffers behind typed arrays in a result (top level, arrays and plain objects, a few
 // levels deep), each once. Buffers of wasm memory or SharedArrayBuffers cannot be transferred.
