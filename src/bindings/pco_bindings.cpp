@@ -1,5 +1,6 @@
 // Pco entry points of the wasm module (see js/pco.js for the public API).
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 
 #include <optional>
 #include <unordered_map>
@@ -29,11 +30,6 @@ StandaloneFile& scratch_file() {
 void release_large_scratch() {
   constexpr size_t kKeep = size_t{64} << 20;
   if (scratch_file().values.size() > kKeep) scratch_file() = StandaloneFile{};
-}
-
-val release_scratch() {
-  release_large_scratch();
-  return val::undefined();
 }
 
 // All values of a file whose chunks share one dtype, in a single copy.
@@ -186,8 +182,6 @@ val view_stats() {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(pco) {
-  emscripten::function("pcoDecode", &decode);
-  emscripten::function("pcoReleaseScratch", &release_scratch);
   emscripten::function("pcoDtypeNames", &dtype_names);
   emscripten::function("pcoDecodeChunks", &decode_chunks);
   emscripten::function("pcoInspect", &inspect);
@@ -201,3 +195,13 @@ EMSCRIPTEN_BINDINGS(pco) {
 }
 
 }  // namespace numdecode::bindings
+
+// The small-file path, called on every pco.decode / decodeInto: plain C exports rather than
+// embind functions, because embind's generic invoker (the one that needs no `new Function`, so
+// that pages with a strict Content-Security-Policy work) costs more than decoding a few values.
+extern "C" {
+EMSCRIPTEN_KEEPALIVE uintptr_t numdecode_pco_decode(uintptr_t ptr, size_t len, double max_output_bytes, int into) {
+  return numdecode::bindings::decode(ptr, len, max_output_bytes, into != 0);
+}
+EMSCRIPTEN_KEEPALIVE void numdecode_pco_release_scratch() { numdecode::bindings::release_large_scratch(); }
+}
