@@ -10,15 +10,21 @@
 // hyparquet-compressors decompresses; numdecode decodes the ALP page bodies. Columns that are not
 // flat FLOAT / DOUBLE are read by hyparquet itself (values as hyparquet returns them).
 import { compressors } from 'hyparquet-compressors';
-import { parquetReadColumn } from 'hyparquet/src/read.js';
+import { parquetReadObjects } from 'hyparquet';
 import { init } from './wasm.js';
 import { ParquetError, NumdecodeError, CODES } from './errors.js';
-import { openFile } from './parquet/source.js';
+import { openFile } from './io/index.js';
 import { readFooter } from './parquet/footer.js';
 import { readFloatColumn } from './parquet/float-column.js';
 import { inspectFile } from './parquet/inspect.js';
 
 export { ParquetError };
+
+// Selected pages are fetched as they are (gap 0): ranges are not widened to swallow the pages between.
+function open(input, options) {
+  const { columns, rowStart, rowEnd, ...io } = options;
+  return openFile(input, { gap: 0, ...io });
+}
 
 function checkRows(rowStart, rowEnd, total) {
   if (!Number.isSafeInteger(rowStart) || rowStart < 0) throw new RangeError(`parquet: rowStart must be a non-negative integer, got ${rowStart}`);
@@ -44,7 +50,7 @@ function selectGroups(metadata, rowStart, rowEnd) {
 // A column hyparquet reads on its own, with its errors named like ours.
 async function readOtherColumn(ctx, column, rowStart, rowEnd) {
   try {
-    const values = await parquetReadColumn({
+    const rows = await parquetReadObjects({
       file: ctx.buffer,
       metadata: ctx.metadata,
       columns: [column.name],
@@ -52,7 +58,7 @@ async function readOtherColumn(ctx, column, rowStart, rowEnd) {
       rowEnd,
       compressors,
     });
-    return { type: column.type, values, valid: null };
+    return { type: column.type, values: rows.map((row) => row[column.name]), valid: null };
   } catch (err) {
     if (err instanceof NumdecodeError) throw err;
     const message = String(err?.message ?? err);
@@ -72,7 +78,7 @@ async function readOtherColumn(ctx, column, rowStart, rowEnd) {
  */
 export async function read(input, options = {}) {
   options = options ?? {};
-  const file = openFile(input, options);
+  const file = open(input, options);
   try {
     const name = file.name;
     const footer = await readFooter(file, name);
@@ -111,7 +117,7 @@ export async function read(input, options = {}) {
  */
 export async function inspect(input, options = {}) {
   options = options ?? {};
-  const file = openFile(input, options);
+  const file = open(input, options);
   try {
     const name = file.name;
     const footer = await readFooter(file, name);

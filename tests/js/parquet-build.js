@@ -1,0 +1,308 @@
+// Builds Parquet files in memory with the shapes the parquet-cpp corpus lacks: nulls, DATA_PAGE_V2,
+// several pages per chunk and row groups, every codec hyparquet-compressors reads, a dictionary
+// page followed by ALP pages, PLAIN / BYTE_STREAM_SPLIT pages beside ALP ones, both ALP layouts,
+// OffsetIndex. Thrift, levels, footer and snappy come from hyparquet-writer; ALP page bodies from
+// numdecode's ALP encoder. Expected values in the tests are the values passed in here, never what
+// the reader under test returns.
+import zlib from 'node:zlib';
+import { ByteWriter } from 'hyparquet-writer';
+import { serializeTCompactProtocol } from 'hyparquet-writer/src/thrift.js';
+import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
+import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
+import { snappyCompress } from 'hyparquet-writer/src/snappy.js';
+import { alp } from '../../js/index.js';
+
+const CODEC_IDS = { UNCOMPRESSED: 0, SNAPPY: 1, GZIP: 2, BROTLI: 4, ZSTD: 6, LZ4_RAW: 7 };
+const ENCODING_IDS = { PLAIN: 0, RLE: 3, RLE_DICTIONARY: 8, BSS: 9, ALP: 10 };
+
+// A zstd frame of raw (stored) blocks: valid zstd that any decoder must read; Node 20 has no zstd encoder.
+function zstdStored(bytes) {
+  const out = [0x28, 0xb5, 0x2f, 0xfd, 0xa0, ...u32(bytes.length)];
+  const MAX = 128 * 1024;
+  let pos = 0;
+  do {
+    const n = Math.min(MAX, bytes.length - pos);
+    const last = pos + n >= bytes.length ? 1 : 0;
+    const h = last | (0 << 1) | (n << 3);
+    out.push(h & 0xff, (h >> 8) & 0xff, (h >> 16) & 0xff, ...bytes.subarray(pos, pos + n));
+    pos += n;
+  } while (pos < bytes.length);
+  return Uint8Array.from(out);
+}
+
+// An LZ4 block of one literal-only sequence: valid LZ4_RAW; no LZ4 encoder is installed.
+function lz4Literals(bytes) {
+  const out = [];
+  const n = bytes.length;
+  out.push(Math.min(n, 15) << 4);
+  if (n >= 15) {
+    let rest = n - 15;
+    while (rest >= 255) {
+      out.push(255);
+      rest -= 255;
+    }
+    out.push(rest);
+  }
+  return Uint8Array.from([...out, ...bytes]);
+}
+
+function u32(n) {
+  return [n & 0xff, (n >>> 8) & 0xff, (n >>> 16) & 0xff, (n >>> 24) & 0xff];
+}
+
+export function compress(codec, bytes) {
+  switch (codec) {
+    case 'UNCOMPRESSED':
+      return bytes;
+    case 'SNAPPY':
+      return snappyCompress(bytes);
+    case 'GZIP':
+      return new Uint8Array(zlib.gzipSync(bytes));
+    case 'BROTLI':
+      return new Uint8Array(zlib.brotliCompressSync(bytes));
+    case 'ZSTD':
+      return zstdStored(bytes);
+    case 'LZ4_RAW':
+      return lz4Literals(bytes);
+    default:
+      throw new Error(`no compressor for ${codec}`);
+  }
+}
+
+function concat(parts) {
+  const n = parts.reduce((s, p) => s + p.length, 0);
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
+function thrift(obj) {
+  const w = new ByteWriter();
+  serializeTCompactProtocol(w, obj);
+  return w.getBytes();
+}
+
+function rle(values, bitWidth) {
+  const w = new ByteWriter();
+  writeRleBitPackedHybrid(w, values, bitWidth);
+  return w.getBytes();
+}
+
+function rawBytes(typed) {
+  return new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength).slice();
+}
+
+function byteStreamSplit(typed) {
+  const bytes = rawBytes(typed);
+  const w = typed.BYTES_PER_ELEMENT;
+  const n = typed.length;
+  const out = new Uint8Array(bytes.length);
+  for (let k = 0; k < w; k++) for (let i = 0; i < n; i++) out[k * n + i] = bytes[i * w + k];
+  return out;
+}
+
+// Value bytes of one page's non-null values in `encoding`.
+function encodeValues(encoding, present, page, dictIndex) {
+  switch (encoding) {
+    case 'ALP':
+      return alp.encode(present, { layout: page.layout ?? 'merged' });
+    case 'PLAIN':
+      return rawBytes(present);
+    case 'BSS':
+      return byteStreamSplit(present);
+    case 'RLE_DICTIONARY': {
+      const bw = Math.max(1, 32 - Math.clz32(dictIndex.size - 1));
+      const idx = Array.from(present, (_, i) => dictIndex.get(bitsKey(present, i)));
+      return concat([Uint8Array.of(bw), rle(idx, bw)]);
+    }
+    default:
+      throw new Error(`encoding ${encoding}`);
+  }
+}
+
+function bitsKey(typed, i) {
+  const u = new Uint32Array(typed.buffer, typed.byteOffset + i * typed.BYTES_PER_ELEMENT, typed.BYTES_PER_ELEMENT / 4);
+  return u.length === 1 ? u[0] : `${u[0]}:${u[1]}`;
+}
+
+/**
+ * One data page: header + body.
+ * rows: {values: Float32Array|Float64Array (0 at nulls), valid: Uint8Array|null}
+ */
+function dataPage(col, page, values, valid, codec, dictIndex) {
+  const n = values.length;
+  const Type = values.constructor;
+  const presentIdx = [];
+  for (let i = 0; i < n; i++) if (!valid || valid[i]) presentIdx.push(i);
+  const present = new Type(presentIdx.length);
+  const pw = new Uint32Array(present.buffer);
+  const vw = new Uint32Array(values.buffer, values.byteOffset, values.length * (values.BYTES_PER_ELEMENT / 4));
+  const words = values.BYTES_PER_ELEMENT / 4;
+  presentIdx.forEach((src, j) => {
+    for (let k = 0; k < words; k++) pw[j * words + k] = vw[src * words + k];
+  });
+  const encoding = page.encoding ?? 'ALP';
+  const body = encodeValues(encoding, present, page, dictIndex);
+  const defs = col.required ? null : rle(Array.from({ length: n }, (_, i) => (valid && !valid[i] ? 0 : 1)), 1);
+  const encodingId = ENCODING_IDS[encoding];
+  if ((page.kind ?? 'v1') === 'v1') {
+    const plain = concat(defs ? [Uint8Array.from(u32(defs.length)), defs, body] : [body]);
+    const packed = compress(codec, plain);
+    const header = thrift({
+      field_1: 0,
+      field_2: plain.length,
+      field_3: packed.length,
+      field_5: { field_1: n, field_2: encodingId, field_3: 3, field_4: 3 },
+    });
+    return { header, body: packed, uncompressed: plain.length };
+  }
+  const packed = page.uncompressedBody ? body : compress(codec, body);
+  const levels = defs ?? new Uint8Array(0);
+  const header = thrift({
+    field_1: 3,
+    field_2: levels.length + body.length,
+    field_3: levels.length + packed.length,
+    field_8: {
+      field_1: n,
+      field_2: n - presentIdx.length,
+      field_3: n,
+      field_4: encodingId,
+      field_5: levels.length,
+      field_6: 0,
+      field_7: page.uncompressedBody ? false : undefined,
+    },
+  });
+  return { header, body: concat([levels, packed]), uncompressed: levels.length + body.length };
+}
+
+/**
+ * @param {{columns: Array<{name: string, type: 'FLOAT'|'DOUBLE'|'INT32', required?: boolean,
+ *   values: Float32Array|Float64Array|Int32Array, valid?: Uint8Array}>,
+ *   rowGroups: number[], codec?: string, offsetIndex?: boolean,
+ *   pages?: (column: number, group: number) => Array<{rows: number, kind?: 'v1'|'v2', encoding?: string, layout?: string}>,
+ *   dictionary?: (column: number, group: number) => boolean}} spec
+ * @returns {Uint8Array}
+ */
+export function buildParquet(spec) {
+  const codec = spec.codec ?? 'UNCOMPRESSED';
+  const parts = [new TextEncoder().encode('PAR1')];
+  let offset = 4;
+  const rowGroups = [];
+  const pageIndexes = [];
+  let groupStart = 0;
+  spec.rowGroups.forEach((groupRows, g) => {
+    const columns = [];
+    for (const [c, col] of spec.columns.entries()) {
+      const chunkStart = offset;
+      let uncompressedTotal = 0;
+      const locations = [];
+      const values = col.values.subarray(groupStart, groupStart + groupRows);
+      const valid = col.valid ? col.valid.subarray(groupStart, groupStart + groupRows) : null;
+      let dictionaryOffset;
+      const encodings = new Set(['RLE']);
+      if (col.type === 'INT32') {
+        // a plain INT32 column: one v1 PLAIN page (nulls allowed)
+        const present = Int32Array.from(values.filter((_, i) => !valid || valid[i]));
+        const defs = col.required ? null : rle(Array.from(values, (_, i) => (valid && !valid[i] ? 0 : 1)), 1);
+        const plain = concat(defs ? [Uint8Array.from(u32(defs.length)), defs, rawBytes(present)] : [rawBytes(present)]);
+        const packed = compress(codec, plain);
+        const header = thrift({ field_1: 0, field_2: plain.length, field_3: packed.length, field_5: { field_1: groupRows, field_2: 0, field_3: 3, field_4: 3 } });
+        parts.push(header, packed);
+        locations.push({ offset: BigInt(offset), compressed_page_size: header.length + packed.length, first_row_index: 0n });
+        offset += header.length + packed.length;
+        uncompressedTotal += header.length + plain.length;
+        encodings.add('PLAIN');
+      } else {
+        const pages = spec.pages?.(c, g) ?? [{ rows: groupRows }];
+        if (pages.reduce((s, p) => s + p.rows, 0) !== groupRows) throw new Error('page rows must add up to the group');
+        let dictIndex;
+        if (spec.dictionary?.(c, g)) {
+          // distinct non-null values by bits, in first-seen order
+          dictIndex = new Map();
+          const entries = [];
+          for (let i = 0; i < values.length; i++) {
+            if (valid && !valid[i]) continue;
+            const key = bitsKey(values, i);
+            if (!dictIndex.has(key)) {
+              dictIndex.set(key, entries.length);
+              entries.push(i);
+            }
+          }
+          const dict = new values.constructor(entries.length);
+          entries.forEach((src, j) => new Uint8Array(dict.buffer).set(new Uint8Array(values.buffer, values.byteOffset + src * values.BYTES_PER_ELEMENT, values.BYTES_PER_ELEMENT), j * values.BYTES_PER_ELEMENT));
+          const plain = rawBytes(dict);
+          const packed = compress(codec, plain);
+          const header = thrift({ field_1: 2, field_2: plain.length, field_3: packed.length, field_7: { field_1: entries.length, field_2: 0 } });
+          dictionaryOffset = offset;
+          parts.push(header, packed);
+          offset += header.length + packed.length;
+          uncompressedTotal += header.length + plain.length;
+          encodings.add('PLAIN');
+        }
+        let row = 0;
+        for (const page of pages) {
+          const pv = values.subarray(row, row + page.rows);
+          const pvalid = valid ? valid.subarray(row, row + page.rows) : null;
+          const { header, body, uncompressed } = dataPage(col, page, pv, pvalid, codec, dictIndex);
+          parts.push(header, body);
+          locations.push({ offset: BigInt(offset), compressed_page_size: header.length + body.length, first_row_index: BigInt(row) });
+          offset += header.length + body.length;
+          uncompressedTotal += header.length + uncompressed;
+          if (page.encoding === 'PLAIN') encodings.add('PLAIN');
+          if (page.encoding === 'BSS') encodings.add('BYTE_STREAM_SPLIT');
+          if (page.encoding === 'RLE_DICTIONARY') encodings.add('RLE_DICTIONARY');
+          row += page.rows;
+        }
+      }
+      const chunk = {
+        file_offset: BigInt(chunkStart),
+        meta_data: {
+          type: col.type,
+          encodings: [...encodings],
+          path_in_schema: [col.name],
+          codec,
+          num_values: BigInt(groupRows),
+          total_uncompressed_size: BigInt(uncompressedTotal),
+          total_compressed_size: BigInt(offset - chunkStart),
+          data_page_offset: BigInt(dictionaryOffset === undefined ? chunkStart : locations[0].offset),
+          dictionary_page_offset: dictionaryOffset === undefined ? undefined : BigInt(dictionaryOffset),
+        },
+      };
+      columns.push(chunk);
+      pageIndexes.push({ chunk, locations });
+    }
+    rowGroups.push({
+      columns,
+      total_byte_size: BigInt(columns.reduce((s, c) => s + Number(c.meta_data.total_uncompressed_size), 0)),
+      num_rows: BigInt(groupRows),
+    });
+    groupStart += groupRows;
+  });
+  if (spec.offsetIndex) {
+    for (const { chunk, locations } of pageIndexes) {
+      const bytes = thrift({ field_1: locations.map((l) => ({ field_1: l.offset, field_2: l.compressed_page_size, field_3: l.first_row_index })) });
+      chunk.offset_index_offset = BigInt(offset);
+      chunk.offset_index_length = bytes.length;
+      parts.push(bytes);
+      offset += bytes.length;
+    }
+  }
+  const metadata = {
+    version: 2,
+    schema: [
+      { name: 'schema', num_children: spec.columns.length },
+      ...spec.columns.map((c) => ({ name: c.name, type: c.type, repetition_type: c.required ? 'REQUIRED' : 'OPTIONAL' })),
+    ],
+    num_rows: BigInt(groupStart),
+    row_groups: rowGroups,
+    created_by: 'numdecode tests/js/parquet-build.js',
+  };
+  const w = new ByteWriter();
+  writeMetadata(w, metadata);
+  parts.push(w.getBytes(), new TextEncoder().encode('PAR1'));
+  return concat(parts);
+}

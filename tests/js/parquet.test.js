@@ -1,0 +1,382 @@
+// numdecode/parquet: the parquet-cpp ALP corpus bit-exact against its CSVs (whole files, a row
+// range across vectors, one column over HTTP), the wider shapes built in memory by
+// parquet-build.js (expected values are the values written), inspect(), and damaged files.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parquetReadObjects } from 'hyparquet';
+import { compressors } from 'hyparquet-compressors';
+import { init, ParquetError, IoError, NumdecodeError } from '../../js/index.js';
+import { read, inspect } from '../../js/parquet.js';
+import { corpusRoot, readJson } from './corpus.js';
+import { buildParquet } from './parquet-build.js';
+import { startServer, serveRange } from './io-test-server.js';
+
+const dir = path.join(corpusRoot, 'parquet-alp');
+const manifest = readJson(dir, 'manifest.json');
+
+beforeAll(() => init());
+
+// The CSV columns as the writer meant them: doubles, rounded to f32 for FLOAT columns.
+function expectedColumns(csvFile, floatColumns) {
+  const lines = readFileSync(path.join(dir, csvFile), 'utf8').trim().split('\n');
+  const names = lines[0].split(',');
+  const cols = names.map((n) => (floatColumns ? new Float32Array(lines.length - 1) : new Float64Array(lines.length - 1)));
+  for (let i = 1; i < lines.length; i++) {
+    const f = lines[i].split(',');
+    for (let j = 0; j < names.length; j++) cols[j][i - 1] = Number(f[j]);
+  }
+  return Object.fromEntries(names.map((n, j) => [n, cols[j]]));
+}
+
+function bits(typed) {
+  return typed instanceof Float32Array ? new Uint32Array(typed.buffer, typed.byteOffset, typed.length) : new BigUint64Array(typed.buffer, typed.byteOffset, typed.length);
+}
+
+// Bit-exact comparison; reports the first differing index.
+function expectSameBits(got, want, what) {
+  expect(got.constructor).toBe(want.constructor);
+  expect(got.length).toBe(want.length);
+  const a = bits(got);
+  const b = bits(want);
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i]) throw new Error(`${what}: value ${i} is ${got[i]} (bits ${a[i]}), expected ${want[i]} (bits ${b[i]})`);
+  }
+}
+
+describe('parquet-cpp ALP corpus', () => {
+  test.each(manifest.map((m) => [m.file, m]))('%s reads bit-exactly against its CSV', async (_f, m) => {
+    const r = await read(path.join(dir, m.file));
+    const isFloat = m.file.includes('float');
+    const want = expectedColumns(m.csv, isFloat);
+    expect(r.numRows).toBe(m.rows);
+    expect(Object.keys(r.columns)).toEqual(Object.keys(want));
+    for (const [name, values] of Object.entries(want)) {
+      expect(r.columns[name].type).toBe(isFloat ? 'FLOAT' : 'DOUBLE');
+      expect(r.columns[name].valid).toBeNull();
+      expectSameBits(r.columns[name].values, values, `${m.file} ${name}`);
+    }
+  });
+
+  test('a row range across ALP vectors decodes only those rows, bit-exactly', async () => {
+    const m = manifest.find((x) => x.file === 'alp_spotify1.parquet');
+    const want = expectedColumns(m.csv, false);
+    const r = await read(path.join(dir, m.file), { columns: ['tempo', 'loudness'], rowStart: 1000, rowEnd: 9500 });
+    expect(r.numRows).toBe(8500);
+    expect(Object.keys(r.columns)).toEqual(['tempo', 'loudness']);
+    expectSameBits(r.columns.tempo.values, want.tempo.slice(1000, 9500), 'tempo rows 1000..9500');
+    expectSameBits(r.columns.loudness.values, want.loudness.slice(1000, 9500), 'loudness rows 1000..9500');
+  });
+
+  test('inspect lists the ALP pages: merged layout, vectors, exceptions', async () => {
+    const info = await inspect(path.join(dir, 'alp_float_arade.parquet'));
+    expect(info.numRows).toBe(15000);
+    expect(info.schema.map((s) => [s.name, s.type, s.repetition])).toEqual(['value1', 'value2', 'value3', 'value4'].map((n) => [n, 'FLOAT', 'OPTIONAL']));
+    const chunk = info.rowGroups[0].columns[0];
+    expect(chunk.codec).toBe('UNCOMPRESSED');
+    expect(chunk.encodings).toContain('ALP');
+    expect(chunk.pages).toHaveLength(1);
+    const page = chunk.pages[0];
+    expect(page).toMatchObject({ type: 'data v1', encoding: 'ALP', numValues: 15000, numNulls: 0 });
+    expect(page.alp).toMatchObject({ layout: 'merged', vectorSize: 1024, numVectors: 15, numElements: 15000, valid: true });
+    expect(page.alp.vectors).toHaveLength(15);
+    expect(page.alp.exceptions).toBe(page.alp.vectors.reduce((s, v) => s + v.exceptions, 0));
+    expect(page.alp.bitsPerValue).toBeGreaterThan(0);
+  });
+
+  describe('over HTTP', () => {
+    let server;
+    beforeAll(async () => {
+      server = await startServer();
+    });
+    afterAll(() => server.close());
+
+    test('one column fetches the footer and that column chunk only, bit-exactly', async () => {
+      const m = manifest.find((x) => x.file === 'alp_arade.parquet');
+      const data = readFileSync(path.join(dir, m.file));
+      server.handler = (req, res) => serveRange(req, res, data);
+      const r = await read(`${server.base}/${m.file}`, { columns: ['value3'] });
+      const want = expectedColumns(m.csv, false);
+      expectSameBits(r.columns.value3.values, want.value3, 'value3 over HTTP');
+      expect(r.stats.bytes).toBeLessThan(data.length / 2);
+      expect(r.stats.requests).toBeLessThanOrEqual(4);
+      expect(server.state.log.filter((l) => l.method === 'GET').every((l) => l.range !== null)).toBe(true);
+    });
+
+    test('a missing file is an IoError naming the URL and status', async () => {
+      server.handler = (req, res) => {
+        res.writeHead(404);
+        res.end();
+      };
+      const url = `${server.base}/missing.parquet`;
+      const err = await read(url).catch((e) => e);
+      expect(err).toBeInstanceOf(IoError);
+      expect(err.file).toBe(url);
+      expect(err.status).toBe(404);
+      expect(err.message).toContain(url);
+    });
+
+    test('maxBytes stops a read that would download more', async () => {
+      const data = readFileSync(path.join(dir, 'alp_arade.parquet'));
+      server.handler = (req, res) => serveRange(req, res, data);
+      const err = await read(`${server.base}/alp_arade.parquet`, { maxBytes: 30000 }).catch((e) => e);
+      expect(err).toBeInstanceOf(IoError);
+      expect(err.message).toMatch(/maxBytes/);
+    });
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// Shapes built in memory.
+const N = 6000;
+function sampleColumns() {
+  const d = new Float64Array(N);
+  const f = new Float32Array(N);
+  const valid = new Uint8Array(N).fill(1);
+  const ints = new Int32Array(N);
+  for (let i = 0; i < N; i++) {
+    d[i] = Math.round(Math.sin(i / 7) * 1e6) / 1e4;
+    f[i] = Math.fround((i % 211) / 8 - 3.25);
+    ints[i] = i * 7 - 1000;
+    if (i % 17 === 3 || (i >= 2500 && i < 2600)) {
+      valid[i] = 0;
+      d[i] = 0;
+      f[i] = 0;
+    }
+  }
+  // values ALP keeps only as exceptions
+  d[10] = NaN;
+  d[11] = -0;
+  d[12] = Infinity;
+  d[13] = Math.PI;
+  f[10] = -Infinity;
+  f[11] = -0;
+  new Uint32Array(f.buffer)[14] = 0x7fc00001; // a NaN payload
+  return { d, f, valid, ints };
+}
+const S = sampleColumns();
+
+const columnsSpec = (requiredF) => [
+  { name: 'd', type: 'DOUBLE', values: S.d, valid: S.valid },
+  requiredF ? { name: 'f', type: 'FLOAT', values: S.f.map((x, i) => (S.valid[i] ? x : 1.5)), required: true } : { name: 'f', type: 'FLOAT', values: S.f, valid: S.valid },
+  { name: 'i', type: 'INT32', values: S.ints, required: true },
+];
+
+// Row groups 3500 + 2500; each mixes page kinds, encodings and layouts.
+const mixedPages = (c, g) =>
+  g === 0
+    ? [
+        { rows: 1100, kind: 'v1', encoding: c === 1 ? 'RLE_DICTIONARY' : 'ALP', layout: 'draft' },
+        { rows: 1400, kind: 'v2', encoding: 'ALP', layout: 'merged' },
+        { rows: 1000, kind: 'v2', encoding: 'BSS' },
+      ]
+    : [
+        { rows: 700, kind: 'v2', encoding: 'PLAIN' },
+        { rows: 1300, kind: 'v1', encoding: 'ALP', layout: 'merged' },
+        { rows: 500, kind: 'v2', encoding: 'ALP', layout: 'draft' },
+      ];
+
+function expectColumn(got, values, valid, a = 0, b = N) {
+  expectSameBits(got.values, expectedSlice(values, valid, a, b), 'values');
+  if (valid && valid.subarray(a, b).includes(0)) expect(Array.from(got.valid)).toEqual(Array.from(valid.subarray(a, b)));
+  else expect(got.valid).toBeNull();
+}
+
+function expectedSlice(values, valid, a, b) {
+  const out = values.slice(a, b);
+  // nulls read as 0
+  if (valid) for (let i = a; i < b; i++) if (!valid[i]) out[i - a] = 0;
+  return out;
+}
+
+describe('built shapes', () => {
+  test.each(['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'BROTLI', 'ZSTD', 'LZ4_RAW'])(
+    '%s: nulls, v1 + v2 pages, dictionary then ALP, PLAIN / BSS beside ALP, both layouts, two row groups',
+    async (codec) => {
+      const bytes = buildParquet({ columns: columnsSpec(false), rowGroups: [3500, 2500], codec, pages: mixedPages, dictionary: (c, g) => c === 1 && g === 0 });
+      const r = await read(bytes);
+      expect(r.numRows).toBe(N);
+      expectColumn(r.columns.d, S.d, S.valid);
+      expectColumn(r.columns.f, S.f, S.valid);
+      // a column numdecode leaves to hyparquet reads exactly as hyparquet reads it
+      const hy = await parquetReadObjects({ file: bytes.buffer, columns: ['i'], compressors });
+      expect(r.columns.i).toEqual({ type: 'INT32', values: hy.map((x) => x.i), valid: null });
+      expect(r.columns.i.values).toEqual(Array.from(S.ints));
+    },
+  );
+
+  test('REQUIRED columns: no definition levels, valid is null', async () => {
+    const f = S.f.map((x, i) => (S.valid[i] ? x : 1.5));
+    const bytes = buildParquet({ columns: columnsSpec(true), rowGroups: [6000], pages: (c) => (c === 1 ? [{ rows: 3000, kind: 'v1' }, { rows: 3000, kind: 'v2' }] : [{ rows: 6000 }]) });
+    const r = await read(bytes, { columns: ['f'] });
+    expectColumn(r.columns.f, f, null);
+  });
+
+  test('row ranges across pages, vectors and row groups, with and without an OffsetIndex', async () => {
+    for (const offsetIndex of [false, true]) {
+      const bytes = buildParquet({ columns: columnsSpec(false), rowGroups: [3500, 2500], codec: 'SNAPPY', pages: mixedPages, dictionary: (c, g) => c === 1 && g === 0, offsetIndex });
+      for (const [a, b] of [[0, 1], [1050, 1200], [1023, 2049], [2400, 4300], [3499, 3501], [5999, 6000], [3000, 3000]]) {
+        const r = await read(bytes, { rowStart: a, rowEnd: b, columns: ['d', 'f', 'i'] });
+        expect(r.numRows).toBe(b - a);
+        expectColumn(r.columns.d, S.d, S.valid, a, b);
+        expectColumn(r.columns.f, S.f, S.valid, a, b);
+        expect(r.columns.i.values).toEqual(Array.from(S.ints.subarray(a, b)));
+      }
+    }
+  });
+
+  test('with an OffsetIndex a row range fetches only the pages that hold it', async () => {
+    const bytes = buildParquet({ columns: columnsSpec(false), rowGroups: [3500, 2500], pages: mixedPages, dictionary: (c, g) => c === 1 && g === 0, offsetIndex: true });
+    const reads = [];
+    const source = {
+      size: () => bytes.length,
+      read: (s, e) => {
+        reads.push([s, e]);
+        return bytes.slice(s, e);
+      },
+    };
+    const info = await inspect(bytes);
+    const chunk = info.rowGroups[1].columns[0]; // column d, row group 1: pages of 700, 1300, 500 rows
+    const r = await read(source, { columns: ['d'], rowStart: 3500 + 800, rowEnd: 3500 + 1900 });
+    expectColumn(r.columns.d, S.d, S.valid, 4300, 5400);
+    const page = chunk.pages[1];
+    const pageRange = [page.offset, page.offset + page.headerBytes + page.compressedBytes];
+    // the one data read inside the chunk is exactly the page holding rows 700..2000 of the group
+    const inChunk = reads.filter(([s, e]) => s >= chunk.offset && e <= chunk.offset + chunk.compressedBytes);
+    expect(inChunk).toEqual([pageRange]);
+    // and nothing of row group 0
+    const g0 = info.rowGroups[0].columns;
+    expect(reads.filter(([s]) => s >= g0[0].offset && s < g0[g0.length - 1].offset + g0[g0.length - 1].compressedBytes)).toEqual([]);
+  });
+
+  test('inspect: page kinds, encodings, null counts and ALP layouts of a built file', async () => {
+    const bytes = buildParquet({ columns: columnsSpec(false), rowGroups: [3500, 2500], codec: 'GZIP', pages: mixedPages, dictionary: (c, g) => c === 1 && g === 0 });
+    const info = await inspect(bytes);
+    expect(info.rowGroups.map((g) => g.numRows)).toEqual([3500, 2500]);
+    const f0 = info.rowGroups[0].columns[1];
+    expect(f0.codec).toBe('GZIP');
+    expect(f0.pages.map((p) => [p.type, p.encoding])).toEqual([
+      ['dictionary', 'PLAIN'],
+      ['data v1', 'RLE_DICTIONARY'],
+      ['data v2', 'ALP'],
+      ['data v2', 'BYTE_STREAM_SPLIT'],
+    ]);
+    const nulls = (a, b) => S.valid.subarray(a, b).filter((v) => !v).length;
+    expect(f0.pages.slice(1).map((p) => p.numNulls)).toEqual([nulls(0, 1100), nulls(1100, 2500), nulls(2500, 3500)]);
+    expect(f0.pages[2].alp).toMatchObject({ layout: 'merged', numElements: 1400 - nulls(1100, 2500) });
+    const d1 = info.rowGroups[1].columns[0];
+    expect(d1.pages.map((p) => p.alp?.layout)).toEqual([undefined, 'merged', 'draft']);
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// Damaged files: each gives a ParquetError naming what and where.
+describe('damaged files', () => {
+  const base = () => buildParquet({ columns: [{ name: 'd', type: 'DOUBLE', values: S.d, valid: S.valid }], rowGroups: [6000], pages: () => [{ rows: 3000, kind: 'v1' }, { rows: 3000, kind: 'v2' }] });
+
+  async function pagesOf(bytes) {
+    return (await inspect(bytes)).rowGroups[0].columns[0].pages;
+  }
+
+  async function readError(bytes) {
+    const err = await read(bytes).catch((e) => e);
+    expect(err).toBeInstanceOf(Error);
+    if (!(err instanceof NumdecodeError)) throw err;
+    return err;
+  }
+
+  test('a truncated file', async () => {
+    const bytes = base();
+    const err = await readError(bytes.subarray(0, bytes.length - 100));
+    expect(err).toBeInstanceOf(ParquetError);
+    expect(err.code).toBe('ERR_BAD_DATA');
+    expect(err.message).toMatch(/footer/);
+  });
+
+  test('a page size past the column chunk', async () => {
+    const bytes = base();
+    const pages = await pagesOf(bytes);
+    // v1 header: field 3 (compressed_page_size) follows field 2; grow it via the page header bytes
+    const h = bytes.subarray(pages[1].offset, pages[1].offset + pages[1].headerBytes);
+    const damaged = bytes.slice();
+    // the compressed size is a zigzag varint; one of the same length but 500000 larger replaces it
+    const old = zigzag(pages[1].compressedBytes);
+    const idx = findVarint(h, old, findVarint(h, zigzag(pages[1].uncompressedBytes)) + 1);
+    expect(idx).toBeGreaterThan(0);
+    const big = zigzag(pages[1].compressedBytes + 500_000);
+    expect(big.length).toBe(old.length);
+    damaged.set(big, pages[1].offset + idx);
+    const err = await readError(damaged);
+    expect(err).toBeInstanceOf(ParquetError);
+    expect(err).toMatchObject({ code: 'ERR_BAD_DATA', column: 'd', rowGroup: 0, page: 1 });
+  });
+
+  test('bad Thrift in a page header', async () => {
+    const bytes = base();
+    const pages = await pagesOf(bytes);
+    const damaged = bytes.slice();
+    damaged.fill(0xff, pages[0].offset, pages[0].offset + 6);
+    const err = await readError(damaged);
+    expect(err).toMatchObject({ code: 'ERR_BAD_DATA', column: 'd', rowGroup: 0, page: 0 });
+    expect(err.message).toMatch(/column d, row group 0, page 0/);
+  });
+
+  test('definition levels that disagree with the page value count', async () => {
+    const bytes = base();
+    const pages = await pagesOf(bytes);
+    const damaged = bytes.slice();
+    // v1 page 0 body: u32 level length, then the runs; the first run header is a varint right after
+    const body = pages[0].offset + pages[0].headerBytes;
+    damaged[body + 4] = 0x02; // one RLE run of 1 value: the runs end far before 3000 values
+    const err = await readError(damaged);
+    expect(err).toMatchObject({ code: 'ERR_BAD_DATA', column: 'd', rowGroup: 0, page: 0 });
+    expect(err.message).toMatch(/definition levels/);
+  });
+
+  test('an ALP payload whose value count disagrees with the page', async () => {
+    // REQUIRED column, v2 page, merged layout: the payload starts the page body; its count is the i32 at byte 3
+    const values = S.d.slice(0, 3000);
+    const bytes = buildParquet({ columns: [{ name: 'x', type: 'DOUBLE', values, required: true }], rowGroups: [3000], pages: () => [{ rows: 3000, kind: 'v2', layout: 'merged' }] });
+    const page = (await inspect(bytes)).rowGroups[0].columns[0].pages[0];
+    const damaged = bytes.slice();
+    new DataView(damaged.buffer).setInt32(page.offset + page.headerBytes + 3, 2999, true);
+    const err = await readError(damaged);
+    expect(err).toMatchObject({ code: 'ERR_BAD_DATA', column: 'x', rowGroup: 0, page: 0 });
+    expect(err.message).toMatch(/ALP payload holds 2999 values but the page has 3000/);
+    const err2 = await inspect(damaged).catch((e) => e);
+    expect(err2).toMatchObject({ code: 'ERR_BAD_DATA', column: 'x', rowGroup: 0, page: 0 });
+  });
+
+  test('a damaged ALP vector', async () => {
+    const values = S.d.slice(0, 3000);
+    const bytes = buildParquet({ columns: [{ name: 'x', type: 'DOUBLE', values, required: true }], rowGroups: [3000], pages: () => [{ rows: 3000, kind: 'v1', layout: 'draft' }] });
+    const page = (await inspect(bytes)).rowGroups[0].columns[0].pages[0];
+    const damaged = bytes.slice();
+    const payload = page.offset + page.headerBytes;
+    // vector 1's offset (draft: offsets start at byte 8) pointed past the page
+    new DataView(damaged.buffer).setUint32(payload + 8 + 4, 1e7, true);
+    const err = await readError(damaged);
+    expect(err).toMatchObject({ code: 'ERR_BAD_DATA', column: 'x', rowGroup: 0, page: 0 });
+    expect(err.message).toMatch(/ALP decoding failed/);
+  });
+
+  test('an unknown column name is a RangeError listing the columns', async () => {
+    await expect(read(base(), { columns: ['nope'] })).rejects.toThrow(/no column "nope".*columns: d/);
+    await expect(read(base(), { rowStart: 10, rowEnd: 6001 })).rejects.toThrow(RangeError);
+  });
+});
+
+function zigzag(n) {
+  let v = n * 2;
+  const out = [];
+  while (v >= 0x80) {
+    out.push((v & 0x7f) | 0x80);
+    v = Math.floor(v / 128);
+  }
+  out.push(v);
+  return Uint8Array.from(out);
+}
+
+function findVarint(h, needle, from = 0) {
+  for (let i = from; i + needle.length <= h.length; i++) if (needle.every((b, k) => h[i + k] === b)) return i;
+  return -1;
+}
