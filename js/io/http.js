@@ -48,8 +48,8 @@ function describe(v) {
 
 export class HttpBackend {
   /**
-   * ctx: { stats, statsKey, name, shared } — shared is per directory ({ rangeSupported }),
-   * so one answer that ignores Range makes the other files go straight to whole-file reads.
+   * ctx: { stats, statsKey, name, shared } — shared is per directory ({ rangeSupported }: what
+   * the last ranged answer said, for HttpSource.rangeSupported).
    */
   constructor(url, opts, { stats, statsKey, name, shared }) {
     this.url = url;
@@ -332,8 +332,10 @@ export class HttpBackend {
 
   /** Exactly bytes [start, end) (retried as needed), or an IoError. */
   async fetch(start, end, signal, { probe = false } = {}) {
+    // Range-ignoring answers are learnt per file: a CDN may ignore Range for one file (or once)
+    // and honour it elsewhere, so one 200 must not turn every other file into a whole download.
     if (this._wholeBytes) return this._slice(this._wholeBytes, start, end);
-    if (this.shared.rangeSupported === false) return this._slice(await this.readAll(signal), start, end);
+    if (this.whole) return this._slice(await this.whole, start, end);
     if (end === start) {
       const size = await this.size(signal);
       if (end > size) throw truncatedError(this.url, start, end, size);

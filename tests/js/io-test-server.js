@@ -1,0 +1,64 @@
+// A programmable HTTP server on 127.0.0.1 for the js/io tests: each test sets `server.handler`;
+// serveRange() answers a Range request from a buffer the way a correct static server does.
+import http from 'node:http';
+
+export async function startServer() {
+  const state = { handler: null, log: [], inFlight: 0, peak: 0, sockets: new Set() };
+  const server = http.createServer((req, res) => {
+    state.inFlight += 1;
+    state.peak = Math.max(state.peak, state.inFlight);
+    res.on('close', () => (state.inFlight -= 1));
+    state.log.push({ method: req.method, url: req.url, range: req.headers.range ?? null, ifRange: req.headers['if-range'] ?? null });
+    state.handler(req, res);
+  });
+  server.on('connection', (s) => {
+    state.sockets.add(s);
+    s.on('close', () => state.sockets.delete(s));
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    state,
+    base: `http://127.0.0.1:${server.address().port}`,
+    set handler(fn) {
+      state.handler = fn;
+      state.log = [];
+      state.peak = 0;
+    },
+    async close() {
+      for (const s of state.sockets) s.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/** 206/200/416 for `data` as a Range-capable server would send it, plus `extra` headers. */
+export function serveRange(req, res, data, extra = {}) {
+  const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+  if (req.method === 'HEAD') {
+    res.writeHead(200, { 'Content-Length': String(data.length), 'Accept-Ranges': 'bytes', ...extra });
+    return res.end();
+  }
+  if (!m) {
+    res.writeHead(200, { 'Content-Length': String(data.length), ...extra });
+    return res.end(data);
+  }
+  const start = Number(m[1]);
+  if (start >= data.length) {
+    res.writeHead(416, { 'Content-Range': `bytes */${data.length}`, ...extra });
+    return res.end();
+  }
+  const end = Math.min(Number(m[2]), data.length - 1);
+  res.writeHead(206, {
+    'Content-Range': `bytes ${start}-${end}/${data.length}`,
+    'Content-Length': String(end - start + 1),
+    ...extra,
+  });
+  return res.end(data.subarray(start, end + 1));
+}
+
+/** Deterministic test bytes: byte i is a hash of i, so any misplaced byte shows. */
+export function pattern(n, salt = 0) {
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) out[i] = (Math.imul(i + salt * 7919, 2654435761) >>> 24) & 0xff;
+  return out;
+}
