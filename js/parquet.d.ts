@@ -1,0 +1,116 @@
+// numdecode/parquet: Parquet files whose FLOAT / DOUBLE columns hold ALP pages (encoding 10).
+import type { ParquetError } from './errors.js';
+import type { FileInput, IoOptions } from './io/index.js';
+
+export { ParquetError };
+
+export type ParquetInput = FileInput;
+
+export interface ParquetReadOptions extends IoOptions {
+  /** Top-level column names (default: all). */
+  columns?: string[];
+  /** First row (default 0). */
+  rowStart?: number;
+  /** One past the last row (default: the file's row count). */
+  rowEnd?: number;
+}
+
+/** A flat FLOAT / DOUBLE column: one slot per row, 0 at a null. */
+export interface ParquetFloatColumn {
+  type: 'FLOAT' | 'DOUBLE';
+  values: Float32Array | Float64Array;
+  /** 1 = present; null when the selected rows hold no null (NaN is a value, never a null). */
+  valid: Uint8Array | null;
+}
+
+/** Any other column, exactly as hyparquet reads it. */
+export interface ParquetOtherColumn {
+  type: string;
+  values: unknown[];
+  valid: null;
+}
+
+export type ParquetColumn = ParquetFloatColumn | ParquetOtherColumn;
+
+export interface ParquetReadResult {
+  /** rowEnd - rowStart */
+  numRows: number;
+  columns: Record<string, ParquetColumn>;
+  /** Requests and bytes this call read (HTTP, files, Blobs, user sources). */
+  stats: { requests: number; bytes: number };
+}
+
+export interface ParquetAlpVector {
+  index: number;
+  numValues?: number;
+  bytes?: number;
+  exponent?: number;
+  factor?: number;
+  exceptions?: number;
+  bitWidth?: number;
+  /** Set when this vector's metadata does not validate. */
+  error?: string;
+}
+
+export interface ParquetAlpPageInfo {
+  layout?: 'draft' | 'merged';
+  headerBytes?: 7 | 8;
+  logVectorSize?: number;
+  vectorSize?: number;
+  numElements?: number;
+  numVectors?: number;
+  exceptions?: number;
+  /** Payload bits per non-null value. */
+  bitsPerValue?: number;
+  meanBitWidth?: number;
+  valid?: boolean;
+  vectors?: ParquetAlpVector[];
+  /** Set when the ALP header itself is unreadable. */
+  error?: string;
+}
+
+export interface ParquetPageInfo {
+  type: 'dictionary' | 'data v1' | 'data v2' | 'index';
+  /** File offset of the page header. */
+  offset: number;
+  headerBytes: number;
+  compressedBytes: number;
+  uncompressedBytes: number;
+  encoding?: string;
+  numValues?: number;
+  numNulls?: number;
+  numRows?: number;
+  /** Data page v2: whether the value section is compressed. */
+  compressed?: boolean;
+  alp?: ParquetAlpPageInfo;
+}
+
+export interface ParquetChunkInfo {
+  column: string;
+  type: string;
+  codec: string;
+  encodings: string[];
+  numValues: number;
+  compressedBytes: number;
+  uncompressedBytes: number;
+  offset: number;
+  offsetIndex: boolean;
+  columnIndex: boolean;
+  pages: ParquetPageInfo[];
+}
+
+export interface ParquetFileInfo {
+  file: string;
+  size: number;
+  numRows: number;
+  createdBy?: string;
+  version?: number;
+  schema: Array<{ name: string; type?: string; repetition?: string; logicalType?: string; convertedType?: string }>;
+  rowGroups: Array<{ index: number; numRows: number; totalByteSize: number; columns: ParquetChunkInfo[] }>;
+  stats: { requests: number; bytes: number };
+}
+
+/** Reads columns; FLOAT / DOUBLE columns as typed arrays with a validity mask. */
+export function read(file: ParquetInput, options?: ParquetReadOptions): Promise<ParquetReadResult>;
+/** Schema, row groups and every page of every column chunk (reads all column chunks). */
+export function inspect(file: ParquetInput, options?: IoOptions): Promise<ParquetFileInfo>;
