@@ -37,7 +37,8 @@ test('bin writes the DOUBLE column bytes; json names the columns', async () => {
   const want = expectedCsv('alp_arade_expect.csv').slice(1).map((l) => Number(l.split(',')[3]));
   expect(Array.from(values)).toEqual(want);
   const json = JSON.parse((await numdecode(['parquet', file, '--columns', 'value2,value1', '--rows', '14998:', '--format', 'json'])).stdout);
-  expect(json).toEqual({ numRows: 2, columns: { value2: want.length && [14998, 14999].map((i) => Number(expectedCsv('alp_arade_expect.csv')[i + 1].split(',')[1])), value1: [14998, 14999].map((i) => Number(expectedCsv('alp_arade_expect.csv')[i + 1].split(',')[0])) } });
+  const rows = expectedCsv('alp_arade_expect.csv').slice(-2).map((l) => l.split(',').map(Number));
+  expect(json).toEqual({ numRows: 2, columns: { value2: rows.map((r) => r[1]), value1: rows.map((r) => r[0]) } });
 });
 
 test('inspect FILE.parquet prints the pages; errors exit 1 or 2 with one line', async () => {
