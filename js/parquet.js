@@ -21,8 +21,13 @@ import { inspectFile } from './parquet/inspect.js';
 export { ParquetError };
 
 // Selected pages are fetched as they are (gap 0): ranges are not widened to swallow the pages between.
+// In a page, a string that is not an absolute URL is taken relative to the page, like fetch().
 function open(input, options) {
   const { columns, rowStart, rowEnd, ...io } = options;
+  const inNode = typeof globalThis.process === 'object' && typeof globalThis.process.versions?.node === 'string';
+  if (typeof input === 'string' && !inNode && globalThis.location?.href && !/^[a-z][a-z0-9+.-]*:/i.test(input)) {
+    input = new URL(input, globalThis.location.href).href;
+  }
   return openFile(input, { gap: 0, ...io });
 }
 
