@@ -1,0 +1,37 @@
+// Compiled (not run) by `tsc -p tests/types`: output styles, `using` and the error family type-check.
+import { alp, pco, NumdecodeError, PcoError, CODES } from 'numdecode';
+import type { AlpView, NumdecodeErrorCode } from 'numdecode';
+
+export function views(bytes: Uint8Array, page: Uint8Array) {
+  {
+    using view = pco.decodeView(bytes);
+    const n: number = view.values.length;
+    void n;
+  }
+  {
+    using f64 = alp.decodeView(page, 'f64');
+    const values: Float64Array = f64.values;
+    void values;
+  }
+  const v: AlpView<'f32'> = alp.decodeView(page, { dtype: 'f32', start: 0, end: 10 });
+  v.close();
+  const fresh: Float32Array = alp.decode(page, { dtype: 'f32', maxOutputBytes: 1 << 20 });
+  const short: Float64Array = alp.decode(page, 'f64');
+  const into: Float32Array = alp.decodeInto(page, new Float32Array(100), { start: 5 });
+  {
+    using reader = alp.open(page, 'f64');
+    const all: Float64Array = reader.decode();
+    void all;
+  }
+  // @ts-expect-error: ALP pages hold f32 or f64 only
+  alp.decode(page, 'f16');
+  // @ts-expect-error: out must be a float array
+  alp.decodeInto(page, new Int32Array(4));
+  return { fresh, short, into };
+}
+
+export function errors(err: unknown): NumdecodeErrorCode | undefined {
+  if (err instanceof PcoError && err.code === CODES.OUTPUT_LIMIT) return err.code;
+  if (err instanceof NumdecodeError) return err.code;
+  return undefined;
+}
