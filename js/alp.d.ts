@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" />
 // ALP (Apache Parquet ALP encoding proposal) pages of f32 / f64 values.
 
 export type AlpDtype = 'f32' | 'f64';
@@ -66,9 +67,45 @@ export interface AlpPage<D extends AlpDtype> {
   decodeRange(start: number, end: number): AlpArray<D>;
   /** Frees the wasm copy; later calls throw. */
   close(): void;
+  /** The same as close(). */
+  release(): void;
+  /** The same as close(), for `using page = alp.open(bytes, 'f64')`. */
+  [Symbol.dispose](): void;
 }
 
-export function decode<D extends AlpDtype>(bytes: AlpPageBytes, dtype: D): AlpArray<D>;
+/** Options of decode / decodeView: the dtype (pages do not record it), a value range, a size limit. */
+export interface AlpDecodeOptions<D extends AlpDtype = AlpDtype> {
+  dtype: D;
+  /** First value (default 0). */
+  start?: number;
+  /** One past the last value (default: the page's size). */
+  end?: number;
+  /** Refuse (ERR_OUTPUT_LIMIT) a result larger than this many bytes, before allocating it. */
+  maxOutputBytes?: number;
+}
+
+/** Values left in wasm memory (alp.decodeView); same rules as pco.decodeView. */
+export interface AlpView<D extends AlpDtype = AlpDtype> {
+  readonly dtype: D;
+  readonly length: number;
+  /** Valid until release(); re-read after other numdecode calls (memory growth detaches old views). */
+  readonly values: AlpArray<D>;
+  readonly released: boolean;
+  release(): void;
+  close(): void;
+  [Symbol.dispose](): void;
+}
+
+/** Decodes a page (or a range of it) into a fresh array; the second argument is the dtype or options. */
+export function decode<D extends AlpDtype>(bytes: AlpPageBytes, dtypeOrOptions: D | AlpDecodeOptions<D>): AlpArray<D>;
+/** Decodes into `out` (its class is the dtype); returns out.subarray(0, count). */
+export function decodeInto<T extends Float32Array | Float64Array>(
+  bytes: AlpPageBytes,
+  out: T,
+  options?: { start?: number; end?: number; maxOutputBytes?: number },
+): T;
+/** Decodes into wasm memory and returns a view; call release() (or `using`). */
+export function decodeView<D extends AlpDtype>(bytes: AlpPageBytes, dtypeOrOptions: D | AlpDecodeOptions<D>): AlpView<D>;
 export function decodeVector<D extends AlpDtype>(bytes: AlpPageBytes, dtype: D, k: number): AlpArray<D>;
 export function decodeRange<D extends AlpDtype>(bytes: AlpPageBytes, dtype: D, start: number, end: number): AlpArray<D>;
 export function inspect<D extends AlpDtype>(bytes: AlpPageBytes, dtype: D): AlpPageInfo<D>;

@@ -1,7 +1,7 @@
 // ALP (Apache Parquet ALP encoding proposal) pages of f32 or f64 values: decode, random access
 // by vector, inspect, encode. Both page layouts are read: the draft one with a version byte
 // (first byte 1) and the merged Parquet one without it (first byte 0).
-import { AlpError } from './errors.js';
+import { AlpError, CODES } from './errors.js';
 import { asFormatError, binding as fn, callWithInputs, getModule, viewAs } from './wasm.js';
 
 const ALP_DTYPES = ['f32', 'f64'];
@@ -45,15 +45,155 @@ function parseInspect(json, dtype) {
   return info;
 }
 
+// decode / decodeView options: the dtype (the page does not record it), a value range and a
+// limit. A bare 'f32' / 'f64' string is the dtype alone.
+const OPTION_NAMES = new Set(['dtype', 'start', 'end', 'maxOutputBytes']);
+
+function readOptions(what, options, dtypeFromOut) {
+  const o = typeof options === 'string' ? { dtype: options } : (options ?? {});
+  if (typeof o !== 'object') throw new TypeError(`${what}: options must be an object or a dtype string, got ${typeof o}`);
+  for (const key of Object.keys(o)) {
+    if (!OPTION_NAMES.has(key)) throw new TypeError(`${what}: unknown option ${JSON.stringify(key)} (one of ${[...OPTION_NAMES].join(', ')})`);
+  }
+  const dtype = o.dtype ?? dtypeFromOut;
+  checkDtype(dtype);
+  if (dtypeFromOut !== undefined && dtype !== dtypeFromOut) {
+    throw new TypeError(`${what}: options.dtype is ${dtype} but out is a ${dtypeFromOut === 'f32' ? 'Float32Array' : 'Float64Array'}`);
+  }
+  if (o.start !== undefined) checkIndex(o.start, 'options.start');
+  if (o.end !== undefined) checkIndex(o.end, 'options.end');
+  const limit = o.maxOutputBytes ?? Infinity;
+  if (typeof limit !== 'number' || !(limit >= 0)) {
+    throw new TypeError(`${what}: options.maxOutputBytes must be a non-negative number, got ${String(limit)}`);
+  }
+  return { dtype, start: o.start, end: o.end, limit };
+}
+
+const BYTES = { f32: 4, f64: 8 };
+
+// The range [start, end) of a page of `total` values, checked; a range past the page is the
+// caller's mistake (RangeError), a page too big for the limit an ERR_OUTPUT_LIMIT.
+function resolveRange(what, total, { dtype, start = 0, end = total, limit }) {
+  if (start > end || end > total) {
+    throw new RangeError(`${what}: range [${start}, ${end}) is outside the page's ${total} values`);
+  }
+  const bytes = (end - start) * BYTES[dtype];
+  if (bytes > limit) {
+    throw new AlpError(`${what}: ${end - start} ${dtype} values (${bytes} bytes) exceed maxOutputBytes=${limit}`, {
+      code: CODES.OUTPUT_LIMIT,
+    });
+  }
+  return { start, end, count: end - start, bytes };
+}
+
+// Decodes [start, end) of the page at pagePtr (already in wasm memory) into a fresh wasm buffer
+// from malloc; `accept(count)` may refuse the size before anything is allocated. The caller frees.
+function decodeToHeap(what, pagePtr, pageLen, opts, accept) {
+  const mod = getModule();
+  const f32 = opts.dtype === 'f32' ? 1 : 0;
+  const total = guard(() => mod._numdecode_alp_size(pagePtr, pageLen, f32));
+  const range = resolveRange(what, total, opts);
+  accept?.(range.count);
+  const out = mod._malloc(Math.max(range.bytes, 1));
+  if (out === 0) throw new AlpError(`${what}: out of wasm memory for ${range.bytes} output bytes`, { code: CODES.OUTPUT_LIMIT });
+  try {
+    guard(() => mod._numdecode_alp_decode_to(pagePtr, pageLen, f32, range.start, range.end, out));
+  } catch (err) {
+    mod._free(out);
+    throw err;
+  }
+  return { ptr: out, count: range.count };
+}
+
+// A fresh typed array with the values at ptr (wasm memory), which is freed.
+function takeFromHeap(dtype, ptr, count) {
+  const mod = getModule();
+  const Type = dtype === 'f32' ? Float32Array : Float64Array;
+  try {
+    const values = new Type(count);
+    values.set(new Type(mod.HEAPU8.buffer, ptr, count));
+    return values;
+  } finally {
+    mod._free(ptr);
+  }
+}
+
 /**
- * Decodes a whole page.
+ * Decodes a page (or values [start, end) of it, touching only the vectors that hold them) into a
+ * fresh Float32Array / Float64Array. `options` is the dtype ('f32' | 'f64') or
+ * {dtype, start?, end?, maxOutputBytes?}.
  * @returns {Float32Array|Float64Array}
  */
-export function decode(bytes, dtype) {
-  checkDtype(dtype);
+export function decode(bytes, options) {
+  const opts = readOptions('alp.decode', options);
   const page = asBytes(bytes);
-  const decodeFn = fn('alpDecode');
-  return viewAs(dtype, callWithInputs(AlpError, [page], (ptr, len) => decodeFn(ptr, len, dtype)));
+  const { ptr, count } = callWithInputs(AlpError, [page], (p, len) => decodeToHeap('alp.decode', p, len, opts));
+  return takeFromHeap(opts.dtype, ptr, count);
+}
+
+/**
+ * Decodes into memory the caller owns: `out` is a Float32Array (f32 pages) or Float64Array (f64)
+ * with room for the values; returns out.subarray(0, count). options: {start?, end?,
+ * maxOutputBytes?} (dtype comes from out). Nothing is written to out when the page is bad.
+ */
+export function decodeInto(bytes, out, options) {
+  let outDtype;
+  if (out instanceof Float32Array) outDtype = 'f32';
+  else if (out instanceof Float64Array) outDtype = 'f64';
+  else throw new TypeError(`alp.decodeInto: out must be a Float32Array or Float64Array, got ${out?.constructor?.name ?? typeof out}`);
+  const opts = readOptions('alp.decodeInto', options, outDtype);
+  const page = asBytes(bytes);
+  const fits = (count) => {
+    if (count > out.length) {
+      throw new RangeError(`alp.decodeInto: out has room for ${out.length} values, the page range holds ${count}`);
+    }
+  };
+  const { ptr, count } = callWithInputs(AlpError, [page], (p, len) => decodeToHeap('alp.decodeInto', p, len, opts, fits));
+  const mod = getModule();
+  try {
+    const Type = out.constructor === Float32Array || outDtype === 'f32' ? Float32Array : Float64Array;
+    out.set(new Type(mod.HEAPU8.buffer, ptr, count));
+  } finally {
+    mod._free(ptr);
+  }
+  return out.subarray(0, count);
+}
+
+/**
+ * Decodes into wasm memory and returns a view instead of a copy: {dtype, length, values,
+ * release()} (also close() and [Symbol.dispose]). Same rules as pco.decodeView: view.values is
+ * valid until release(); re-read it after other numdecode calls (memory growth detaches it).
+ */
+export function decodeView(bytes, options) {
+  const opts = readOptions('alp.decodeView', options);
+  const page = asBytes(bytes);
+  const { ptr, count } = callWithInputs(AlpError, [page], (p, len) => decodeToHeap('alp.decodeView', p, len, opts));
+  const mod = getModule();
+  const Type = opts.dtype === 'f32' ? Float32Array : Float64Array;
+  let released = false;
+  let current = null;
+  const view = {
+    dtype: opts.dtype,
+    length: count,
+    get values() {
+      if (released) throw new Error('alp.decodeView: the view was released; its memory may hold other data now');
+      if (current === null || current.buffer !== mod.HEAPU8.buffer) current = new Type(mod.HEAPU8.buffer, ptr, count);
+      return current;
+    },
+    get released() {
+      return released;
+    },
+    /** Frees the values' memory. Safe to call more than once. */
+    release() {
+      if (released) return;
+      released = true;
+      current = null;
+      mod._free(ptr);
+    },
+  };
+  view.close = view.release;
+  if (typeof Symbol.dispose === 'symbol') view[Symbol.dispose] = view.release;
+  return view;
 }
 
 /** Decodes vector k only (values k*vectorSize ... ), reading nothing else of the page. */
@@ -65,14 +205,12 @@ export function decodeVector(bytes, dtype, k) {
   return viewAs(dtype, callWithInputs(AlpError, [page], (ptr, len) => decodeFn(ptr, len, dtype, k)));
 }
 
-/** Decodes values [start, end), touching only the vectors that hold them. */
+/** Decodes values [start, end), touching only the vectors that hold them (decode with a range). */
 export function decodeRange(bytes, dtype, start, end) {
   checkDtype(dtype);
   checkIndex(start, 'range start');
   checkIndex(end, 'range end');
-  const page = asBytes(bytes);
-  const decodeFn = fn('alpDecodeRange');
-  return viewAs(dtype, callWithInputs(AlpError, [page], (ptr, len) => decodeFn(ptr, len, dtype, start, end)));
+  return decode(bytes, { dtype, start, end });
 }
 
 /**
@@ -133,7 +271,7 @@ export function open(bytes, dtype) {
   checkDtype(dtype);
   const page = asBytes(bytes);
   const mod = getModule();
-  const names = ['alpDecode', 'alpDecodeVector', 'alpDecodeRange', 'alpInspect'];
+  const names = ['alpDecodeVector', 'alpInspect'];
   const f = Object.fromEntries(names.map((n) => [n, fn(n)]));
   let ptr = mod._malloc(Math.max(page.length, 1));
   if (ptr === 0) throw new AlpError(`numdecode: out of wasm memory copying ${page.length} page bytes`, { code: 'ERR_OUTPUT_LIMIT' });
@@ -158,7 +296,8 @@ export function open(bytes, dtype) {
       return this.inspect().numVectors;
     },
     decode() {
-      return viewAs(dtype, guard(() => f.alpDecode(live(), len, dtype)));
+      const { ptr: out, count } = decodeToHeap('alp page decode', live(), len, { dtype, limit: Infinity });
+      return takeFromHeap(dtype, out, count);
     },
     decodeVector(k) {
       checkIndex(k, 'vector index');
@@ -167,13 +306,15 @@ export function open(bytes, dtype) {
     decodeRange(start, end) {
       checkIndex(start, 'range start');
       checkIndex(end, 'range end');
-      return viewAs(dtype, guard(() => f.alpDecodeRange(live(), len, dtype, start, end)));
+      const { ptr: out, count } = decodeToHeap('alp page decodeRange', live(), len, { dtype, start, end, limit: Infinity });
+      return takeFromHeap(dtype, out, count);
     },
     close() {
       if (ptr !== 0) mod._free(ptr);
       ptr = 0;
     },
   };
+  reader.release = reader.close;
   if (typeof Symbol.dispose === 'symbol') reader[Symbol.dispose] = reader.close;
   return reader;
 }

@@ -26,6 +26,8 @@ export type {
   AlpVectorError,
   AlpEncodeOptions,
   AlpPage,
+  AlpDecodeOptions,
+  AlpView,
 } from './alp.js';
 // BPCells (bpcells branch): lazy matrix-directory reader.
 export * as bpcells from './bpcells/index.js';

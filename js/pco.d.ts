@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" />
 import type { DecodedArray, Dtype, DtypeArrayMap } from './wasm.js';
 
 export interface PcoFormatVersion {
@@ -114,8 +115,12 @@ export interface PcoView<D extends Dtype = Dtype> {
   readonly byteLength: number;
   readonly values: DtypeArrayMap[D];
   readonly released: boolean;
-  /** Frees the memory; safe to call more than once. Also available as [Symbol.dispose] where the engine has it. */
+  /** Frees the memory; safe to call more than once. */
   release(): void;
+  /** The same as release(). */
+  close(): void;
+  /** The same as release(), for `using view = pco.decodeView(bytes)` (where the engine has Symbol.dispose). */
+  [Symbol.dispose](): void;
 }
 
 export interface PcoViewStats {

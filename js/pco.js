@@ -230,6 +230,7 @@ export function decodeView(bytes, options) {
       releaseBinding(handle);
     },
   };
+  view.close = view.release;
   if (typeof Symbol.dispose === 'symbol') view[Symbol.dispose] = view.release;
   return view;
 }

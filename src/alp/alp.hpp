@@ -79,11 +79,17 @@ class PageReader {
 
   // Values [start, end) of the page, decoding only the vectors that overlap the range.
   ValueVector<T> decode_range(size_t start, size_t end, Kernel kernel = Kernel::kAuto) const;
+  // The same into out (room for end - start values). Every overlapping vector is validated
+  // before anything is written.
+  void decode_range_into(size_t start, size_t end, T* out, Kernel kernel = Kernel::kAuto) const;
   // Every value. All vectors are validated before the output is allocated.
   ValueVector<T> decode_all(Kernel kernel = Kernel::kAuto) const;
 
  private:
   void decode_checked_into(const VectorInfo& info, T* out, Kernel kernel) const;
+  // The validated metadata of every vector that [start, end) touches (throws on a bad range or vector).
+  std::vector<VectorInfo> infos_for_range(size_t start, size_t end) const;
+  void write_range(const std::vector<VectorInfo>& infos, size_t start, size_t end, T* out, Kernel kernel) const;
 
   Bytes page_;
   PageHeader header_;

@@ -188,42 +188,52 @@ ValueVector<T> PageReader<T>::decode_vector(size_t k, Kernel kernel) const {
 }
 
 template <class T>
-ValueVector<T> PageReader<T>::decode_range(size_t start, size_t end, Kernel kernel) const {
+std::vector<VectorInfo> PageReader<T>::infos_for_range(size_t start, size_t end) const {
   if (start > end || end > header_.num_elements)
     fail("ALP: range [", start, ", ", end, ") is outside the page's ", header_.num_elements, " values");
-  if (start == end) return {};
+  std::vector<VectorInfo> infos;
+  if (start == end) return infos;
   const unsigned lvs = header_.log_vector_size;
   const size_t first = start >> lvs, last = (end - 1) >> lvs;
-  std::vector<VectorInfo> infos;
   infos.reserve(last - first + 1);
   for (size_t k = first; k <= last; ++k) infos.push_back(vector_info(k));
+  return infos;
+}
 
-  ValueVector<T> out(end - start);
+template <class T>
+void PageReader<T>::write_range(const std::vector<VectorInfo>& infos, size_t start, size_t end, T* out,
+                                Kernel kernel) const {
   ValueVector<T> scratch;
   for (const VectorInfo& v : infos) {
     const size_t lo = std::max<size_t>(start, v.first_value);
     const size_t hi = std::min<size_t>(end, v.first_value + v.num_values);
     if (lo == v.first_value && hi == v.first_value + v.num_values) {
-      decode_checked_into(v, out.data() + (lo - start), kernel);
+      decode_checked_into(v, out + (lo - start), kernel);
     } else {  // partly wanted: decode the whole vector aside and copy the wanted part
       scratch.resize(v.num_values);
       decode_checked_into(v, scratch.data(), kernel);
-      std::copy(scratch.begin() + (lo - v.first_value), scratch.begin() + (hi - v.first_value),
-                out.begin() + (lo - start));
+      std::copy(scratch.begin() + (lo - v.first_value), scratch.begin() + (hi - v.first_value), out + (lo - start));
     }
   }
+}
+
+template <class T>
+void PageReader<T>::decode_range_into(size_t start, size_t end, T* out, Kernel kernel) const {
+  write_range(infos_for_range(start, end), start, end, out, kernel);
+}
+
+template <class T>
+ValueVector<T> PageReader<T>::decode_range(size_t start, size_t end, Kernel kernel) const {
+  // Every touched vector is validated before the output is allocated: a bad page costs no big allocation.
+  const std::vector<VectorInfo> infos = infos_for_range(start, end);
+  ValueVector<T> out(end - start);
+  write_range(infos, start, end, out.data(), kernel);
   return out;
 }
 
 template <class T>
 ValueVector<T> PageReader<T>::decode_all(Kernel kernel) const {
-  // Validate every vector before allocating the output, so a bad page costs no big allocation.
-  std::vector<VectorInfo> infos;
-  infos.reserve(header_.num_vectors);
-  for (size_t k = 0; k < header_.num_vectors; ++k) infos.push_back(vector_info(k));
-  ValueVector<T> out(header_.num_elements);
-  for (const VectorInfo& v : infos) decode_checked_into(v, out.data() + v.first_value, kernel);
-  return out;
+  return decode_range(0, header_.num_elements, kernel);
 }
 
 template class PageReader<float>;

@@ -1,6 +1,7 @@
 // ALP entry points of the wasm module (see js/alp.js for the public API).
 // Values leave as Uint8Arrays of little-endian f32/f64; metadata as JSON strings.
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 
 #include <cmath>
 #include <cstring>
@@ -33,29 +34,12 @@ val values_to_js(const ValueVector<T>& values) {
   return copy_to_js(reinterpret_cast<const uint8_t*>(values.data()), values.size() * sizeof(T));
 }
 
-val decode(uintptr_t ptr, size_t len, std::string dtype) {
-  return guarded([&] {
-    const Bytes page = heap_bytes(ptr, len);
-    return is_f32(dtype) ? values_to_js(PageReader<float>(page).decode_all())
-                         : values_to_js(PageReader<double>(page).decode_all());
-  });
-}
-
 val decode_vector(uintptr_t ptr, size_t len, std::string dtype, double k) {
   return guarded([&] {
     const Bytes page = heap_bytes(ptr, len);
     const size_t index = index_arg(k, "vector index");
     return is_f32(dtype) ? values_to_js(PageReader<float>(page).decode_vector(index))
                          : values_to_js(PageReader<double>(page).decode_vector(index));
-  });
-}
-
-val decode_range(uintptr_t ptr, size_t len, std::string dtype, double start, double end) {
-  return guarded([&] {
-    const Bytes page = heap_bytes(ptr, len);
-    const size_t s = index_arg(start, "range start"), e = index_arg(end, "range end");
-    return is_f32(dtype) ? values_to_js(PageReader<float>(page).decode_range(s, e))
-                         : values_to_js(PageReader<double>(page).decode_range(s, e));
   });
 }
 
@@ -155,11 +139,41 @@ val encode_values(uintptr_t ptr, size_t len, std::string dtype, std::string layo
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(alp) {
-  emscripten::function("alpDecode", &decode);
   emscripten::function("alpDecodeVector", &decode_vector);
-  emscripten::function("alpDecodeRange", &decode_range);
   emscripten::function("alpInspect", &inspect);
   emscripten::function("alpEncode", &encode_values);
 }
 
 }  // namespace numdecode::bindings
+
+// The per-page decode path of alp.decode / decodeInto / decodeView and alp.open(): plain C
+// exports (no embind invoker on every call), writing straight into a buffer in wasm memory that
+// JS allocated for exactly the values asked for. f32 != 0 selects float pages.
+extern "C" {
+
+// How many values the page holds (checks the header).
+EMSCRIPTEN_KEEPALIVE double numdecode_alp_size(uintptr_t ptr, size_t len, int f32) {
+  using namespace numdecode;
+  using namespace numdecode::alp;
+  return bindings::guarded([&]() -> double {
+    const Bytes page = bindings::heap_bytes(ptr, len);
+    return f32 ? double(PageReader<float>(page).size()) : double(PageReader<double>(page).size());
+  });
+}
+
+// Values [start, end) into out (room for end - start values); nothing is written if any touched
+// vector is malformed.
+EMSCRIPTEN_KEEPALIVE void numdecode_alp_decode_to(uintptr_t ptr, size_t len, int f32, double start, double end,
+                                                  uintptr_t out) {
+  using namespace numdecode;
+  using namespace numdecode::alp;
+  bindings::guarded([&]() -> int {
+    const Bytes page = bindings::heap_bytes(ptr, len);
+    const size_t s = bindings::index_arg(start, "range start"), e = bindings::index_arg(end, "range end");
+    if (f32) PageReader<float>(page).decode_range_into(s, e, reinterpret_cast<float*>(out));
+    else PageReader<double>(page).decode_range_into(s, e, reinterpret_cast<double*>(out));
+    return 0;
+  });
+}
+
+}  // extern "C"
