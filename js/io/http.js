@@ -65,7 +65,10 @@ export class HttpBackend {
     if (typeof this.fetchFn !== 'function' || (!opts.fetch && typeof globalThis.fetch !== 'function')) {
       throw new TypeError('no fetch() available; pass options.fetch');
     }
-    this.ifRange = opts.ifRange ?? !isBrowserCrossOrigin(url);
+    this.crossOrigin = isBrowserCrossOrigin(url);
+    // If-Range is not a CORS-safelisted header: cross-origin it would cost a preflight per request
+    // (and fail on servers that do not allow it), so there validators are compared on answers only.
+    this.ifRange = opts.ifRange ?? !this.crossOrigin;
     this._size = null;
     this.pinned = null; // validators of the first answer: every later answer must match them
     this.whole = null; // Promise<Uint8Array> once the server is known to ignore Range
@@ -173,7 +176,9 @@ export class HttpBackend {
         if (err instanceof IoError) return err;
         if (state.aborted) return this._err(`HTTP request aborted (${this.url})`, { code: CODES.ABORTED, cause: err });
         if (state.timedOut) return retryable(this._err(`HTTP request timed out after ${this.opts.timeout} ms (${this.url})`, { cause: err }));
-        return retryable(this._err(`HTTP request failed: ${err?.message ?? err} (${this.url})`, { cause: err }));
+        // Browsers report a CORS refusal as a bare TypeError ("Failed to fetch"): say what it may be.
+        const hint = this.crossOrigin && err?.name === 'TypeError' ? ` (cross-origin: the server must send Access-Control-Allow-Origin, and ${CORS_HINT})` : '';
+        return retryable(this._err(`HTTP request failed: ${err?.message ?? err}${hint} (${this.url})`, { cause: err }));
       };
       let response;
       try {

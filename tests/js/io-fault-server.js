@@ -13,7 +13,8 @@
 //                a file is replaced between two reads; only on requests that carry If-Range
 //                (the client has pinned a version), half honouring If-Range (200) and half not (206)
 // Every other request is answered correctly (206 / 200 / 416, ETag, Last-Modified, CORS headers).
-// `fallback` (optional) answers paths outside /data/ (e.g. the project's static server).
+// `fallback` (optional) answers paths outside /data/ (e.g. the project's static server); `cors`
+// is 'expose' (default), 'hidden' or 'none'.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -34,7 +35,7 @@ function rng(seed) {
   };
 }
 
-export async function startFaultServer({ root, rate = 0.1, seed = 1, slowMs = 1000, kinds = FAULT_KINDS, fallback = null }) {
+export async function startFaultServer({ root, rate = 0.1, seed = 1, slowMs = 1000, kinds = FAULT_KINDS, fallback = null, cors: corsMode = 'expose' }) {
   const files = new Map(); // name -> { data, other }
   for (const name of readdirSync(root)) {
     const p = path.join(root, name);
@@ -47,7 +48,14 @@ export async function startFaultServer({ root, rate = 0.1, seed = 1, slowMs = 10
   const timers = new Set();
   const lastModified = new Date(Date.UTC(2024, 5, 1)).toUTCString();
   const newModified = new Date(Date.UTC(2025, 5, 1)).toUTCString();
-  const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSE };
+  // corsMode 'expose': what a cross-origin server must send; 'hidden': allowed but nothing
+  // exposed (browsers then hide Content-Range and ETag); 'none': no CORS headers at all.
+  const cors =
+    corsMode === 'none'
+      ? {}
+      : corsMode === 'hidden'
+        ? { 'Access-Control-Allow-Origin': '*' }
+        : { 'Access-Control-Allow-Origin': '*', 'Access-Control-Expose-Headers': EXPOSE };
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
@@ -57,6 +65,7 @@ export async function startFaultServer({ root, rate = 0.1, seed = 1, slowMs = 10
       return undefined;
     }
     if (req.method === 'OPTIONS') {
+      if (corsMode === 'none') return res.writeHead(405).end();
       res.writeHead(204, { ...cors, 'Access-Control-Allow-Headers': 'Range, If-Range, If-Match', 'Access-Control-Max-Age': '600' });
       return res.end();
     }
