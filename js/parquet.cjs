@@ -15,4 +15,8 @@ async function inspect(file, options) {
   return (await load()).inspect(file, options);
 }
 
-module.exports = { read, inspect, load };
+async function readPages(file, options) {
+  return (await load()).readPages(file, options);
+}
+
+module.exports = { read, inspect, readPages, load };

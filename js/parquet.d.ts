@@ -114,3 +114,34 @@ export interface ParquetFileInfo {
 export function read(file: ParquetInput, options?: ParquetReadOptions): Promise<ParquetReadResult>;
 /** Schema, row groups and every page of every column chunk (reads all column chunks). */
 export function inspect(file: ParquetInput, options?: IoOptions): Promise<ParquetFileInfo>;
+
+export interface ParquetPagesOptions extends IoOptions {
+  /** A top-level FLOAT / DOUBLE column. */
+  column: string;
+  rowStart?: number;
+  rowEnd?: number;
+}
+
+/** One data page: an ALP payload (for alp.decode) or decoded values, with its rows. */
+export interface ParquetColumnPage {
+  rowGroup: number;
+  /** The data page's index in its column chunk. */
+  page: number;
+  /** File row of the page's first row. */
+  rowStart: number;
+  numRows: number;
+  encoding: string;
+  /** ALP pages: the payload of the non-null values (alp.decode(bytes, dtype)). */
+  alp?: Uint8Array;
+  /** Other pages: one value per row, 0 at nulls. */
+  values?: Float32Array | Float64Array;
+  /** Per row of the page, 1 = present; null when the page has no null. */
+  valid: Uint8Array | null;
+}
+
+/** The pages holding rows [rowStart, rowEnd) of one column, for decoding elsewhere (a Web Worker). */
+export function readPages(file: ParquetInput, options: ParquetPagesOptions): Promise<{
+  dtype: 'f32' | 'f64';
+  pages: ParquetColumnPage[];
+  stats: { requests: number; bytes: number };
+}>;

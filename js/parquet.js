@@ -15,7 +15,7 @@ import { init } from './wasm.js';
 import { ParquetError, NumdecodeError, CODES } from './errors.js';
 import { openFile } from './io/index.js';
 import { readFooter } from './parquet/footer.js';
-import { readFloatColumn } from './parquet/float-column.js';
+import { readFloatColumn, columnPagesFor } from './parquet/float-column.js';
 import { inspectFile } from './parquet/inspect.js';
 
 export { ParquetError };
@@ -23,7 +23,7 @@ export { ParquetError };
 // Selected pages are fetched as they are (gap 0): ranges are not widened to swallow the pages between.
 // In a page, a string that is not an absolute URL is taken relative to the page, like fetch().
 function open(input, options) {
-  const { columns, rowStart, rowEnd, ...io } = options;
+  const { columns, column, rowStart, rowEnd, ...io } = options;
   const inNode = typeof globalThis.process === 'object' && typeof globalThis.process.versions?.node === 'string';
   if (typeof input === 'string' && !inNode && globalThis.location?.href && !/^[a-z][a-z0-9+.-]*:/i.test(input)) {
     input = new URL(input, globalThis.location.href).href;
@@ -130,6 +130,34 @@ export async function inspect(input, options = {}) {
     const info = await inspectFile(file, name, footer, compressors);
     info.stats = { requests: file.stats.requests, bytes: file.stats.bytes };
     return info;
+  } finally {
+    file.close();
+  }
+}
+
+/**
+ * The pages of one FLOAT / DOUBLE column that hold rows [rowStart, rowEnd), for decoding
+ * elsewhere (e.g. in a Web Worker, where hyparquet's bare imports cannot be resolved without a
+ * bundler): ALP pages come as `alp` payload bytes for alp.decode(), other pages as decoded
+ * `values`; `valid` (1 = present) is per row of the page, null when the page has no null.
+ * @returns {Promise<{dtype: 'f32'|'f64', pages: Array<{rowGroup: number, page: number, rowStart: number,
+ *   numRows: number, encoding: string, alp?: Uint8Array, values?: Float32Array|Float64Array, valid: Uint8Array|null}>}>}
+ */
+export async function readPages(input, options = {}) {
+  options = options ?? {};
+  const file = open(input, options);
+  try {
+    const name = file.name;
+    const footer = await readFooter(file, name);
+    const column = footer.columns.find((c) => c.name === options.column);
+    if (!column) throw new RangeError(`parquet: no column ${JSON.stringify(options.column)} in ${name} (columns: ${footer.columns.map((x) => x.name).join(', ')})`);
+    if (!column.flatFloat) throw new RangeError(`parquet: readPages reads FLOAT / DOUBLE columns; ${column.name} is ${column.type}`);
+    const rowStart = options.rowStart ?? 0;
+    const rowEnd = options.rowEnd ?? footer.numRows;
+    checkRows(rowStart, rowEnd, footer.numRows);
+    const ctx = { file, fileSize: footer.size, metadata: footer.metadata, compressors, name, buffer: footer.buffer };
+    const result = await columnPagesFor(ctx, column, selectGroups(footer.metadata, rowStart, rowEnd));
+    return { ...result, stats: { requests: file.stats.requests, bytes: file.stats.bytes } };
   } finally {
     file.close();
   }

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { compressors } from 'hyparquet-compressors';
-import { init, ParquetError, IoError, NumdecodeError } from '../../js/index.js';
-import { read, inspect } from '../../js/parquet.js';
+import { init, alp, ParquetError, IoError, NumdecodeError } from '../../js/index.js';
+import { read, inspect, readPages } from '../../js/parquet.js';
 import { corpusRoot, readJson } from './corpus.js';
 import { buildParquet } from './parquet-build.js';
 import { startServer, serveRange } from './io-test-server.js';
@@ -380,3 +380,35 @@ function findVarint(h, needle, from = 0) {
   for (let i = from; i + needle.length <= h.length; i++) if (needle.every((b, k) => h[i + k] === b)) return i;
   return -1;
 }
+
+describe('readPages (pages for a decoder elsewhere)', () => {
+  test('ALP pages as payloads alp.decode reads, other pages decoded, validity per page', async () => {
+    const bytes = buildParquet({ columns: columnsSpec(false), rowGroups: [3500, 2500], codec: 'ZSTD', pages: mixedPages, dictionary: (c, g) => c === 1 && g === 0 });
+    for (const [name, values] of [['d', S.d], ['f', S.f]]) {
+      const { dtype, pages } = await readPages(bytes, { column: name });
+      expect(dtype).toBe(name === 'd' ? 'f64' : 'f32');
+      expect(pages.map((p) => p.numRows)).toEqual([1100, 1400, 1000, 700, 1300, 500]);
+      for (const p of pages) {
+        const want = expectedSlice(values, S.valid, p.rowStart, p.rowStart + p.numRows);
+        let got = p.values;
+        if (p.alp) {
+          expect(p.encoding).toBe('ALP');
+          const dense = alp.decode(p.alp, dtype);
+          got = new want.constructor(p.numRows);
+          const w = dtype === 'f32' ? 1 : 2;
+          const to = new Uint32Array(got.buffer);
+          const from = new Uint32Array(dense.buffer, dense.byteOffset, dense.length * w);
+          let j = 0; // the next dense (non-null) value
+          for (let r = 0; r < p.numRows; r++) {
+            if (p.valid && !p.valid[r]) continue;
+            for (let k = 0; k < w; k++) to[r * w + k] = from[j * w + k];
+            j++;
+          }
+          expect(j).toBe(dense.length);
+        }
+        expectSameBits(got, want, `${name} page ${p.rowGroup}/${p.page}`);
+        expect(p.valid ? Array.from(p.valid) : null).toEqual(S.valid.subarray(p.rowStart, p.rowStart + p.numRows).includes(0) ? Array.from(S.valid.subarray(p.rowStart, p.rowStart + p.numRows)) : null);
+      }
+    }
+  });
+});
