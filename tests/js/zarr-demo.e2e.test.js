@@ -1,0 +1,248 @@
+// The demo page's Zarr view in headless Chromium: each corpus store written with the reference
+// pcodec (../shared/corpus/zarr-pcodec) opened from the sample menu over HTTP. Checks the metadata
+// shown, a 1-D plot, a 2-D heatmap and the value under the cursor against the expected arrays,
+// the chunk requests of a slice (only the chunks it covers), a pcodec chunk opened in the Pco
+// view, and that an array zarrita cannot read is refused by name without taking the page down.
+// Screenshot: test-output/screenshots/zarr.png (docs/screenshots/zarr.png with NUMDECODE_UPDATE_SCREENSHOTS=1).
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { chromiumAvailable, openBrowser } from './zarr-chromium.js';
+import { corpusRoot, projectRoot, sha256 } from './corpus.js';
+import { openZarr } from '../../js/zarr-explore/explorer.js';
+import { formatApprox } from '../../web/lib/values.js';
+
+const zarrDir = path.join(corpusRoot, 'zarr-pcodec');
+const manifest = JSON.parse(readFileSync(path.join(zarrDir, 'expected/manifest.json'), 'utf8'));
+const shotsDir = path.join(projectRoot, 'test-output', 'screenshots');
+const TYPED = { uint16: Uint16Array, uint32: Uint32Array, float16: Uint16Array, float32: Float32Array, float64: Float64Array, int64: BigInt64Array };
+
+let browser;
+let page;
+const chunkRequests = []; // paths of chunk and shard requests the page made
+
+// Expected arrays: read here through the same explorer from disk and checked against the
+// manifest's SHA-256 of the reference bytes before anything is compared with them.
+const expected = new Map();
+async function expectedArray(store, array) {
+  const key = `${store}/${array}`;
+  if (!expected.has(key)) {
+    const m = manifest.find((x) => x.store === store && x.array === array);
+    const z = await openZarr(path.join(zarrDir, 'stores', store));
+    const { values } = await z.read(`/${array}`, '');
+    const bytes = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
+    expect(sha256(bytes)).toBe(m.sha256_of_bin);
+    expected.set(key, { values: new TYPED[m.dtype](bytes.slice().buffer), shape: m.shape });
+  }
+  return expected.get(key);
+}
+
+function halfToNumber(bits) {
+  const exp = (bits >> 10) & 31;
+  const frac = bits & 1023;
+  const sign = bits >> 15 ? -1 : 1;
+  if (exp === 31) return frac ? NaN : sign * Infinity;
+  return sign * (exp ? 2 ** (exp - 15) * (1 + frac / 1024) : 2 ** -14 * (frac / 1024));
+}
+
+/** Does the shown text stand for exactly this value? */
+function sameValue(dtype, text, want) {
+  if (typeof want === 'bigint') return BigInt(text) === want;
+  if (dtype === 'float16') want = halfToNumber(want);
+  if (Number.isNaN(want)) return text === 'NaN';
+  const shown = dtype === 'float32' ? Math.fround(Number(text)) : Number(text);
+  return Object.is(shown, want);
+}
+
+async function waitForAction(act) {
+  const before = Number(await page.getAttribute('body', 'data-actions')) || 0;
+  await act();
+  await page.waitForFunction((n) => Number(document.body.dataset.actions) > n, before, { timeout: 60000, polling: 50 });
+  const error = await page.evaluate(() => (document.getElementById('error').hidden ? null : document.getElementById('error').textContent));
+  expect(error).toBeNull();
+}
+
+async function openSample(store) {
+  const value = await page.evaluate((s) => [...document.querySelectorAll('#samples option')].find((o) => o.value.includes(`/stores/${s}"`))?.value, store);
+  expect(value).toBeTruthy();
+  await page.selectOption('#samples', value);
+  chunkRequests.length = 0;
+  await waitForAction(() => page.click('#sample-form button[type=submit]'));
+  await page.waitForFunction((s) => document.getElementById('zarr-title')?.textContent === `Zarr: ${s}` && document.body.dataset.state === 'ready', store, { timeout: 60000, polling: 50 });
+  expect(await page.isVisible('#view-zarr')).toBe(true);
+}
+
+async function selectArray(p) {
+  chunkRequests.length = 0;
+  await waitForAction(() => page.click(`#zarr-tree button[data-path="${p}"]`));
+  await page.waitForFunction((x) => document.getElementById('zarr-slice-summary').dataset.path === x || !document.getElementById('zarr-slice-error').hidden, p, { timeout: 60000, polling: 50 });
+}
+
+const meta = () => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#zarr-meta td')].map((td) => [td.dataset.field, td.textContent])));
+const summary = () => page.evaluate(() => ({ ...document.getElementById('zarr-slice-summary').dataset }));
+
+/** Points at heatmap cell (row r, column c) and returns the readout's {index, value}. */
+async function valueAt(r, c) {
+  await page.locator('#zarr-heatmap').scrollIntoViewIfNeeded();
+  const box = await page.locator('#zarr-heatmap').boundingBox();
+  const { cellWidth, cellHeight } = await page.evaluate(() => ({ ...document.getElementById('zarr-heatmap').dataset }));
+  await page.mouse.move(box.x + 1 + (c + 0.5) * Number(cellWidth), box.y + 1 + (r + 0.5) * Number(cellHeight));
+  return page.evaluate(() => ({ ...document.getElementById('zarr-heat-readout').dataset }));
+}
+
+async function setIndex(dim, value) {
+  chunkRequests.length = 0;
+  await waitForAction(async () => {
+    await page.fill(`#zarr-dims input[data-dim="${dim}"][data-field=index]`, String(value));
+    await page.dispatchEvent(`#zarr-dims input[data-dim="${dim}"][data-field=index]`, 'change');
+  });
+  await page.waitForFunction(([d, v]) => document.getElementById('zarr-slice-summary').dataset.slice?.split(',')[d] === String(v), [dim, value], { timeout: 60000, polling: 50 });
+}
+
+const describeIf = chromiumAvailable ? describe : describe.skip;
+
+beforeAll(async () => {
+  if (!chromiumAvailable) return;
+  mkdirSync(shotsDir, { recursive: true });
+  browser = await openBrowser();
+  page = browser.page;
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  page.on('request', (req) => {
+    const p = new URL(req.url()).pathname;
+    if (p.includes('/zarr-pcodec/stores/') && !/(zarr\.json|\.z\w+)$/.test(p)) chunkRequests.push(p.replace(/^.*\/stores\//, ''));
+  });
+  await page.goto(`${browser.base}/web/`);
+  await page.waitForSelector('body[data-started=yes]', { timeout: 60000 });
+}, 120000);
+
+afterAll(async () => {
+  const errors = browser?.pageErrors ?? [];
+  await browser?.close();
+  expect(errors).toEqual([]);
+});
+
+describeIf('Zarr view', () => {
+  test('v3 consolidated store: hierarchy, metadata, a heatmap with exact values, only the covered chunks fetched', async () => {
+    await openSample('era5_like_v3.zarr');
+    const paths = await page.$$eval('#zarr-tree button[data-path]', (b) => b.map((x) => x.dataset.path));
+    expect(paths).toEqual(['/latitude', '/longitude', '/t2m', '/time', '/tp']);
+    expect(await meta()).toMatchObject({
+      path: '/t2m', 'zarr-format': '3', shape: '24 × 181 × 360', dtype: 'float32', chunks: '1 × 91 × 180',
+      'chunk-key-encoding': 'default, separator "/"', 'fill-value': '"NaN"', dims: 'time, latitude, longitude',
+    });
+    expect(await page.$$eval('#zarr-codecs tbody tr', (rows) => rows.map((r) => [...r.cells].slice(0, 3).map((c) => c.textContent)))).toEqual([['numcodecs.pcodec', 'codec', 'numdecode']]);
+    // The default slice t2m[0, :, :] covers chunks (0, 0..1, 0..1).
+    expect(await summary()).toMatchObject({ slice: '0,:,:', covered: '4', requests: '4' });
+    expect(chunkRequests.sort()).toEqual(['era5_like_v3.zarr/t2m/c/0/0/0', 'era5_like_v3.zarr/t2m/c/0/0/1', 'era5_like_v3.zarr/t2m/c/0/1/0', 'era5_like_v3.zarr/t2m/c/0/1/1']);
+    const t2m = await expectedArray('era5_like_v3.zarr', 't2m');
+    const at = (t, r, c) => t2m.values[(t * 181 + r) * 360 + c];
+    for (const [r, c] of [[0, 0], [90, 179], [91, 180], [180, 359], [45, 300]]) {
+      const shown = await valueAt(r, c);
+      expect(shown.index).toBe(`0,${r},${c}`);
+      expect(sameValue('float32', shown.value, at(0, r, c))).toBe(true);
+    }
+    // Time 5: chunk (5, 1, 0) is missing and reads as the fill value NaN.
+    await setIndex(0, 5);
+    expect(await summary()).toMatchObject({ slice: '5,:,:', covered: '4', requests: '4' });
+    expect(chunkRequests).toContain('era5_like_v3.zarr/t2m/c/5/1/0');
+    const missing = await valueAt(150, 20);
+    expect(missing).toEqual({ index: '5,150,20', value: 'NaN' });
+    expect(Number.isNaN(at(5, 150, 20))).toBe(true);
+    const stored = await valueAt(20, 200);
+    expect(sameValue('float32', stored.value, at(5, 20, 200))).toBe(true);
+    await page.screenshot({ path: path.join(shotsDir, 'zarr.png'), fullPage: true });
+    if (process.env.NUMDECODE_UPDATE_SCREENSHOTS === '1') copyFileSync(path.join(shotsDir, 'zarr.png'), path.join(projectRoot, 'docs/screenshots/zarr.png'));
+  });
+
+  test('a 1-D array as the line plot: the value under the cursor', async () => {
+    await selectArray('/latitude');
+    expect(await page.isVisible('#zarr-line')).toBe(true);
+    expect(await summary()).toMatchObject({ slice: ':', covered: '1', requests: '1' });
+    const lat = await expectedArray('era5_like_v3.zarr', 'latitude');
+    await page.locator('#zarr-line').scrollIntoViewIfNeeded();
+    const box = await page.locator('#zarr-line').boundingBox();
+    for (const fraction of [0.1, 0.5, 0.9]) {
+      await page.mouse.move(box.x + 64 + fraction * (box.width - 76), box.y + box.height / 2);
+      const text = await page.textContent('#zarr-line-readout');
+      const m = /^value\[(\d+)\] = (.+)$/.exec(text);
+      expect(m).not.toBeNull();
+      expect(m[2]).toBe(formatApprox(lat.values[Number(m[1])]));
+    }
+  });
+
+  test('a pcodec chunk opens in the Pco view, and the way back', async () => {
+    await selectArray('/t2m');
+    await page.locator('#zarr-heatmap').scrollIntoViewIfNeeded();
+    const box = await page.locator('#zarr-heatmap').boundingBox();
+    const { cellWidth, cellHeight } = await page.evaluate(() => ({ ...document.getElementById('zarr-heatmap').dataset }));
+    // Cell (100, 200) of time 0 lies in chunk (0, 1, 1), stored whole: 1 x 91 x 180 values (the edge padded).
+    await waitForAction(() => page.mouse.click(box.x + 1 + 200.5 * Number(cellWidth), box.y + 1 + 100.5 * Number(cellHeight)));
+    expect(await page.isVisible('#view-pco')).toBe(true);
+    expect(await page.textContent('#pco-title')).toMatch(/t2m chunk 0\.1\.1/);
+    expect(await page.textContent('#pco-values [data-stat=count]')).toBe('16,380');
+    const first = await page.$$eval('#pco-values [data-stat=first] li', (li) => li.map((x) => x.textContent));
+    const t2m = await expectedArray('era5_like_v3.zarr', 't2m');
+    first.forEach((text, k) => expect(sameValue('float32', text, t2m.values[(0 * 181 + 91) * 360 + 180 + k])).toBe(true));
+    await page.click('#back-to-zarr');
+    expect(await page.isVisible('#view-zarr')).toBe(true);
+  });
+
+  test('v2 store: order "F" array shown in C order, _ARRAY_DIMENSIONS as dimension names', async () => {
+    await openSample('era5_like_v2.zarr');
+    await selectArray('/tp');
+    expect(await meta()).toMatchObject({ 'zarr-format': '2', dtype: 'float32 (<f4)', order: 'F', 'chunk-key-encoding': 'v2, separator "."', dims: 'time, latitude, longitude' });
+    await setIndex(0, 13);
+    // tp chunks are (12, 64, 128): time 13 in chunk 1; all rows (3 chunks) x columns (3 chunks).
+    expect(await summary()).toMatchObject({ slice: '13,:,:', covered: '9', requests: '9' });
+    const tp = await expectedArray('era5_like_v3.zarr', 'tp');
+    for (const [r, c] of [[0, 0], [70, 130], [180, 359], [100, 10]]) {
+      const shown = await valueAt(r, c);
+      expect(shown.index).toBe(`13,${r},${c}`);
+      expect(sameValue('float32', shown.value, tp.values[(13 * 181 + r) * 360 + c])).toBe(true);
+    }
+  });
+
+  test('sharded store: inner chunks by range, an index at the start refused by name, the page stays usable', async () => {
+    await openSample('sharded_v3.zarr');
+    const paths = await page.$$eval('#zarr-tree button[data-path]', (b) => b.map((x) => x.dataset.path));
+    expect(paths).toEqual(['/counts', '/labels', '/labels_index_start']);
+    expect(await meta()).toMatchObject({ path: '/counts', shards: '1024 × 1024', chunks: '256 × 256', 'index-location': 'at the end' });
+    // counts[0:1024, 0:1024]: 16 inner chunks of shard (0, 0), plus its index.
+    expect(await summary()).toMatchObject({ covered: '16', requests: '17' });
+    expect(new Set(chunkRequests)).toEqual(new Set(['sharded_v3.zarr/counts/c/0/0']));
+    const counts = await expectedArray('sharded_v3.zarr', 'counts');
+    for (const [r, c] of [[0, 0], [300, 700], [1023, 1023]]) {
+      const shown = await valueAt(r, c);
+      expect(shown.index).toBe(`${r},${c}`);
+      expect(sameValue('uint16', shown.value, counts.values[r * 2048 + c])).toBe(true);
+    }
+    await selectArray('/labels_index_start');
+    expect(await page.textContent('#zarr-slice-error')).toMatch(/array \/labels_index_start .*index_location: "start"/);
+    expect(chunkRequests).toEqual([]);
+    await selectArray('/labels');
+    expect(await page.isVisible('#zarr-slice-error')).toBe(false);
+    const labels = await expectedArray('sharded_v3.zarr', 'labels');
+    const shown = await valueAt(300, 650);
+    expect(sameValue('uint32', shown.value, labels.values[300 * 700 + 650])).toBe(true);
+  });
+
+  test('dtypes store: float16 and int64 in the plot readout', async () => {
+    await openSample('dtypes_v3.zarr');
+    for (const [array, dtype] of [['float16', 'float16'], ['int64', 'int64']]) {
+      await selectArray(`/${array}`);
+      expect((await meta()).dtype).toBe(dtype);
+      expect(await summary()).toMatchObject({ covered: '3', requests: '3' });
+      const want = await expectedArray('dtypes_v3.zarr', array);
+      // Zoom in far enough that one value is under the cursor.
+      await page.focus('#zarr-line');
+      for (let i = 0; i < 10; i++) await page.keyboard.press('+');
+      await page.locator('#zarr-line').scrollIntoViewIfNeeded();
+    const box = await page.locator('#zarr-line').boundingBox();
+      await page.mouse.move(box.x + 64 + 0.5 * (box.width - 76), box.y + box.height / 2);
+      const m = /^value\[(\d+)\] = (.+)$/.exec(await page.textContent('#zarr-line-readout'));
+      expect(m).not.toBeNull();
+      const v = want.values[Number(m[1])];
+      expect(m[2]).toBe(formatApprox(dtype === 'float16' ? halfToNumber(v) : Number(v)));
+    }
+  });
+});

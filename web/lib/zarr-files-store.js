@@ -1,0 +1,38 @@
+// A zarrita store over a picked folder (File objects with webkitRelativePath "folder/a/zarr.json"):
+// get and getRange read only the file, or the bytes, asked for.
+
+const METADATA_NAMES = new Set(['zarr.json', '.zarray', '.zgroup', '.zattrs', '.zmetadata']);
+
+/** True when the picked files hold a Zarr store at their top folder (zarr.json, .zgroup or .zarray). */
+export function isZarrFolder(files) {
+  return [...files].some((f) => {
+    const parts = (f.webkitRelativePath || f.name).split('/');
+    return parts.length === 2 && (parts[1] === 'zarr.json' || parts[1] === '.zgroup' || parts[1] === '.zarray');
+  });
+}
+
+/** {store, listMetadataKeys, name} for the picked folder's files. */
+export function filesZarrStore(fileList) {
+  const byKey = new Map();
+  let name = 'folder';
+  for (const f of fileList) {
+    const parts = (f.webkitRelativePath || f.name).split('/');
+    name = parts[0] || name;
+    byKey.set(`/${parts.slice(1).join('/')}`, f);
+  }
+  const store = {
+    async get(key) {
+      const f = byKey.get(key);
+      return f ? new Uint8Array(await f.arrayBuffer()) : undefined;
+    },
+    async getRange(key, range) {
+      const f = byKey.get(key);
+      if (!f) return undefined;
+      const start = 'suffixLength' in range ? Math.max(0, f.size - range.suffixLength) : range.offset;
+      const end = 'suffixLength' in range ? f.size : range.offset + range.length;
+      return new Uint8Array(await f.slice(start, end).arrayBuffer());
+    },
+  };
+  const listMetadataKeys = async () => [...byKey.keys()].filter((k) => METADATA_NAMES.has(k.slice(k.lastIndexOf('/') + 1)));
+  return { store, listMetadataKeys, name };
+}

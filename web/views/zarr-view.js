@@ -1,0 +1,400 @@
+// Zarr view: a store opened by URL or folder through zarrita with numdecode's pcodec codec
+// (js/zarr-explore). Shows the hierarchy, each array's metadata and codec chain, and a slice of
+// an N-D array: one dimension as the zoomable line plot, two as a heatmap with the value under
+// the cursor, the others fixed by sliders. Only the chunks a slice covers are fetched (live
+// counter); pcodec chunks decode in the worker pool; a click on the heatmap opens the chunk
+// under it in the Pco view.
+import { $, el, fillGrid, fillKv, formatBytes, formatInt } from '../lib/dom.js';
+import { LinePlot } from '../lib/plot.js';
+import { drawColorBar, drawValueHeatmap, finiteRange } from '../lib/heatmap.js';
+import { formatApprox } from '../lib/values.js';
+import { createWorkerPool } from '../../js/worker/index.js';
+import { openZarr } from '../../js/zarr-explore/explorer.js';
+import { undecodableCodecs } from '../../js/zarr-explore/describe.js';
+import { chunkCount, chunkRanges, sliceText } from '../../js/zarr-explore/slice.js';
+import { valueFormatter, valueNumber } from '../../js/zarr-explore/format.js';
+
+const MAX_LINE = 4_000_000; // values in a line plot
+const MAX_SIDE = 2048; // heatmap rows or columns
+const DEFAULT_SIDE = 1024;
+
+let pool = null;
+let current = null; // {explorer, openPco, timer, array?: {...}}
+
+function updateCounter() {
+  if (!current) return;
+  const { requests, bytes, chunkRequests } = current.explorer.stats;
+  $('zarr-requests').textContent = formatInt(requests);
+  $('zarr-bytes').textContent = formatBytes(bytes);
+  $('zarr-chunk-requests').textContent = formatInt(chunkRequests);
+}
+
+function skeleton() {
+  const counter = el('p', { class: 'fetched', 'aria-live': 'off' }, 'Fetched so far: ',
+    el('strong', { id: 'zarr-requests' }, '0'), ' requests (', el('strong', { id: 'zarr-chunk-requests' }, '0'), ' for chunks), ',
+    el('strong', { id: 'zarr-bytes' }, '0 B'));
+  const addForm = el('form', { id: 'zarr-add', class: 'row' },
+    el('label', { class: 'grow' }, 'Open an array by path ', el('input', { id: 'zarr-add-path', autocomplete: 'off', placeholder: 'e.g. labels or group/array' })),
+    el('button', { type: 'submit' }, 'Open'));
+  addForm.addEventListener('submit', (e) => {
+    e.preventDefault();
+    const p = $('zarr-add-path').value.trim();
+    if (p) current?.run('Could not open that array', () => addAndSelect(p));
+  });
+  $('view-zarr').replaceChildren(
+    el('h2', { id: 'zarr-title' }, 'Zarr'),
+    counter,
+    el('div', { class: 'columns' },
+      el('div', { class: 'card' },
+        el('h3', {}, 'Hierarchy'),
+        el('p', { id: 'zarr-store-facts', class: 'muted small' }),
+        el('div', { id: 'zarr-tree', class: 'tree' }),
+        addForm,
+        el('p', { id: 'zarr-codec-note', class: 'muted small', hidden: true })),
+      el('div', { class: 'card' },
+        el('h3', { id: 'zarr-array-title' }, 'Array'),
+        el('table', { id: 'zarr-meta', class: 'kv' }),
+        el('h3', {}, 'Codec chain'),
+        el('div', { class: 'table-wrap' }, el('table', { id: 'zarr-codecs', class: 'grid' })),
+        el('h3', {}, 'Attributes'),
+        el('table', { id: 'zarr-attrs', class: 'kv' }))),
+    el('div', { class: 'card', id: 'zarr-slice-card' },
+      el('h3', {}, 'Slice'),
+      el('div', { id: 'zarr-dims' }),
+      el('div', { class: 'row' }, el('button', { type: 'button', id: 'zarr-draw' }, 'Draw')),
+      el('p', { id: 'zarr-slice-summary', class: 'muted' }),
+      el('p', { id: 'zarr-slice-error', class: 'error', role: 'alert', hidden: true }),
+      el('div', { id: 'zarr-line-box', hidden: true },
+        el('div', { class: 'plot-tools' }, el('span', { id: 'zarr-line-readout', class: 'readout', 'aria-live': 'off' })),
+        el('canvas', { id: 'zarr-line', class: 'chart', tabindex: 0, role: 'img', 'aria-label': 'line plot of the slice; + and - zoom, arrow keys pan, 0 resets' })),
+      el('div', { id: 'zarr-heat-box', hidden: true },
+        el('canvas', { id: 'zarr-heatmap', class: 'chart tall', style: 'height: 420px', role: 'img', 'aria-label': 'heatmap of the slice; click a cell to open its chunk in the Pco view' }),
+        el('canvas', { id: 'zarr-colorbar', class: 'chart', style: 'height: 34px; max-width: 420px' }),
+        el('p', { id: 'zarr-heat-readout', class: 'muted', 'aria-live': 'off' }, 'Point at a cell to read its value; click it to open its chunk in the Pco view.')),
+      el('form', { id: 'zarr-chunk-form', class: 'row' },
+        el('label', {}, 'Chunk ', el('input', { id: 'zarr-chunk', autocomplete: 'off', size: 12 })),
+        el('button', { type: 'submit' }, 'Open in the Pco view'),
+        el('span', { id: 'zarr-chunk-note', class: 'muted small' }))),
+  );
+  $('zarr-draw').addEventListener('click', () => current?.run('Could not read the slice', () => drawSlice()));
+  $('zarr-chunk-form').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const coords = $('zarr-chunk').value.split(',').map((s) => Number(s.trim()));
+    current?.run('Could not open the chunk', () => openChunk(coords));
+  });
+  wireHeatmap($('zarr-heatmap'));
+  current.plot = new LinePlot($('zarr-line'), $('zarr-line-readout'));
+}
+
+function shapeText(shape) {
+  return shape?.length ? shape.join(' × ') : 'scalar';
+}
+
+function renderTree() {
+  const { explorer } = current;
+  const items = explorer.nodes.map((node) => {
+    const depth = node.path === '/' ? 0 : node.path.split('/').length - 1;
+    const label = node.path === '/' ? `/ (${explorer.rootKind}, Zarr v${explorer.zarrFormat})` : node.path.slice(node.path.lastIndexOf('/') + 1);
+    if (node.kind !== 'array' || node.error) {
+      return el('li', { style: `margin-left:${depth}rem` }, el('strong', {}, label), node.error ? el('span', { class: 'error-text' }, ` ${node.error}`) : ' (group)');
+    }
+    const d = node.description;
+    const button = el('button', { type: 'button', class: 'linklike', dataset: { path: node.path } }, label);
+    button.addEventListener('click', () => current?.run(`Could not open ${node.path}`, () => selectArray(node.path)));
+    return el('li', { style: `margin-left:${depth}rem`, dataset: { node: node.path } }, button,
+      el('span', { class: 'muted small' }, ` ${d.dataType} [${shapeText(d.shape)}]${undecodableCodecs(d).length ? ' — codec not decodable here' : ''}`));
+  });
+  $('zarr-tree').replaceChildren(el('ul', { class: 'plain' }, items));
+  $('zarr-store-facts').textContent = explorer.consolidated
+    ? 'Consolidated metadata: the whole hierarchy came in one request.'
+    : 'No consolidated metadata: over HTTP a group cannot list its children, so this shows the arrays the sample menu, a folder listing or dimension names named. Open others by path below.';
+  const missing = new Set(explorer.nodes.flatMap((n) => (n.description ? undecodableCodecs(n.description) : [])));
+  $('zarr-codec-note').hidden = missing.size === 0;
+  $('zarr-codec-note').textContent = missing.size ? `Codecs in this store that neither numdecode nor zarrita decodes: ${[...missing].join(', ')}.` : '';
+}
+
+function renderMeta(d) {
+  const json = (v) => JSON.stringify(v);
+  fillKv($('zarr-meta'), [
+    ['path', d.path, 'path'],
+    ['Zarr format', String(d.zarrFormat), 'zarr-format'],
+    ['shape', shapeText(d.shape), 'shape'],
+    ['data type', d.dtype ? `${d.dataType} (${d.dtype})` : d.dataType, 'dtype'],
+    ['chunk shape', d.chunkShape ? shapeText(d.chunkShape) : '–', 'chunks'],
+    ['shard shape', d.shardShape ? shapeText(d.shardShape) : null, 'shards'],
+    ['shard index', d.indexLocation ? `at the ${d.indexLocation}` : null, 'index-location'],
+    ['chunk key encoding', `${d.chunkKeyEncoding.name}, separator "${d.chunkKeyEncoding.separator}"`, 'chunk-key-encoding'],
+    ['fill value', json(d.fillValue), 'fill-value'],
+    ['order', d.order, 'order'],
+    ['dimension names', d.dimensionNames ? d.dimensionNames.join(', ') : 'none', 'dims'],
+  ]);
+  fillGrid($('zarr-codecs'), ['codec', 'role', 'decoded by', 'configuration'], d.codecs.map((c) => [
+    el('span', { style: `padding-left:${c.depth}rem`, dataset: { codec: c.name } }, c.name),
+    c.role,
+    c.decoder ?? el('strong', { class: 'error-text' }, 'nothing here'),
+    el('code', { class: 'small' }, json(c.configuration)),
+  ]));
+  const attrs = Object.entries(d.attributes ?? {});
+  fillKv($('zarr-attrs'), attrs.length ? attrs.map(([k, v]) => [k, typeof v === 'string' ? v : json(v)]) : [['', 'none']]);
+}
+
+// One row per dimension: its role (plot axis, heatmap rows, or a fixed index) and range.
+function renderDims(a) {
+  const { shape } = a.array;
+  const names = a.description.dimensionNames ?? [];
+  const rows = shape.map((n, d) => {
+    const role = el('select', { dataset: { dim: d, field: 'role' }, 'aria-label': `role of dimension ${d}` },
+      ['x', 'y', 'index'].map((r) => el('option', { value: r, selected: a.roles[d] === r }, r === 'x' ? 'x (columns / plot)' : r === 'y' ? 'y (rows)' : 'fixed index')));
+    const slider = el('input', { type: 'range', min: 0, max: n - 1, value: a.index[d], dataset: { dim: d, field: 'slider' }, 'aria-label': `index of dimension ${d}` });
+    const number = el('input', { type: 'number', min: 0, max: n - 1, value: a.index[d], dataset: { dim: d, field: 'index' }, style: 'width:6rem' });
+    const from = el('input', { type: 'number', min: 0, max: n - 1, value: a.from[d], dataset: { dim: d, field: 'from' }, style: 'width:6rem' });
+    const count = el('input', { type: 'number', min: 1, max: n, value: a.count[d], dataset: { dim: d, field: 'count' }, style: 'width:6rem' });
+    const fixed = el('span', { class: 'row', hidden: a.roles[d] !== 'index' }, slider, number);
+    const inline = 'display:inline-flex; gap:.3rem; align-items:center';
+    const range = el('span', { hidden: a.roles[d] === 'index', style: inline }, el('label', { style: inline }, 'from ', from), el('label', { style: inline }, 'count ', count));
+    role.addEventListener('change', () => {
+      a.roles[d] = role.value;
+      // One x and at most one y: a dimension taking a role the others had gives theirs up.
+      a.roles.forEach((r, k) => {
+        if (k !== d && r === role.value && r !== 'index') a.roles[k] = 'index';
+      });
+      if (!a.roles.includes('x')) {
+        const k = a.roles.findIndex((r, j) => j !== d && r === 'index');
+        a.roles[k >= 0 ? k : d] = 'x';
+      }
+      renderDims(a);
+      current.run('Could not read the slice', () => drawSlice());
+    });
+    let timer = null;
+    const setIndex = (v, immediate) => {
+      const i = Math.max(0, Math.min(n - 1, Math.floor(Number(v) || 0)));
+      slider.value = number.value = String(i);
+      if (i === a.index[d]) return; // e.g. a change event after the slider already moved there
+      a.index[d] = i;
+      clearTimeout(timer);
+      timer = setTimeout(() => current?.run('Could not read the slice', () => drawSlice()), immediate ? 0 : 150);
+    };
+    slider.addEventListener('input', () => setIndex(slider.value, false));
+    number.addEventListener('change', () => setIndex(number.value, true));
+    from.addEventListener('change', () => (a.from[d] = Math.max(0, Math.min(n - 1, Math.floor(Number(from.value) || 0)))));
+    count.addEventListener('change', () => (a.count[d] = Math.max(1, Math.min(n, Math.floor(Number(count.value) || 1)))));
+    return el('div', { class: 'row', dataset: { dimRow: d } },
+      el('strong', {}, `${names[d] ?? `dim ${d}`}`), el('span', { class: 'muted' }, ` (${formatInt(n)})`), role, fixed, range);
+  });
+  $('zarr-dims').replaceChildren(...rows);
+}
+
+async function addAndSelect(p) {
+  const node = await current.explorer.addNode(p);
+  if (!node) throw new Error(`${current.explorer.name} has no array or group at ${p}`);
+  renderTree();
+  if (node.kind === 'array') await selectArray(node.path);
+}
+
+function showSliceError(message) {
+  $('zarr-slice-error').hidden = !message;
+  $('zarr-slice-error').textContent = message ?? '';
+  $('zarr-slice-card').dataset.error = message ? 'yes' : '';
+}
+
+/** Shows an array's metadata and draws its default slice. */
+export async function selectArray(path) {
+  const node = current.explorer.nodes.find((n) => n.path === path) ?? (await current.explorer.addNode(path));
+  for (const li of $('zarr-tree').querySelectorAll('li')) li.classList.toggle('selected', li.dataset.node === path);
+  $('zarr-array-title').textContent = `Array ${path}`;
+  current.array = null;
+  $('zarr-line-box').hidden = true;
+  $('zarr-heat-box').hidden = true;
+  $('zarr-dims').replaceChildren();
+  $('zarr-slice-summary').textContent = '';
+  $('view-zarr').dataset.array = path;
+  if (node?.description) renderMeta(node.description);
+  let opened;
+  try {
+    opened = await current.explorer.openArray(path);
+  } catch (err) {
+    // What zarrita cannot read is said here; the page and the rest of the store stay usable.
+    showSliceError(err.message);
+    return;
+  }
+  showSliceError(null);
+  const { shape } = opened.array;
+  const nd = shape.length;
+  const roles = shape.map((_, d) => (d === nd - 1 ? 'x' : d === nd - 2 ? 'y' : 'index'));
+  const a = {
+    ...opened,
+    path,
+    roles,
+    index: shape.map(() => 0),
+    from: shape.map(() => 0),
+    count: shape.map((n, d) => Math.min(n, nd === 1 ? MAX_LINE : d === nd - 1 || d === nd - 2 ? DEFAULT_SIDE : n)),
+  };
+  current.array = a;
+  renderDims(a);
+  updateCounter();
+  if (nd > 0) await drawSlice();
+}
+
+function parsedSlice(a) {
+  const { shape } = a.array;
+  const xDim = a.roles.indexOf('x');
+  const yDim = a.roles.indexOf('y');
+  return shape.map((n, d) => {
+    if (d !== xDim && d !== yDim) return { index: a.index[d] };
+    const limit = d === yDim || yDim >= 0 ? MAX_SIDE : MAX_LINE;
+    const start = Math.min(a.from[d], n - 1);
+    return { start, stop: Math.min(n, start + Math.min(limit, a.count[d])), step: 1 };
+  });
+}
+
+let heat = null; // what the heatmap shows, for the pointer
+
+// Reads run one after another, so that each one's request count is its own (and a chunk opened
+// for the Pco view is the only one decoded while it is captured).
+function enqueue(shown, task) {
+  const result = shown.queue.then(task);
+  shown.queue = result.catch(() => {});
+  return result;
+}
+
+/** Reads the slice the controls describe and draws it (only the latest of several queued). */
+export function drawSlice() {
+  const shown = current;
+  if (!shown?.array) return Promise.resolve();
+  const ticket = ++shown.drawCount;
+  return enqueue(shown, () => (shown === current && ticket === shown.drawCount ? drawNow(shown, ticket) : undefined));
+}
+
+async function drawNow(shown, ticket) {
+  const a = shown.array;
+  const parsed = parsedSlice(a);
+  const before = { ...shown.explorer.stats };
+  const got = await shown.explorer.read(a.path, parsed);
+  // A newer slice, array or store is on its way.
+  if (shown !== current || ticket !== current.drawCount || a !== current.array) return;
+  const requests = current.explorer.stats.chunkRequests - before.chunkRequests;
+  const bytes = current.explorer.stats.bytes - before.bytes;
+  const covered = chunkCount(chunkRanges(parsed, a.array.chunks));
+  const toNumber = valueNumber(got.dataType, got.float16Bits);
+  const numbers = Float64Array.from(got.values, (v) => toNumber(v));
+  const text = sliceText(parsed, a.array.shape);
+  const summary = $('zarr-slice-summary');
+  summary.textContent = `${a.path}[${text}]: ${shapeText(got.shape)} values, ${formatInt(covered)} chunk${covered === 1 ? '' : 's'} covered; read with ${formatInt(requests)} chunk request${requests === 1 ? '' : 's'}, ${formatBytes(bytes)}.`;
+  Object.assign(summary.dataset, { path: a.path, slice: text, covered: String(covered), requests: String(requests), bytes: String(bytes) });
+  const xDim = a.roles.indexOf('x');
+  const yDim = a.roles.indexOf('y');
+  const firstChunk = parsed.map((p, d) => Math.floor((p.index ?? p.start) / a.array.chunks[d]));
+  $('zarr-chunk').value = firstChunk.join(',');
+  if (yDim < 0) {
+    $('zarr-heat-box').hidden = true;
+    $('zarr-line-box').hidden = false;
+    current.plot.setData(numbers);
+    heat = null;
+  } else {
+    $('zarr-line-box').hidden = true;
+    $('zarr-heat-box').hidden = false;
+    // The result keeps the array's dimension order: rows are y unless y comes after x.
+    const [ny, nx] = [parsed[yDim].stop - parsed[yDim].start, parsed[xDim].stop - parsed[xDim].start];
+    const grid = yDim < xDim ? numbers : transposed(numbers, nx, ny);
+    const range = finiteRange(grid) ?? [0, 1];
+    const geometry = drawValueHeatmap($('zarr-heatmap'), ny, nx, grid, range);
+    drawColorBar($('zarr-colorbar'), range[0], range[1], formatApprox);
+    heat = { a, parsed, xDim, yDim, nx, ny, raw: got.values, text: valueFormatter(got.dataType, got.float16Bits), ...geometry };
+    Object.assign($('zarr-heatmap').dataset, { cellWidth: String(geometry.cellWidth), cellHeight: String(geometry.cellHeight), rows: String(ny), cols: String(nx) });
+  }
+  $('view-zarr').dataset.drawn = String(current.drawCount);
+  updateCounter();
+}
+
+function transposed(numbers, rows, cols) {
+  const out = new Float64Array(numbers.length);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[c * rows + r] = numbers[r * cols + c];
+  return out;
+}
+
+// The array index and exact value of the heatmap cell under a point.
+function cellAt(e) {
+  if (!heat) return null;
+  const rect = $('zarr-heatmap').getBoundingClientRect();
+  const x = e.clientX - rect.left - 1;
+  const y = e.clientY - rect.top - 1;
+  if (x < 0 || y < 0 || x >= heat.w || y >= heat.h) return null;
+  const r = Math.min(heat.ny - 1, Math.floor((y / heat.h) * heat.ny));
+  const c = Math.min(heat.nx - 1, Math.floor((x / heat.w) * heat.nx));
+  const index = heat.parsed.map((p, d) => (d === heat.yDim ? p.start + r : d === heat.xDim ? p.start + c : p.index));
+  const flat = heat.yDim < heat.xDim ? r * heat.nx + c : c * heat.ny + r;
+  return { index, value: heat.text(heat.raw[flat]) };
+}
+
+function wireHeatmap(canvas) {
+  canvas.addEventListener('pointermove', (e) => {
+    const cell = cellAt(e);
+    if (!cell) return;
+    const chunk = cell.index.map((i, d) => Math.floor(i / heat.a.array.chunks[d]));
+    const readout = $('zarr-heat-readout');
+    readout.textContent = `${heat.a.path}[${cell.index.join(', ')}] = ${cell.value}  (chunk ${chunk.join(',')})`;
+    Object.assign(readout.dataset, { index: cell.index.join(','), value: cell.value });
+  });
+  canvas.addEventListener('click', (e) => {
+    const cell = cellAt(e);
+    if (!cell) return;
+    const chunk = cell.index.map((i, d) => Math.floor(i / heat.a.array.chunks[d]));
+    $('zarr-chunk').value = chunk.join(',');
+    current?.run('Could not open the chunk', () => openChunk(chunk));
+  });
+}
+
+/** Opens one pcodec chunk (inner chunk of a shard) in the Pco view. */
+async function openChunk(coords) {
+  const shown = current;
+  const a = shown?.array;
+  if (!a) return;
+  const before = shown.explorer.stats.chunkRequests;
+  const bytes = await enqueue(shown, () => shown.explorer.chunkBytes(a.path, coords));
+  updateCounter();
+  if (!bytes) {
+    $('zarr-chunk-note').textContent = `chunk ${coords.join(',')} is not stored: it reads as the fill value ${JSON.stringify(a.description.fillValue)}`;
+    return;
+  }
+  $('zarr-chunk-note').textContent = `chunk ${coords.join(',')}: ${formatBytes(bytes.length)} (${current.explorer.stats.chunkRequests - before} requests)`;
+  await current.openPco(`${a.path.slice(1)} chunk ${coords.join('.')}`, bytes);
+}
+
+/**
+ * Opens a store and shows it.
+ * @param {{name: string, source: string | object, hints?: string[], listMetadataKeys?: Function,
+ *   setStage?: Function, openPco: (name: string, bytes: Uint8Array) => Promise<void>,
+ *   run: (title: string, action: Function) => Promise<void>}} options
+ */
+export async function renderZarr({ name, source, hints, listMetadataKeys, setStage, openPco, run, array }) {
+  stopZarr();
+  setStage?.('starting the decode workers');
+  if (!pool) pool = await createWorkerPool({ size: Math.min(2, navigator.hardwareConcurrency || 2) }).catch(() => null);
+  setStage?.(`reading the metadata of ${name}`);
+  const explorer = await openZarr(source, { name, hints, listMetadataKeys, pool });
+  current = { explorer, openPco, run, drawCount: 0, queue: Promise.resolve(), timer: setInterval(updateCounter, 250) };
+  skeleton();
+  $('zarr-title').textContent = `Zarr: ${name}`;
+  renderTree();
+  updateCounter();
+  const arrays = explorer.nodes.filter((n) => n.kind === 'array' && n.description);
+  // The requested array, else the one with the most dimensions (the data, not a coordinate).
+  const pick = (array && arrays.find((n) => n.path === `/${array.replace(/^\/+/, '')}`)) ??
+    arrays.filter((n) => !undecodableCodecs(n.description).length && n.description.indexLocation !== 'start')
+      .sort((p, q) => q.description.shape.length - p.description.shape.length)[0];
+  if (pick) {
+    setStage?.(`reading ${pick.path}`);
+    await selectArray(pick.path);
+  }
+}
+
+export function stopZarr() {
+  if (current?.timer) clearInterval(current.timer);
+  current = null;
+  heat = null;
+}
+
+/** The explorer on show (for scripts and tests): its request counts. */
+export function zarrStats() {
+  return current ? { ...current.explorer.stats, keys: [...current.explorer.stats.keys] } : null;
+}
