@@ -9,10 +9,12 @@ export interface BpcellsValueArrayMap {
   f64: Float64Array;
 }
 
-/** Requests and bytes fetched through a source, in total and per file. */
+/** Requests and bytes fetched through a source, in total and per file (the js/io stats shape). */
 export interface BpcellsStats {
   requests: number;
   bytes: number;
+  /** Attempts repeated after a retryable failure (network error, 5xx, 408, 429, short answer). */
+  retries: number;
   files: Record<string, { requests: number; bytes: number }>;
 }
 
@@ -42,6 +44,22 @@ export interface BpcellsOpenOptions {
   fetch?: typeof fetch;
   /** HTTP only: extra request headers (e.g. Authorization). */
   headers?: Record<string, string>;
+  /** HTTP only: extra attempts for network errors, 5xx, 408, 429 and short answers (default 3; 0 = off). */
+  retries?: number;
+  /** HTTP only: ms of the first backoff step (default 200; doubles per attempt, with jitter). */
+  retryDelay?: number;
+  /** HTTP only: cap in ms on backoff and on a server's Retry-After (default 10000). */
+  maxRetryDelay?: number;
+  /** Requests in flight per origin (default 6). */
+  concurrency?: number;
+  /** Bound in bytes of the LRU cache of fetched ranges (default 16 MiB; 0 = none). */
+  cacheBytes?: number;
+  /** > 0: fetches widen to aligned blocks of this many bytes (default 0 = exact ranges). */
+  blockSize?: number;
+  /** Merge threshold in bytes for ranges read together (default 65536). */
+  gap?: number;
+  /** HTTP only: send If-Range on later ranges (default: yes, except cross-origin in browsers). */
+  ifRange?: boolean;
 }
 
 export interface BpcellsSlice<D extends BpcellsDtype = BpcellsDtype> {
@@ -101,10 +119,12 @@ export interface BpcellsSource {
   size(name: string): Promise<number>;
   read(name: string, start: number, end: number): Promise<Uint8Array>;
   readAll(name: string): Promise<Uint8Array>;
+  /** Closes file descriptors and drops cached bytes. */
+  close?(): void;
 }
 
 export class LocalDirSource implements BpcellsSource {
-  constructor(dir: string);
+  constructor(dir: string, options?: BpcellsOpenOptions);
   readonly kind: 'local';
   readonly stats: BpcellsStats;
   size(name: string): Promise<number>;
@@ -125,7 +145,7 @@ export class HttpSource implements BpcellsSource {
 }
 
 export class ObjectSource implements BpcellsSource {
-  constructor(obj: BpcellsSourceObject);
+  constructor(obj: BpcellsSourceObject, options?: BpcellsOpenOptions);
   readonly kind: 'object';
   readonly stats: BpcellsStats;
   size(name: string): Promise<number>;
