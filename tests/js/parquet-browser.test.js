@@ -61,3 +61,42 @@ test('inspect in the page: ALP pages, merged layout', async () => {
   expect(cols.map((c) => c.column)).toEqual(['value1', 'value2', 'value3', 'value4']);
   for (const c of cols) expect(c.pages).toEqual([{ encoding: 'ALP', layout: 'merged', numVectors: 15 }]);
 });
+
+test('the demo opens a .parquet URL: schema, a column plotted from the worker, an ALP page in the ALP view', async () => {
+  const { page } = browser;
+  const errorsBefore = browser.pageErrors.length;
+  await page.goto(`${browser.base}/web/?open=${encodeURIComponent('/corpus/parquet-alp/alp_spotify1.parquet')}&format=auto`);
+  await page.waitForSelector('body[data-started=yes]', { timeout: 60000 });
+  const shown = await page.evaluate(() => ({
+    format: document.body.dataset.format,
+    error: document.getElementById('error').hidden ? null : document.getElementById('error').textContent,
+    title: document.getElementById('parquet-title')?.textContent,
+    schema: [...document.querySelectorAll('#pq-schema tbody tr')].map((tr) => [...tr.cells].slice(0, 7).map((td) => td.textContent)),
+    count: document.querySelector('#pq-values [data-stat=count]')?.textContent,
+    first: [...document.querySelectorAll('#pq-values [data-stat=first] li')].slice(0, 3).map((li) => li.textContent),
+    alpButtons: document.querySelectorAll('#pq-pages button[data-alp-page]').length,
+  }));
+  expect(shown.error).toBeNull();
+  expect(shown.format).toBe('parquet');
+  expect(shown.title).toBe('Parquet: alp_spotify1.parquet');
+  const names = readFileSync(path.join(dir, 'alp_spotify1_expect.csv'), 'utf8').split('\n', 1)[0].split(',');
+  expect(shown.schema.map((r) => r[0])).toEqual(names);
+  for (const row of shown.schema) expect(row.slice(1)).toEqual(['DOUBLE', 'OPTIONAL', 'UNCOMPRESSED', 'RLE, ALP', '1', '1']);
+  expect(shown.count).toBe('15,000');
+  // the first plotted column is danceability: its first values as the CSV has them
+  const csv = readFileSync(path.join(dir, 'alp_spotify1_expect.csv'), 'utf8').split('\n').slice(1, 4).map((l) => Number(l.split(',')[0]));
+  expect(shown.first.map(Number)).toEqual(csv);
+  expect(shown.alpButtons).toBe(1);
+  const before = Number(await page.getAttribute('body', 'data-actions')) || 0;
+  await page.click('#pq-pages button[data-alp-page]');
+  await page.waitForFunction((n) => Number(document.body.dataset.actions) > n, before, { timeout: 30000 });
+  const alpView = await page.evaluate(() => ({
+    visible: !document.getElementById('view-alp').hidden,
+    layout: document.querySelector('#alp-header [data-field=layout]')?.textContent,
+    back: Boolean(document.getElementById('back-to-parquet')),
+  }));
+  expect(alpView).toEqual({ visible: true, layout: expect.stringMatching(/merged/), back: true });
+  await page.click('#back-to-parquet');
+  expect(await page.evaluate(() => !document.getElementById('view-parquet').hidden)).toBe(true);
+  expect(browser.pageErrors.slice(errorsBefore)).toEqual([]);
+});
