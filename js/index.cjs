@@ -68,7 +68,7 @@ exports.load = load;
 /** Loads the ES module and the WebAssembly module (see the ES init()). */
 exports.init = async function init(options) {
   const mod = await load();
-  await mod.init(options);
+  return mod.init(options); // resolves to the ES namespace, as the ES init() does
 };
 exports.buildInfo = function buildInfo() {
   return loaded('buildInfo()').buildInfo();
@@ -80,3 +80,4 @@ exports.DTYPES = Object.freeze(['u8', 'i8', 'u16', 'i16', 'f16', 'u32', 'i32', '
 exports.pco = deferred(['pco']);
 exports.alp = deferred(['alp']);
 exports.bpcells = deferred(['bpcells']);
+exports.io = deferred(['io']);

@@ -14,6 +14,9 @@ export type {
   PcoWrappedChunk,
   PcoView,
   PcoViewStats,
+  PcoBytes,
+  PcoDecodeOptions,
+  PcoTypedDecodeOptions,
 } from './pco.js';
 // ALP (added by the ALP branch)
 export * as alp from './alp.js';
@@ -31,6 +34,8 @@ export type {
 } from './alp.js';
 // BPCells (bpcells branch): lazy matrix-directory reader.
 export * as bpcells from './bpcells/index.js';
+// One range-reading layer (local, http(s), Blob, buffer, user object) under every container reader.
+export * as io from './io/index.js';
 export type {
   BpcellsMatrix,
   BpcellsSlice,

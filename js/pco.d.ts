@@ -69,38 +69,49 @@ export interface PcoDecodeOptions {
   maxOutputBytes?: number;
 }
 
+/** decode / decodeView options: the expected dtype narrows the result and is checked at run time. */
+export interface PcoTypedDecodeOptions<D extends Dtype = Dtype> extends PcoDecodeOptions {
+  dtype?: D;
+}
+
+/** Any bytes: a Uint8Array (Node Buffers included), another ArrayBufferView or an ArrayBuffer. */
+export type PcoBytes = ArrayBufferView | ArrayBufferLike;
+
 /**
  * Decodes a standalone Pco file into one typed array of its dtype. A file without chunks gives
  * an empty array of its uniform dtype, or an empty Uint8Array when it declares none.
  * Throws if chunks differ in dtype (use decodeChunks).
  */
-export function decode(bytes: Uint8Array, options?: PcoDecodeOptions): DecodedArray;
+export function decode<D extends Dtype>(bytes: PcoBytes, options: PcoTypedDecodeOptions<D> & { dtype: D }): DtypeArrayMap[D];
+export function decode(bytes: PcoBytes, options?: PcoDecodeOptions): DecodedArray;
+/** The dtype the file decodes to, from its metadata: null when it declares none, 'mixed' when chunks differ. */
+export function dtypeOf(bytes: PcoBytes): Dtype | 'mixed' | null;
 /**
  * Decodes into the caller's typed array, which must be of the file's dtype (the class decode()
  * would return) and hold all its values. Returns out.subarray(0, count). No array is allocated.
  */
-export function decodeInto<T extends DecodedArray>(bytes: Uint8Array, out: T, options?: PcoDecodeOptions): T;
+export function decodeInto<T extends DecodedArray>(bytes: PcoBytes, out: T, options?: PcoDecodeOptions): T;
 /** Decodes each chunk in its own dtype. */
-export function decodeChunks(bytes: Uint8Array, options?: PcoDecodeOptions): PcoChunk[];
+export function decodeChunks(bytes: PcoBytes, options?: PcoDecodeOptions): PcoChunk[];
 /** Describes the file: versions, dtype, and per chunk its mode, delta encoding and bins. */
-export function inspect(bytes: Uint8Array): PcoFileInfo;
+export function inspect(bytes: PcoBytes): PcoFileInfo;
 
 export interface PcoWrappedChunk<D extends Dtype = Dtype> {
   /** The chunk metadata, as in inspect() (without byteRange). */
   info: PcoChunkInfo;
   /** Decodes one page of n values (n as recorded by the container). */
-  decodePage(pageBytes: Uint8Array, n: number): DtypeArrayMap[D];
+  decodePage(pageBytes: PcoBytes, n: number): DtypeArrayMap[D];
 }
 
 export interface PcoWrappedReader {
   formatVersion: PcoFormatVersion;
   /** Opens one chunk from its metadata bytes; the container supplies the dtype. */
-  chunk<D extends Dtype>(metaBytes: Uint8Array, dtype: D): PcoWrappedChunk<D>;
+  chunk<D extends Dtype>(metaBytes: PcoBytes, dtype: D): PcoWrappedChunk<D>;
 }
 
 export const wrapped: {
   /** Reads a wrapped-format header (the bytes are copied). */
-  open(headerBytes: Uint8Array): PcoWrappedReader;
+  open(headerBytes: PcoBytes): PcoWrappedReader;
 };
 
 /**
@@ -131,5 +142,6 @@ export interface PcoViewStats {
 }
 
 /** Decodes like decode(), but returns a view into wasm memory instead of a copy. Call release(). */
-export function decodeView(bytes: Uint8Array, options?: { maxOutputBytes?: number }): PcoView;
+export function decodeView<D extends Dtype>(bytes: PcoBytes, options: PcoTypedDecodeOptions<D> & { dtype: D }): PcoView<D>;
+export function decodeView(bytes: PcoBytes, options?: PcoDecodeOptions): PcoView;
 export function viewStats(): PcoViewStats;

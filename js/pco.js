@@ -9,13 +9,18 @@ import { DTYPES, binding, callWithInputs, getModule, isDtype, typedArrayFor, vie
 
 function describeValue(value) {
   if (value === null) return 'null';
-  if (value instanceof ArrayBuffer) return 'an ArrayBuffer (wrap it: new Uint8Array(buffer))';
   if (typeof value === 'object') return value.constructor?.name ?? 'an object';
   return typeof value;
 }
 
+// Any BufferSource (Uint8Array and Node Buffers as they are, other views and ArrayBuffers wrapped).
 function requireBytes(what, value) {
-  if (!(value instanceof Uint8Array)) throw new TypeError(`${what} must be a Uint8Array, got ${describeValue(value)}`);
+  if (value instanceof Uint8Array) return value;
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  if (value instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && value instanceof SharedArrayBuffer)) {
+    return new Uint8Array(value);
+  }
+  throw new TypeError(`${what} must be a Uint8Array, another ArrayBufferView or an ArrayBuffer, got ${describeValue(value)}`);
 }
 
 function requireDtype(what, dtype) {
@@ -34,13 +39,32 @@ function requireCount(what, n) {
 }
 
 // options.maxOutputBytes caps the decoded size: a small valid file of constant values can
-// expand a million-fold, so callers decoding untrusted files should set it.
-function outputLimit(what, options) {
+// expand a million-fold, so callers decoding untrusted files should set it. options.dtype (where
+// taken) is the dtype the caller expects; a file of another dtype is refused.
+const OPTION_NAMES = { limit: ['maxOutputBytes'], typed: ['maxOutputBytes', 'dtype'] };
+
+function checkOptionNames(what, options, names) {
+  if (options === undefined || options === null) return;
+  if (typeof options !== 'object') throw new TypeError(`${what}: options must be an object, got ${typeof options}`);
+  for (const key of Object.keys(options)) {
+    if (!names.includes(key)) throw new TypeError(`${what}: unknown option ${JSON.stringify(key)} (one of ${names.join(', ')})`);
+  }
+}
+
+function outputLimit(what, options, names = OPTION_NAMES.limit) {
+  checkOptionNames(what, options, names);
   const limit = options?.maxOutputBytes ?? Infinity;
   if (typeof limit !== 'number' || !(limit >= 0)) {
     throw new TypeError(`${what}: options.maxOutputBytes must be a non-negative number, got ${String(limit)}`);
   }
+  if (options?.dtype !== undefined) requireDtype(`${what}: options.dtype`, options.dtype);
   return limit;
+}
+
+function checkExpectedDtype(what, options, dtype) {
+  if (options?.dtype !== undefined && dtype !== null && dtype !== options.dtype) {
+    throw new PcoError(`${what}: the file holds ${dtype} values, but options.dtype is ${options.dtype}`);
+  }
 }
 
 function decodeRawChunks(bytes, limit) {
@@ -71,9 +95,15 @@ function decodeToScratch(bytes, limit, into) {
  * @param {Uint8Array} bytes
  */
 export function decode(bytes, options) {
-  requireBytes('pco.decode: bytes', bytes);
-  const limit = outputLimit('pco.decode', options);
+  bytes = requireBytes('pco.decode: bytes', bytes);
+  const limit = outputLimit('pco.decode', options, OPTION_NAMES.typed);
   const { dtype, view } = decodeToScratch(bytes, limit, false);
+  try {
+    checkExpectedDtype('pco.decode', options, dtype);
+  } catch (err) {
+    getModule()._numdecode_pco_release_scratch();
+    throw err;
+  }
   const raw = new Uint8Array(view.length);
   raw.set(view);
   getModule()._numdecode_pco_release_scratch();
@@ -92,7 +122,7 @@ export function decode(bytes, options) {
  * @returns {T}
  */
 export function decodeInto(bytes, out, options) {
-  requireBytes('pco.decodeInto: bytes', bytes);
+  bytes = requireBytes('pco.decodeInto: bytes', bytes);
   if (!ArrayBuffer.isView(out) || out instanceof DataView) {
     const got = out instanceof ArrayBuffer ? 'an ArrayBuffer (view it as the typed array of the file\'s dtype)' : describeValue(out);
     throw new TypeError(`pco.decodeInto: out must be a typed array, got ${got}`);
@@ -105,6 +135,11 @@ export function decodeInto(bytes, out, options) {
   } catch (err) {
     // The decoder stops as soon as a chunk would pass the limit; say when out set it.
     if (limit < userLimit && err?.code === CODES.OUTPUT_LIMIT) {
+      // Too small, or the wrong class altogether? The metadata says which, without decoding.
+      const dtype = dtypeOf(bytes);
+      if (dtype !== null && dtype !== 'mixed' && !(out instanceof typedArrayFor(dtype))) {
+        throw new TypeError(`pco.decodeInto: the file holds ${dtype} values, so out must be a ${typedArrayFor(dtype).name}; got ${out.constructor.name}`);
+      }
       throw new RangeError(`pco.decodeInto: out (${out.byteLength} bytes) is too small for the file: ${err.message}`);
     }
     throw err;
@@ -130,7 +165,7 @@ export function decodeInto(bytes, out, options) {
  * @returns {{dtype: string, values: ArrayLike<number|bigint>}[]}
  */
 export function decodeChunks(bytes, options) {
-  requireBytes('pco.decodeChunks: bytes', bytes);
+  bytes = requireBytes('pco.decodeChunks: bytes', bytes);
   return decodeRawChunks(bytes, outputLimit('pco.decodeChunks', options)).map((c) => ({ dtype: c.dtype, values: viewAs(c.dtype, c.bytes) }));
 }
 
@@ -140,9 +175,23 @@ export function decodeChunks(bytes, options) {
  * @param {Uint8Array} bytes
  */
 export function inspect(bytes) {
-  requireBytes('pco.inspect: bytes', bytes);
+  bytes = requireBytes('pco.inspect: bytes', bytes);
   const inspectBinding = binding('pcoInspect');
   return JSON.parse(callWithInputs(PcoError, [bytes], (ptr, len) => inspectBinding(ptr, len)));
+}
+
+/**
+ * The dtype a standalone file decodes to, read from its metadata without decoding values: the
+ * chunks' shared dtype, the declared uniform dtype of a file without chunks, null when it declares
+ * none, or 'mixed' when chunks differ (decode them with decodeChunks).
+ * @returns {string|null}
+ */
+export function dtypeOf(bytes) {
+  const info = inspect(bytes);
+  const dtypes = new Set(info.chunks.map((c) => c.dtype));
+  if (dtypes.size > 1) return 'mixed';
+  if (dtypes.size === 1) return [...dtypes][0];
+  return info.uniformDtype ?? null;
 }
 
 /**
@@ -151,7 +200,7 @@ export function inspect(bytes) {
  * @param {Uint8Array} headerBytes
  */
 function open(headerBytes) {
-  requireBytes('pco.wrapped.open: headerBytes', headerBytes);
+  headerBytes = requireBytes('pco.wrapped.open: headerBytes', headerBytes);
   const readHeader = binding('pcoWrappedHeader');
   const readChunk = binding('pcoWrappedChunk');
   const decodePageBinding = binding('pcoWrappedPage');
@@ -160,7 +209,7 @@ function open(headerBytes) {
   return {
     formatVersion,
     chunk(metaBytes, dtype) {
-      requireBytes('pco.wrapped chunk: metaBytes', metaBytes);
+      metaBytes = requireBytes('pco.wrapped chunk: metaBytes', metaBytes);
       requireDtype('pco.wrapped chunk: dtype', dtype);
       const meta = metaBytes.slice();
       const info = JSON.parse(
@@ -169,7 +218,7 @@ function open(headerBytes) {
       return {
         info,
         decodePage(pageBytes, n) {
-          requireBytes('pco.wrapped decodePage: pageBytes', pageBytes);
+          pageBytes = requireBytes('pco.wrapped decodePage: pageBytes', pageBytes);
           requireCount('pco.wrapped decodePage: n', n);
           const raw = callWithInputs(PcoError, [header, meta, pageBytes], (hp, hl, mp, ml, pp, pl) =>
             decodePageBinding(hp, hl, mp, ml, dtype, pp, pl, n),
@@ -199,12 +248,18 @@ export const wrapped = Object.freeze({ open });
  * @param {{maxOutputBytes?: number}} [options]
  */
 export function decodeView(bytes, options) {
-  requireBytes('pco.decodeView: bytes', bytes);
-  const limit = outputLimit('pco.decodeView', options);
+  bytes = requireBytes('pco.decodeView: bytes', bytes);
+  const limit = outputLimit('pco.decodeView', options, OPTION_NAMES.typed);
   const mod = getModule();
   const decodeViewBinding = binding('pcoDecodeView');
   const releaseBinding = binding('pcoReleaseView');
   const { handle, dtype, ptr, byteLength } = callWithInputs(PcoError, [bytes], (p, len) => decodeViewBinding(p, len, limit));
+  try {
+    checkExpectedDtype('pco.decodeView', options, dtype);
+  } catch (err) {
+    releaseBinding(handle);
+    throw err;
+  }
   const Type = typedArrayFor(dtype ?? 'u8');
   const length = byteLength / Type.BYTES_PER_ELEMENT;
   let released = false;

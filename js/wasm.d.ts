@@ -28,6 +28,10 @@ export interface InitOptions {
   simd?: boolean | 'auto';
   /** The .wasm bytes of the chosen build, when the default location (next to the .mjs) will not do. */
   wasmBinary?: ArrayBuffer | ArrayBufferView;
+  /** The chosen build already compiled (e.g. WebAssembly.compileStreaming, or shared with a worker). */
+  module?: WebAssembly.Module;
+  /** Where to fetch the chosen build's .wasm from (a file: URL is read from disk in Node). */
+  wasmUrl?: string | URL;
 }
 
 export interface BuildInfo {
@@ -41,7 +45,7 @@ export interface BuildInfo {
  * Loads the WebAssembly module once; concurrent and later calls share that load.
  * Rejects if a later call explicitly asks for the other build than the one loaded.
  */
-export function init(options?: InitOptions): Promise<void>;
+export function init(options?: InitOptions): Promise<typeof import('./index.js')>;
 /** Facts about the loaded module; throws if init() has not finished. */
 export function buildInfo(): BuildInfo;
 /** True when this engine can run the SIMD build. */

@@ -46,7 +46,17 @@ async function loadModule(simd, options) {
     ? (await import('../dist/numdecode-simd.mjs')).default
     : (await import('../dist/numdecode-scalar.mjs')).default;
   const moduleArgs = {};
-  if (options.wasmBinary !== undefined) {
+  if (options.module !== undefined) {
+    // A precompiled module (e.g. from WebAssembly.compileStreaming, or shared with a worker).
+    const compiled = options.module;
+    if (!(compiled instanceof WebAssembly.Module)) throw new TypeError('numdecode init: options.module must be a WebAssembly.Module');
+    moduleArgs.instantiateWasm = (imports, receive) => {
+      WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled));
+      return {};
+    };
+  } else if (options.wasmUrl !== undefined) {
+    moduleArgs.wasmBinary = await fetchWasm(options.wasmUrl);
+  } else if (options.wasmBinary !== undefined) {
     const bin = options.wasmBinary;
     if (!(bin instanceof ArrayBuffer || ArrayBuffer.isView(bin))) {
       throw new TypeError('numdecode init: options.wasmBinary must be an ArrayBuffer or Uint8Array');
@@ -70,14 +80,43 @@ async function loadModule(simd, options) {
   return mod;
 }
 
+// The bytes at options.wasmUrl: a file: URL is read from disk in Node, anything else fetched.
+async function fetchWasm(wasmUrl) {
+  const url = wasmUrl instanceof URL ? wasmUrl : new URL(String(wasmUrl), globalThis.location?.href);
+  if (isNode && url.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    return readFile(url);
+  }
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (err) {
+    throw new NumdecodeError(`numdecode init: cannot fetch ${url.href}: ${err?.message ?? err}`, { code: CODES.NETWORK, file: url.href, cause: err });
+  }
+  if (!response.ok) {
+    throw new NumdecodeError(`numdecode init: HTTP ${response.status} for ${url.href}`, { code: CODES.NETWORK, file: url.href, status: response.status });
+  }
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+const INIT_OPTIONS = new Set(['simd', 'wasmBinary', 'module', 'wasmUrl']);
+
 /**
  * Loads the WebAssembly module. Safe to call many times: concurrent and later calls share one
  * load. A later call that explicitly asks for the other build (simd: true vs false) throws,
  * since one page or process holds one module. A failed load can be retried.
- * @param {{simd?: boolean|'auto', wasmBinary?: ArrayBuffer|Uint8Array}} [options]
+ * Resolves to the package's API (the namespace of index.js). Exactly one of wasmBinary (the
+ * bytes), module (a compiled WebAssembly.Module) or wasmUrl (where to fetch the .wasm) may
+ * replace the default location next to the glue.
+ * @param {{simd?: boolean|'auto', wasmBinary?: ArrayBuffer|Uint8Array, module?: WebAssembly.Module, wasmUrl?: string|URL}} [options]
  */
 export async function init(options = {}) {
   options = options ?? {};
+  for (const key of Object.keys(options)) {
+    if (!INIT_OPTIONS.has(key)) throw new TypeError(`numdecode init: unknown option ${JSON.stringify(key)} (one of ${[...INIT_OPTIONS].join(', ')})`);
+  }
+  const given = ['wasmBinary', 'module', 'wasmUrl'].filter((k) => options[k] !== undefined);
+  if (given.length > 1) throw new TypeError(`numdecode init: pass one of wasmBinary, module, wasmUrl (got ${given.join(', ')})`);
   const simd = chooseSimd(options.simd);
   if (modulePromise === null) {
     chosenSimd = simd;
@@ -98,6 +137,8 @@ export async function init(options = {}) {
     );
   }
   await modulePromise;
+  // The whole API, so that `const { pco } = await init()` works (loaded lazily: index.js imports this file).
+  return import('./index.js');
 }
 
 /** The loaded module; throws if init() has not finished. */

@@ -226,17 +226,25 @@ export function definePcoSuite(simd) {
 
       test('arguments are checked before decoding', () => {
         const bytes = readBytes(pcoDir, 'classic_u32_n1000.pco');
-        expect(() => pco.decode(bytes.buffer)).toThrow(/pco\.decode: bytes must be a Uint8Array, got an ArrayBuffer/);
-        expect(() => pco.decode([1, 2, 3])).toThrow(/must be a Uint8Array, got Array/);
-        expect(() => pco.decodeChunks(undefined)).toThrow(/must be a Uint8Array, got undefined/);
-        expect(() => pco.inspect('x')).toThrow(/must be a Uint8Array, got string/);
-        expect(() => pco.wrapped.open(null)).toThrow(/must be a Uint8Array, got null/);
+        // Any BufferSource is bytes: the ArrayBuffer and a DataView over it decode the same.
+        const whole = bytes.slice();
+        expect(pco.decode(whole.buffer)).toEqual(pco.decode(whole));
+        expect(pco.decode(new DataView(whole.buffer))).toEqual(pco.decode(whole));
+        expect(() => pco.decode([1, 2, 3])).toThrow(/pco\.decode: bytes must be a Uint8Array, another ArrayBufferView or an ArrayBuffer, got Array/);
+        expect(() => pco.decodeChunks(undefined)).toThrow(/or an ArrayBuffer, got undefined/);
+        expect(() => pco.inspect('x')).toThrow(/or an ArrayBuffer, got string/);
+        expect(() => pco.wrapped.open(null)).toThrow(/or an ArrayBuffer, got null/);
+        expect(() => pco.decode(bytes, { maxOutputByte: 10 })).toThrow(/unknown option "maxOutputByte"/);
+        expect(() => pco.decode(bytes, { dtype: 'f128' })).toThrow(TypeError);
+        expect(pco.decode(bytes, { dtype: 'u32' })).toEqual(pco.decode(bytes));
+        expect(() => pco.decode(bytes, { dtype: 'f64' })).toThrow(/holds u32 values, but options.dtype is f64/);
+        expect(pco.dtypeOf(bytes)).toBe('u32');
 
         const layout = readJson(pcoDir, 'wrapped_i64_pages.wrapped.json');
         const reader = pco.wrapped.open(readBytes(pcoDir, layout.header));
         const meta = readBytes(pcoDir, layout.chunks[0].meta);
         expect(() => reader.chunk(meta, 'f128')).toThrow(/dtype must be one of u8, i8, .*f64, got "f128"/);
-        expect(() => reader.chunk(meta.buffer, 'i64')).toThrow(/metaBytes must be a Uint8Array/);
+        expect(() => reader.chunk(42, 'i64')).toThrow(/metaBytes must be a Uint8Array/);
         const chunk = reader.chunk(meta, 'i64');
         const page = readBytes(pcoDir, layout.chunks[0].pages[0].file);
         for (const n of [-1, 1.5, NaN, 2 ** 53, '1000', 2 ** 32]) {

@@ -22,7 +22,12 @@ test('init() picks the SIMD build where the engine supports it; concurrent calls
 test('asking for the other build after loading is an error', async () => {
   await init();
   await expect(init({ simd: false })).rejects.toThrow(/SIMD build is already loaded/);
-  await expect(init({ simd: true })).resolves.toBeUndefined();
+  // init() resolves to the API itself.
+  const api = await init({ simd: true });
+  expect(typeof api.pco.decode).toBe('function');
+  expect(api.buildInfo().simd).toBe(true);
+  await expect(init({ simd: true, wasmUrll: 'x' })).rejects.toThrow(/unknown option "wasmUrll"/);
+  await expect(init({ wasmBinary: new Uint8Array(8), wasmUrl: 'x' })).rejects.toThrow(/one of wasmBinary, module, wasmUrl/);
 });
 
 test('withInputs copies inputs into the heap and frees them, also when fn throws', async () => {

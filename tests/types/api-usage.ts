@@ -34,8 +34,17 @@ export async function example(bytes: Uint8Array, header: Uint8Array, meta: Uint8
 
   // @ts-expect-error: dtype names are checked
   reader.chunk(meta, 'f128');
-  // @ts-expect-error: decode takes bytes, not a buffer
-  pco.decode(new ArrayBuffer(4));
+  // Any BufferSource is bytes; a dtype in the options narrows the result.
+  const fromBuffer: DecodedArray = pco.decode(new ArrayBuffer(4));
+  const narrowed: Float64Array = pco.decode(bytes, { dtype: 'f64' });
+  const narrowedView: Float32Array = pco.decodeView(bytes, { dtype: 'f32' }).values;
+  const kind: Dtype | 'mixed' | null = pco.dtypeOf(bytes);
+  // @ts-expect-error: a string is not bytes
+  pco.decode('not bytes');
+  // @ts-expect-error: dtype names are checked in options too
+  pco.decode(bytes, { dtype: 'f128' });
+  const api = await init();
+  const again: Float64Array = api.pco.decode(bytes, { dtype: 'f64' });
 
-  return { simd, n, firstMode, bins, major, floats, big, halfBits, names, into, intoBig };
+  return { simd, n, firstMode, bins, major, floats, big, halfBits, names, into, intoBig, fromBuffer, narrowed, narrowedView, kind, again };
 }
