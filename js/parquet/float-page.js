@@ -42,12 +42,9 @@ export function splitDataPage(body, page, col) {
     const dl = h.definition_levels_byte_length;
     if (rl !== 0) throw `a flat column's page has ${rl} bytes of repetition levels`;
     if (h.num_rows !== numValues) throw `a flat column's page has ${h.num_rows} rows for ${numValues} values`;
-    if (col.maxDef > 0) {
-      defs = decodeRuns(body, 0, dl, width, numValues);
-      if (typeof defs === 'string') throw `definition levels: ${defs}`;
-    } else if (dl !== 0) {
-      throw `a REQUIRED column's page has ${dl} bytes of definition levels`;
-    }
+    if (col.maxDef === 0 && dl !== 0) throw `a REQUIRED column's page has ${dl} bytes of definition levels`;
+    // The values first: decompressing checks the page's stated size, which bounds num_values,
+    // before the levels allocate one byte per value.
     const rest = body.subarray(rl + dl);
     const size = header.uncompressed_page_size - rl - dl;
     if (h.is_compressed === false) {
@@ -55,6 +52,10 @@ export function splitDataPage(body, page, col) {
       payload = rest;
     } else {
       payload = decompress(rest, size, col.codec, col.compressors, col.chunkUncompressed);
+    }
+    if (col.maxDef > 0) {
+      defs = decodeRuns(body, 0, dl, width, numValues);
+      if (typeof defs === 'string') throw `definition levels: ${defs}`;
     }
   }
   let nonNull = numValues;
