@@ -181,12 +181,13 @@ export class HttpBackend {
         return retryable(this._err(`HTTP request failed: ${err?.message ?? err}${hint} (${this.url})`, { cause: err }));
       };
       let response;
+      // Counted when sent: a request that never got an answer (reset, timeout) still cost one.
+      countRequest(this.stats, this.statsKey);
       try {
         response = await this.fetchFn(this.url, { method, headers, signal: controller.signal });
       } catch (err) {
         throw fail(err);
       }
-      countRequest(this.stats, this.statsKey);
       const status = response.status;
       if (status === 404 || status === 410) {
         await discard(response);

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { IoError, openDirectory, openFile } from '../../js/io/index.js';
+import { RangeCache } from '../../js/io/cache.js';
 import { backoff, parseRetryAfter } from '../../js/io/retry.js';
 import { pattern, serveRange, startServer } from './io-test-server.js';
 
@@ -189,6 +190,7 @@ describe('HTTP retries', () => {
     const f = openFile(`${srv.base}/d.bin`, FAST);
     expect(same(await f.read(5, 15), DATA.subarray(5, 15))).toBe(true);
     expect(f.stats.retries).toBe(1);
+    expect(f.stats.requests).toBe(2); // the reset one counts: it was sent
   });
 
   test('a body shorter than asked is retried, then a clear error', async () => {
@@ -400,6 +402,45 @@ describe('efficiency', () => {
     expect(f.stats.requests).toBe(4);
     expect(f.peek(200, 300)).toBeNull();
     expect(same(f.peek(100, 200), DATA.subarray(100, 200))).toBe(true);
+  });
+
+  test('cache lookups: always the right bytes, the last put always found, joins of neighbours, bound kept', () => {
+    let seed = 12345;
+    const rand = (n) => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return (seed >>> 8) % n;
+    };
+    const files = { f0: pattern(10000, 5), f1: pattern(10000, 6) };
+    const cache = new RangeCache(4000);
+    let hits = 0;
+    let joined = 0;
+    let last = null;
+    for (let step = 0; step < 3000; step++) {
+      const file = `f${rand(2)}`;
+      const s = 100 * rand(90);
+      const e = Math.min(10000, s + 100 * (1 + rand(6)));
+      const op = rand(3);
+      if (op === 0) {
+        cache.put(file, s, files[file].subarray(s, e));
+        last = [file, s, e];
+      } else {
+        // A range inside the last put (must hit) or anywhere (may hit; then must be exact).
+        const [f, a, b] = op === 1 && last ? last : [file, s, e];
+        const x = a + rand(b - a);
+        const y = x + 1 + rand(b - x);
+        const got = cache.get(f, x, y);
+        if (op === 1 && last) expect(got).not.toBeNull();
+        if (got) {
+          hits++;
+          expect(same(got, files[f].subarray(x, y))).toBe(true);
+          if (![...cache.lru.values()].some((en) => en.file === f && en.start <= x && en.end >= y)) joined++;
+        }
+      }
+      expect(cache.bytes).toBeLessThanOrEqual(4000);
+      expect(cache.bytes).toBe([...cache.lru.values()].reduce((t, en) => t + en.data.length, 0));
+    }
+    expect(hits).toBeGreaterThan(500);
+    expect(joined).toBeGreaterThan(0); // some hits were assembled from neighbouring entries
   });
 
   test('blockSize widens fetches to aligned blocks (read-ahead)', async () => {
