@@ -7,6 +7,7 @@ import { backoff, parseRetryAfter, sleep } from './retry.js';
 import { countBytes, countRequest, countRetry } from './stats.js';
 
 const EXPOSE = 'Content-Range, Content-Length, ETag, Accept-Ranges';
+const MAX_TIMER = 2 ** 31 - 1;
 const CORS_HINT = `a cross-origin server must send "Access-Control-Expose-Headers: ${EXPOSE}"`;
 
 /** An error worth another attempt (network, 5xx, 408, 429, a short or mismatched answer). */
@@ -161,10 +162,13 @@ export class HttpBackend {
       } catch {
         throw this._err(`HTTP request aborted (${this.url})`, { code: CODES.ABORTED });
       }
-      timer = setTimeout(() => {
-        state.timedOut = true;
-        controller.abort();
-      }, this.opts.timeout);
+      // setTimeout cannot wait longer than 2^31-1 ms (a bigger delay fires at once): no timer then.
+      if (this.opts.timeout <= MAX_TIMER) {
+        timer = setTimeout(() => {
+          state.timedOut = true;
+          controller.abort();
+        }, this.opts.timeout);
+      }
       const headers = { ...(this.opts.headers ?? {}) };
       if (range) {
         headers.Range = `bytes=${range[0]}-${range[1] - 1}`;

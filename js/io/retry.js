@@ -35,7 +35,7 @@ export function sleep(ms, signals, what) {
     const timer = setTimeout(() => {
       done();
       resolve();
-    }, ms);
+    }, Math.min(ms, 2 ** 31 - 1));
     for (const s of live) s.addEventListener('abort', onAbort, { once: true });
   });
 }

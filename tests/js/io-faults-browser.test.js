@@ -83,6 +83,18 @@ maybe('cross-origin with Content-Range and ETag hidden: still exact (lengths che
   expect(exposed).toEqual({ size: 3019560 });
 });
 
+maybe('a Blob has readSync inside a Worker (FileReaderSync) and not on the main thread', async () => {
+  const out = await browser.page.evaluate(() => window.blobInWorker());
+  expect(out.error).toBeUndefined();
+  expect(out.hasReadSync).toBe(true);
+  expect(out.mainThreadReadSync).toBe('undefined');
+  expect(out.sync).toEqual(out.bytes.slice(3, 11));
+  expect(out.async).toEqual(out.bytes.slice(60, 64));
+  expect(out.past).toMatchObject({ name: 'IoError', code: 'ERR_NETWORK' });
+  expect(out.past.message).toMatch(/needs bytes \[0, 65\) but the file has only 64 bytes/);
+  expect(out.stats).toMatchObject({ requests: 2, bytes: 12, retries: 0 });
+});
+
 maybe('cross-origin without CORS headers: a clear error that says so', async () => {
   const out = await browser.page.evaluate((args) => window.crossOrigin(args), { base: servers.none.base, expectedDir, columns });
   expect(out.error).toMatchObject({ name: 'BpcellsError', code: 'ERR_NETWORK', file: 'version', cause: 'IoError' });
