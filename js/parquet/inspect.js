@@ -85,16 +85,19 @@ export async function inspectFile(file, name, footer, compressors) {
       }
       const bytes = await file.read(range.start, range.end);
       const pages = [];
+      let dataPages = 0; // errors name data pages by their index, as read() does
       for (let offset = 0; offset < bytes.length; ) {
         let info;
         try {
           info = readPageHeaderAt(bytes, offset, bytes.length);
         } catch (msg) {
-          throw columnError({ ...where, page: pages.length }, msg);
+          throw columnError({ ...where, page: dataPages }, msg);
         }
         info.fileOffset = range.start + offset;
         info.offsetInChunk = offset;
-        pages.push(describePage(bytes, info, leaf, meta, compressors, { ...where, page: pages.length }));
+        const isData = info.type === 'DATA_PAGE' || info.type === 'DATA_PAGE_V2';
+        pages.push(describePage(bytes, info, leaf, meta, compressors, { ...where, page: isData ? dataPages : `${info.type.toLowerCase().replace('_', ' ')}` }));
+        if (isData) dataPages++;
         offset = info.dataEnd;
       }
       // The chunk's encoding list, with the ids hyparquet has no name for taken from the pages.
