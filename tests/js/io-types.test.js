@@ -1,0 +1,31 @@
+// Type-checks tests/js/io-api-usage.ts against js/io/index.d.ts (strict settings).
+import { expect, test } from '@jest/globals';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { projectRoot } from './bpcells-helpers.js';
+
+test('js/io declarations type real usage', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'io-tsc-'));
+  try {
+    const config = {
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        strict: true,
+        noEmit: true,
+        types: [], lib: ['ES2022', 'DOM'],
+      },
+      files: [path.join(projectRoot, 'tests/js/io-api-usage.ts')],
+    };
+    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(config));
+    const tsc = path.join(projectRoot, 'node_modules/typescript/bin/tsc');
+    const r = spawnSync(process.execPath, [tsc, '-p', dir], { encoding: 'utf8' });
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 60000);
