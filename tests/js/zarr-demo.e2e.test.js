@@ -226,6 +226,19 @@ describeIf('Zarr view', () => {
     expect(sameValue('uint32', shown.value, labels.values[300 * 700 + 650])).toBe(true);
   });
 
+  test('a picked local folder: the hierarchy from its file list (no consolidated metadata needed)', async () => {
+    chunkRequests.length = 0;
+    await waitForAction(() => page.setInputFiles('#dir-input', path.join(zarrDir, 'stores', 'sharded_v3.zarr')));
+    await page.waitForFunction(() => document.getElementById('zarr-title')?.textContent === 'Zarr: sharded_v3.zarr' && document.body.dataset.state === 'ready', null, { timeout: 60000, polling: 50 });
+    const paths = await page.$$eval('#zarr-tree button[data-path]', (b) => b.map((x) => x.dataset.path));
+    expect(paths).toEqual(['/counts', '/labels', '/labels_index_start']);
+    expect(chunkRequests).toEqual([]); // read from the files, not over HTTP
+    const counts = await expectedArray('sharded_v3.zarr', 'counts');
+    const shown = await valueAt(512, 77);
+    expect(shown.index).toBe('512,77');
+    expect(sameValue('uint16', shown.value, counts.values[512 * 2048 + 77])).toBe(true);
+  });
+
   test('dtypes store: float16 and int64 in the plot readout', async () => {
     await openSample('dtypes_v3.zarr');
     for (const [array, dtype] of [['float16', 'float16'], ['int64', 'int64']]) {
