@@ -24,6 +24,8 @@ export function alpValueCount(payload) {
  * @throws {string}
  */
 export function decodeAlpValues(payload, dtype, expected, start, end) {
+  // a page of nulls only may carry no ALP payload at all
+  if (expected === 0 && payload.length === 0) return dtype === 'f32' ? new Float32Array(0) : new Float64Array(0);
   const n = alpValueCount(payload);
   if (typeof n === 'string') throw n;
   if (n !== expected) throw `the ALP payload holds ${n} values but the page has ${expected} non-null values`;

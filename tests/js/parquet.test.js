@@ -211,6 +211,28 @@ describe('built shapes', () => {
     expectColumn(r.columns.f, f, null);
   });
 
+  test('pages of nulls only (ALP and PLAIN) and an empty selection', async () => {
+    const n = 3000;
+    const values = new Float64Array(n);
+    const valid = new Uint8Array(n);
+    for (let i = 1000; i < 2000; i++) {
+      valid[i] = 1;
+      values[i] = i / 8;
+    }
+    const bytes = buildParquet({
+      columns: [{ name: 'x', type: 'DOUBLE', values, valid }],
+      rowGroups: [n],
+      pages: () => [{ rows: 1000, kind: 'v1' }, { rows: 1000, kind: 'v2' }, { rows: 1000, kind: 'v2', encoding: 'PLAIN' }],
+    });
+    const r = await read(bytes);
+    expectColumn(r.columns.x, values, valid, 0, n);
+    const nulls = await read(bytes, { rowStart: 2500, rowEnd: 2600 });
+    expect(Array.from(nulls.columns.x.valid)).toEqual(new Array(100).fill(0));
+    const none = await read(bytes, { rowStart: 5, rowEnd: 5 });
+    expect(none.numRows).toBe(0);
+    expect(none.columns.x.values).toHaveLength(0);
+  });
+
   test('row ranges across pages, vectors and row groups, with and without an OffsetIndex', async () => {
     for (const offsetIndex of [false, true]) {
       const bytes = buildParquet({ columns: columnsSpec(false), rowGroups: [3500, 2500], codec: 'SNAPPY', pages: mixedPages, dictionary: (c, g) => c === 1 && g === 0, offsetIndex });
