@@ -16,6 +16,8 @@ const FORMATS = {
 const COMMANDS = {
   'encode-alp': () => import('../js/cli/alp.js'), // ALP (added by the ALP branch)
   bpcells: () => import('../js/cli/bpcells.js'), // BPCells (bpcells branch)
+  zarr: () => import('../js/cli/zarr.js'), // Zarr stores through zarrita (issue 17)
+  parquet: () => import('../js/cli/parquet.js'), // Parquet files with ALP columns (issue 15)
 };
 
 const DEFAULT_FORMAT = 'pco';
@@ -86,7 +88,8 @@ async function decodeOrInspect(command, argv) {
   const bytes = new Uint8Array(await readFile(positionals[0]));
   await init();
   if (command === 'inspect') {
-    process.stdout.write(JSON.stringify(format.inspect(bytes, values), null, 2) + '\n');
+    // 64-bit integers are bigint in the API and decimal strings in JSON output.
+    process.stdout.write(JSON.stringify(format.inspect(bytes, values), (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2) + '\n');
     return;
   }
   const out = format.decode(bytes, values);
@@ -109,6 +112,9 @@ async function main(argv) {
   if (command === '--version') return version();
   // BPCells (bpcells branch): `inspect DIR_OR_URL` takes a matrix directory or URL, not a file.
   if (command === 'inspect') {
+    // Parquet (issue 15): a file starting with PAR1, or a .parquet URL.
+    const parquetCli = await COMMANDS.parquet();
+    if (await parquetCli.isTarget(rest)) return parquetCli.runInspect(rest);
     const bpcellsCli = await COMMANDS.bpcells();
     if (rest.some((arg) => bpcellsCli.isTarget(arg))) return bpcellsCli.runInspect(rest);
   }

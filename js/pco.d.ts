@@ -8,8 +8,8 @@ export interface PcoFormatVersion {
 
 export interface PcoMode {
   name: 'Classic' | 'IntMult' | 'FloatMult' | 'FloatQuant' | 'Dict';
-  /** IntMult / FloatMult base. */
-  base?: number | string;
+  /** IntMult base (a bigint for u64/i64/f64 files) or FloatMult base (a number). */
+  base?: number | bigint;
   /** FloatQuant: number of mantissa bits dropped. */
   k?: number;
   /** Dict: number of distinct values. */
@@ -23,25 +23,30 @@ export interface PcoDelta {
   windowNLog?: number;
   stateNLog?: number;
   quantization?: number;
-  bias?: number | string;
+  /** Conv1 bias (a 64-bit field whatever the dtype). */
+  bias?: bigint;
   weights?: number[];
 }
 
 export interface PcoBin {
   weight: number;
-  lower: number | string;
+  /** A bigint for 64-bit latents (u64, i64, f64 files), else a number. */
+  lower: number | bigint;
   offsetBits: number;
 }
 
 export interface PcoLatentVar {
   key: 'delta' | 'primary' | 'secondary';
+  /** Width of the latents: 8, 16, 32 or 64. */
+  latentBits: number;
   ansSizeLog: number;
   bins: PcoBin[];
 }
 
 export interface PcoChunkInfo {
   dtype: Dtype;
-  n: number;
+  /** Values in the chunk (standalone files; a wrapped chunk's pages carry their own counts). */
+  n?: number;
   /** [start, end) byte offsets of the chunk in the file (standalone files). */
   byteRange?: [number, number];
   mode: PcoMode;
@@ -54,7 +59,10 @@ export interface PcoFileInfo {
   standaloneVersion: number;
   /** The dtype the file declares for all its chunks, or null when it declares none. */
   uniformDtype: Dtype | null;
-  nHint: number;
+  /** The writer's estimate of the value count (standalone version 2+), or null. */
+  nHint: number | null;
+  /** Values in all chunks. */
+  n: number;
   chunks: PcoChunkInfo[];
 }
 

@@ -177,7 +177,26 @@ export function decodeChunks(bytes, options) {
 export function inspect(bytes) {
   bytes = requireBytes('pco.inspect: bytes', bytes);
   const inspectBinding = binding('pcoInspect');
-  return JSON.parse(callWithInputs(PcoError, [bytes], (ptr, len) => inspectBinding(ptr, len)));
+  const info = JSON.parse(callWithInputs(PcoError, [bytes], (ptr, len) => inspectBinding(ptr, len)));
+  for (const chunk of info.chunks) wideIntegers(chunk);
+  return info;
+}
+
+// One rule for 64-bit integers, decided by type, never by the size of a value (the binding writes
+// integers beyond 2^53 as strings): bin lowers of 64-bit latents, the IntMult base of 64-bit
+// dtypes and the Conv1 bias (a 64-bit field for every dtype) are bigint; everything else a number.
+// JSON output turns bigints to strings.
+const WIDE_DTYPES = new Set(['u64', 'i64', 'f64']);
+
+function wideIntegers(chunkInfo) {
+  const wide = WIDE_DTYPES.has(chunkInfo.dtype);
+  const int = (x) => (wide ? BigInt(x) : Number(x));
+  if (chunkInfo.mode?.name === 'IntMult') chunkInfo.mode.base = int(chunkInfo.mode.base);
+  if (chunkInfo.delta?.name === 'Conv1') chunkInfo.delta.bias = BigInt(chunkInfo.delta.bias);
+  for (const v of chunkInfo.latentVars ?? []) {
+    for (const bin of v.bins) bin.lower = v.latentBits === 64 ? BigInt(bin.lower) : Number(bin.lower);
+  }
+  return chunkInfo;
 }
 
 /**
@@ -212,8 +231,8 @@ function open(headerBytes) {
       metaBytes = requireBytes('pco.wrapped chunk: metaBytes', metaBytes);
       requireDtype('pco.wrapped chunk: dtype', dtype);
       const meta = metaBytes.slice();
-      const info = JSON.parse(
-        callWithInputs(PcoError, [header, meta], (hp, hl, mp, ml) => readChunk(hp, hl, mp, ml, dtype)),
+      const info = wideIntegers(
+        JSON.parse(callWithInputs(PcoError, [header, meta], (hp, hl, mp, ml) => readChunk(hp, hl, mp, ml, dtype))),
       );
       return {
         info,
