@@ -3,7 +3,7 @@
 // against the expected arrays (bytes or SHA-256, as the corpus README says).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -13,6 +13,7 @@ import { run } from '../../js/cli/zarr.js';
 import { openZarr } from '../../js/zarr-explore/explorer.js';
 import { parseSlice, chunkRanges, chunkCount } from '../../js/zarr-explore/slice.js';
 import { NumdecodeError } from '../../js/errors.js';
+import { crc32c } from './zarr-store.js';
 
 const zarrDir = path.join(corpusRoot, 'zarr-pcodec');
 const storeDir = (store) => path.join(zarrDir, 'stores', store);
@@ -233,6 +234,30 @@ test('a codec nobody here decodes is named, in the listing and when reading', as
   expect(err).toBeInstanceOf(NumdecodeError);
   expect(err.code).toBe('ERR_UNSUPPORTED');
   expect(err.message).toMatch(/array \/a .*numcodecs\.fpzip/);
+});
+
+test('a shard index claiming a terabyte-long chunk is refused by name, without allocating it', async () => {
+  // The corpus labels array with shard (0, 0) changed: inner chunk 0 claims 2^40 bytes (CRC-32C
+  // recomputed, so only the length is wrong).
+  const src = storeDir('sharded_v3.zarr');
+  const dir = path.join(tmp, 'bad_index.zarr');
+  mkdirSync(path.join(dir, 'labels/c/0'), { recursive: true });
+  copyFileSync(path.join(src, 'zarr.json'), path.join(dir, 'zarr.json'));
+  copyFileSync(path.join(src, 'labels/zarr.json'), path.join(dir, 'labels/zarr.json'));
+  const shard = new Uint8Array(readFileSync(path.join(src, 'labels/c/0/0')));
+  const indexAt = shard.length - (16 * 16 + 4);
+  const view = new DataView(shard.buffer, shard.byteOffset, shard.byteLength);
+  view.setBigUint64(indexAt + 8, 2n ** 40n, true);
+  view.setUint32(shard.length - 4, crc32c(shard.subarray(indexAt, shard.length - 4)), true);
+  writeFileSync(path.join(dir, 'labels/c/0/0'), shard);
+  const err = await runZarr(dir, '--array', 'labels', '--slice', '0:64,0:64').catch((e) => e);
+  expect(err).toBeInstanceOf(NumdecodeError);
+  expect(err.code).toBe('ERR_BAD_DATA');
+  expect(err.message).toMatch(/refusing to read .*"length":1099511627776.* of \/labels\/c\/0\/0/);
+  // A chunk the damage does not touch still reads, and matches.
+  const labels = await fullArray('sharded_v3.zarr', 'labels');
+  const ok = csvCells((await runZarr(dir, '--array', 'labels', '--slice', '64:66,0:3', '--format', 'csv')).toString());
+  expect(ok.flat().map(Number)).toEqual(box(labels, [600, 700], [64, 0], [66, 3]).map(Number));
 });
 
 test('bad usage exits 2 and says why', async () => {
