@@ -390,6 +390,37 @@ describe('efficiency', () => {
     expect(srv.state.log.length).toBe(1);
   });
 
+  test('a shared request survives one caller aborting; it is cancelled when every caller has', async () => {
+    const held = [];
+    srv.handler = (req, res) => held.push(() => serveRange(req, res, DATA));
+    const f = openFile(`${srv.base}/d.bin`, { ...FAST, cacheBytes: 0 });
+    const one = new AbortController();
+    const a = f.read(100, 200, { signal: one.signal });
+    const b = f.read(100, 200);
+    await new Promise((r) => setTimeout(r, 20));
+    one.abort();
+    await expect(a).rejects.toMatchObject({ name: 'IoError', code: 'ERR_ABORTED' });
+    held.shift()();
+    expect(same(await b, DATA.subarray(100, 200))).toBe(true);
+    expect(srv.state.log.length).toBe(1);
+
+    const c1 = new AbortController();
+    const c2 = new AbortController();
+    const c = f.read(300, 400, { signal: c1.signal });
+    const d = f.read(300, 400, { signal: c2.signal });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(srv.state.inFlight).toBe(1);
+    c1.abort();
+    c2.abort();
+    await expect(c).rejects.toMatchObject({ code: 'ERR_ABORTED' });
+    await expect(d).rejects.toMatchObject({ code: 'ERR_ABORTED' });
+    // The request itself was cancelled: the server sees its connection close.
+    for (let i = 0; i < 50 && srv.state.inFlight > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(srv.state.inFlight).toBe(0);
+    expect(srv.state.log.length).toBe(2);
+    expect(f.stats.retries).toBe(0);
+  });
+
   test('the block cache is an LRU bounded in bytes', async () => {
     srv.handler = (req, res) => serveRange(req, res, DATA);
     const f = openFile(`${srv.base}/d.bin`, { ...FAST, cacheBytes: 250 });
