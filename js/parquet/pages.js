@@ -24,6 +24,7 @@ const VALUES_PER_BYTE = 256;
 const VALUES_FLAT = 1 << 16;
 // Decompressed / compressed: gzip tops out near 1032, snappy near 21, LZ4 near 255.
 const MAX_RATIO = { SNAPPY: 32, GZIP: 1100, LZ4: 256, LZ4_RAW: 256 };
+const MAX_PAGE_BYTES = 1 << 30;
 
 export function maxValuesFor(pageBytes) {
   return VALUES_FLAT + pageBytes * VALUES_PER_BYTE;
@@ -109,6 +110,9 @@ export function decompress(body, uncompressedSize, codec, compressors, chunkUnco
   if (ratio !== undefined && uncompressedSize > body.length * ratio + 64) {
     throw `${uncompressedSize} decompressed bytes from ${body.length} is beyond what ${codec} can give`;
   }
+  // ZSTD and BROTLI can expand by far more; their bound is the chunk's stated total, and a page
+  // over 1 GiB is refused outright (Parquet page sizes are i32; no writer comes near).
+  if (uncompressedSize > MAX_PAGE_BYTES) throw `a page of ${uncompressedSize} decompressed bytes is over the 1 GiB limit`;
   if (chunkUncompressed !== undefined && uncompressedSize > chunkUncompressed) {
     throw `the page says it decompresses to ${uncompressedSize} bytes, more than the chunk's ${chunkUncompressed}`;
   }
