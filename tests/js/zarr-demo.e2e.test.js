@@ -187,6 +187,34 @@ describeIf('Zarr view', () => {
     expect(await page.isVisible('#view-zarr')).toBe(true);
   });
 
+  test('roles: one dimension of a 3-D array as the line plot, then the heatmap with rows after columns', async () => {
+    await selectArray('/t2m');
+    const t2m = await expectedArray('era5_like_v3.zarr', 't2m');
+    const at = (t, r, c) => t2m.values[(t * 181 + r) * 360 + c];
+    const setRole = async (dim, role, slice) => {
+      await waitForAction(() => page.selectOption(`#zarr-dims select[data-dim="${dim}"]`, role));
+      await page.waitForFunction((x) => document.getElementById('zarr-slice-summary').dataset.slice === x, slice, { timeout: 60000, polling: 50 });
+    };
+    // Latitude as x: the other x (longitude) becomes a fixed index, and no y is left.
+    await setRole(1, 'x', '0,:,0');
+    expect(await page.isVisible('#zarr-line')).toBe(true);
+    expect(await summary()).toMatchObject({ covered: '2', requests: '2' });
+    await page.locator('#zarr-line').scrollIntoViewIfNeeded();
+    const box = await page.locator('#zarr-line').boundingBox();
+    await page.mouse.move(box.x + 64 + 0.3 * (box.width - 76), box.y + box.height / 2);
+    const m = /^value\[(\d+)\] = (.+)$/.exec(await page.textContent('#zarr-line-readout'));
+    expect(m).not.toBeNull();
+    expect(m[2]).toBe(formatApprox(at(0, Number(m[1]), 0)));
+    // Longitude as y: rows are longitudes, columns latitudes.
+    await setRole(2, 'y', '0,:,:');
+    expect(await page.evaluate(() => ({ ...document.getElementById('zarr-heatmap').dataset }))).toMatchObject({ rows: '360', cols: '181' });
+    for (const [r, c] of [[200, 50], [0, 180], [359, 0]]) {
+      const shown = await valueAt(r, c);
+      expect(shown.index).toBe(`0,${c},${r}`);
+      expect(sameValue('float32', shown.value, at(0, c, r))).toBe(true);
+    }
+  });
+
   test('v2 store: order "F" array shown in C order, _ARRAY_DIMENSIONS as dimension names', async () => {
     await openSample('era5_like_v2.zarr');
     await selectArray('/tp');
