@@ -1,8 +1,7 @@
 // numdecode/parquet: Parquet files whose FLOAT / DOUBLE columns hold ALP pages (encoding 10).
-import type { ParquetError } from './errors.js';
 import type { FileInput, IoOptions } from './io/index.js';
 
-export { ParquetError };
+export { ParquetError } from './errors.js';
 
 export type ParquetInput = FileInput;
 

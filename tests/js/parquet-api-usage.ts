@@ -1,0 +1,50 @@
+// Compiled (not run) by tests/js/parquet-types.test.js: js/parquet.d.ts and js/parquet.d.cts must
+// type real usage through the package entries "numdecode/parquet" (ESM) and its require() form.
+import { read, inspect, readPages, ParquetError } from 'numdecode/parquet';
+import type { ParquetReadResult, ParquetFileInfo, ParquetColumn, ParquetColumnPage } from 'numdecode/parquet';
+
+export async function example(bytes: Uint8Array, blob: Blob, signal: AbortSignal) {
+  const r: ParquetReadResult = await read('https://example.org/x.parquet', {
+    columns: ['a', 'b'],
+    rowStart: 10,
+    rowEnd: 20,
+    timeout: 5000,
+    signal,
+    headers: { authorization: 'Bearer x' },
+    maxBytes: 1 << 20,
+  });
+  const n: number = r.numRows;
+  const a: ParquetColumn = r.columns.a;
+  if (a.type === 'FLOAT' || a.type === 'DOUBLE') {
+    const v = a.values as Float32Array | Float64Array;
+    const present: Uint8Array | null = a.valid;
+    void v, present;
+  }
+  const requests: number = r.stats.requests;
+  await read(bytes);
+  await read(blob, { columns: ['c'] });
+  await read({ byteLength: 10, slice: async (s: number, e?: number) => new ArrayBuffer((e ?? 10) - s) });
+  await read({ size: () => 10, read: (s: number, e: number) => new Uint8Array(e - s) });
+
+  const info: ParquetFileInfo = await inspect(new URL('https://example.org/x.parquet'));
+  const page = info.rowGroups[0].columns[0].pages[0];
+  const kind: 'dictionary' | 'data v1' | 'data v2' | 'index' = page.type;
+  const vectors: number | undefined = page.alp?.numVectors;
+  const layout: 'draft' | 'merged' | undefined = page.alp?.layout;
+
+  const { dtype, pages } = await readPages(bytes, { column: 'a', rowStart: 0 });
+  const first: ParquetColumnPage = pages[0];
+  const payload: Uint8Array | undefined = first.alp;
+  const d: 'f32' | 'f64' = dtype;
+
+  try {
+    await read('x.parquet');
+  } catch (err) {
+    if (err instanceof ParquetError) {
+      const where: [string | undefined, number | undefined, number | undefined] = [err.column, err.rowGroup, err.page];
+      const code: string = err.code;
+      void where, code;
+    }
+  }
+  return { n, requests, kind, vectors, layout, payload, d };
+}
