@@ -115,6 +115,16 @@ describe('parquet-cpp ALP corpus', () => {
       expect(err.message).toContain(url);
     });
 
+    test('an aborted signal stops the read with ERR_ABORTED', async () => {
+      const data = readFileSync(path.join(dir, 'alp_arade.parquet'));
+      server.handler = (req, res) => serveRange(req, res, data);
+      const controller = new AbortController();
+      controller.abort(new Error('user left'));
+      const err = await read(`${server.base}/alp_arade.parquet`, { signal: controller.signal }).catch((e) => e);
+      expect(err).toBeInstanceOf(NumdecodeError);
+      expect(err.code).toBe('ERR_ABORTED');
+    });
+
     test('maxBytes stops a read that would download more', async () => {
       const data = readFileSync(path.join(dir, 'alp_arade.parquet'));
       server.handler = (req, res) => serveRange(req, res, data);
