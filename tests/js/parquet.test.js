@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
+import { parquetWriteBuffer } from 'hyparquet-writer';
 import { compressors } from 'hyparquet-compressors';
 import { init, alp, ParquetError, IoError, NumdecodeError } from '../../js/index.js';
 import { read, inspect, readPages } from '../../js/parquet.js';
@@ -213,6 +214,38 @@ describe('built shapes', () => {
       expect(r.columns.i.values).toEqual(Array.from(S.ints));
     },
   );
+
+  test('a file written entirely by hyparquet-writer (PLAIN, BYTE_STREAM_SPLIT, dictionary; nulls; pages; row groups) reads as hyparquet reads it', async () => {
+    const n = 5000;
+    const withNulls = Array.from(S.d.subarray(0, n), (v, i) => (S.valid[i] ? v : null));
+    const repeated = Array.from({ length: n }, (_, i) => (i % 9 === 2 ? null : [1.5, -2.25, 1e300, Number.NaN][i % 4]));
+    const bytes = parquetWriteBuffer({
+      columnData: [
+        { name: 'plain', data: withNulls, type: 'DOUBLE', nullable: true, encoding: 'PLAIN' },
+        { name: 'bss', data: Float32Array.from(S.f.subarray(0, n)), type: 'FLOAT', nullable: false, encoding: 'BYTE_STREAM_SPLIT' },
+        { name: 'dict', data: repeated, type: 'DOUBLE', nullable: true },
+      ],
+      rowGroupSize: 3000,
+      pageSize: 4000,
+    });
+    const info = await inspect(bytes);
+    expect(info.rowGroups).toHaveLength(2);
+    const encodings = info.rowGroups[0].columns.map((c) => [...new Set(c.pages.map((p) => p.encoding))]);
+    expect(encodings).toEqual([['PLAIN'], ['BYTE_STREAM_SPLIT'], ['PLAIN', 'RLE_DICTIONARY']]);
+    expect(info.rowGroups[0].columns[0].pages.length).toBeGreaterThan(2);
+    expect(bytes).toBeInstanceOf(ArrayBuffer);
+    const hy = await parquetReadObjects({ file: bytes, compressors });
+    for (const [a, b] of [[0, n], [2990, 3010], [123, 4567]]) {
+      const r = await read(bytes, { rowStart: a, rowEnd: b });
+      for (const name of ['plain', 'bss', 'dict']) {
+        const col = r.columns[name];
+        const want = hy.slice(a, b).map((row) => row[name]);
+        const got = Array.from(col.values, (v, i) => (col.valid && !col.valid[i] ? null : v));
+        expect(got).toEqual(want);
+      }
+      expect(r.columns.bss.valid).toBeNull();
+    }
+  });
 
   test('REQUIRED columns: no definition levels, valid is null', async () => {
     const f = S.f.map((x, i) => (S.valid[i] ? x : 1.5));
