@@ -29,23 +29,113 @@ function usage() {
   const extra = Object.keys(COMMANDS).map((c) => `  numdecode ${c} ...            (numdecode ${c} --help)\n`).join('');
   return (
     'Usage:\n' +
-    `  numdecode decode [--format ${formats}] [format options] FILE [-o OUT]\n` +
-    '      write the decoded values as raw little-endian bytes (all chunks, f16 as bits) to OUT or stdout\n' +
-    `  numdecode inspect [--format ${formats}] [format options] FILE\n` +
-    '      print what the file contains as JSON\n' +
+    `  numdecode decode [--format ${formats}] [format options] [--to raw|csv|json] [--chunk N] FILE|- [-o OUT]\n` +
+    '      write the decoded values to OUT or stdout: raw little-endian bytes (f16 as bits, the default),\n' +
+    '      csv (one value per line) or json ({dtype, count, values}); FILE - reads standard input.\n' +
+    '      The dtype and count go to stderr. Chunks of different dtypes need --chunk N (or --to json).\n' +
+    `  numdecode inspect [--format ${formats}] [format options] FILE|-\n` +
+    '      print what the file contains as JSON (64-bit integers as decimal strings)\n' +
     extra +
     '  numdecode --help | --version\n' +
-    `Default format: ${DEFAULT_FORMAT}. Exit codes: 0 ok, 1 bad input, 2 bad usage.\n`
+    'The format is told by the file\'s first bytes (pco! for Pco; Parquet, HDF5 and Zarr have their\n' +
+    `own commands); ALP pages carry no signature: --format alp --dtype f32|f64. Default: ${DEFAULT_FORMAT}.\n` +
+    'Exit codes: 0 ok, 1 bad input, 2 bad usage.\n'
   );
 }
 
-// The value of --format wherever it stands, so that the format's own options can be parsed.
+// The value of --format wherever it stands, so that the format's own options can be parsed
+// (undefined: tell it from the file).
 function findFormat(argv) {
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--format') return argv[i + 1];
     if (argv[i].startsWith('--format=')) return argv[i].slice('--format='.length);
   }
-  return DEFAULT_FORMAT;
+  return undefined;
+}
+
+const PCO_MAGIC = [0x70, 0x63, 0x6f, 0x21]; // "pco!"
+const PARQUET_MAGIC = [0x50, 0x41, 0x52, 0x31]; // "PAR1"
+const HDF5_MAGIC = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a];
+
+function startsWith(bytes, magic, at = 0) {
+  return bytes.length >= at + magic.length && magic.every((b, i) => bytes[at + i] === b);
+}
+
+// The format of a file from its first bytes; containers are pointed to their own commands.
+function detectFormat(bytes) {
+  if (startsWith(bytes, PCO_MAGIC)) return 'pco';
+  if (startsWith(bytes, PARQUET_MAGIC)) throw new UsageError('this is a Parquet file: read it with numdecode parquet FILE (or numdecode inspect FILE)');
+  for (let at = 0; at + 8 <= Math.min(bytes.length, 1 << 16); at = at === 0 ? 512 : at * 2) {
+    if (startsWith(bytes, HDF5_MAGIC, at)) throw new UsageError('this is an HDF5 file: read a BPCells matrix in it with numdecode bpcells FILE (or numdecode inspect FILE)');
+  }
+  return DEFAULT_FORMAT; // no signature: Pco's reader says what is wrong with it
+}
+
+async function readInput(file) {
+  if (file !== '-') return new Uint8Array(await readFile(file));
+  const parts = [];
+  for await (const chunk of process.stdin) parts.push(chunk);
+  const all = Buffer.concat(parts);
+  return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
+}
+
+// ---- value output: raw bytes, CSV lines or JSON ----
+
+function f16ToNumber(bits) {
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exp = (bits >> 10) & 0x1f;
+  const frac = bits & 0x3ff;
+  if (exp === 0) return sign * frac * 2 ** -24;
+  if (exp === 31) return frac ? NaN : sign * Infinity;
+  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
+}
+
+// Value i as text: 64-bit integers as exact decimals, f16 from its bits, floats as JS prints them.
+function textOf(dtype, values, i) {
+  return dtype === 'f16' ? String(f16ToNumber(values[i])) : String(values[i]);
+}
+
+function* csvLines(chunks) {
+  const BATCH = 4096;
+  for (const { dtype, values } of chunks) {
+    for (let i = 0; i < values.length; i += BATCH) {
+      let text = '';
+      for (let j = i; j < Math.min(values.length, i + BATCH); j++) text += textOf(dtype, values, j) + '\n';
+      yield text;
+    }
+  }
+}
+
+// JSON has no NaN, Infinity or 64-bit integers: those become strings.
+function jsonValues(dtype, values) {
+  const out = new Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = dtype === 'f16' ? f16ToNumber(values[i]) : values[i];
+    out[i] = typeof v === 'bigint' || !Number.isFinite(v) ? String(v) : v;
+  }
+  return out;
+}
+
+function jsonText(chunks) {
+  const one = (c) => ({ dtype: c.dtype, count: c.values.length, values: jsonValues(c.dtype, c.values) });
+  const dtypes = new Set(chunks.map((c) => c.dtype));
+  return JSON.stringify(dtypes.size > 1 ? { chunks: chunks.map(one) } : { ...one({ dtype: chunks[0]?.dtype ?? null, values: concatValues(chunks) }) }) + '\n';
+}
+
+function concatValues(chunks) {
+  if (chunks.length === 1) return chunks[0].values;
+  const total = chunks.reduce((n, c) => n + c.values.length, 0);
+  const out = new (chunks[0]?.values.constructor ?? Uint8Array)(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c.values, at);
+    at += c.values.length;
+  }
+  return out;
+}
+
+function rawPieces(chunks) {
+  return chunks.map(({ values }) => new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
 }
 
 async function loadFormat(name) {
@@ -77,26 +167,51 @@ function writeAll(stream, chunks, close) {
   });
 }
 
+const DECODE_OPTIONS = { to: { type: 'string' }, chunk: { type: 'string' } };
+
 async function decodeOrInspect(command, argv) {
-  const format = await loadFormat(findFormat(argv));
-  const { values, positionals } = parse(argv, format.options, command === 'decode');
+  const named = findFormat(argv);
+  const format = await loadFormat(named ?? DEFAULT_FORMAT);
+  const { values, positionals } = parse(argv, command === 'decode' ? { ...format.options, ...DECODE_OPTIONS } : format.options, command === 'decode');
   if (values.help) {
     process.stdout.write(usage() + (format.optionHelp.length ? `Options for ${format.name}:\n${format.optionHelp.join('\n')}\n` : ''));
     return;
   }
-  if (positionals.length !== 1) throw new UsageError(`${command} needs exactly one FILE, got ${positionals.length}`);
-  const bytes = new Uint8Array(await readFile(positionals[0]));
+  if (positionals.length !== 1) throw new UsageError(`${command} needs exactly one FILE (or - for standard input), got ${positionals.length}`);
+  const to = values.to ?? 'raw';
+  if (!['raw', 'csv', 'json'].includes(to)) throw new UsageError(`--to must be raw, csv or json, got ${JSON.stringify(to)}`);
+  let chunkIndex;
+  if (values.chunk !== undefined) {
+    if (!/^\d+$/.test(values.chunk)) throw new UsageError(`--chunk must be a chunk number (0, 1, ...), got ${JSON.stringify(values.chunk)}`);
+    chunkIndex = Number(values.chunk);
+  }
+  const bytes = await readInput(positionals[0]);
+  const fmt = named === undefined ? await loadFormat(detectFormat(bytes)) : format;
+  if (fmt !== format && Object.keys(fmt.options).some((k) => values[k] !== undefined)) {
+    throw new UsageError(`options of --format ${format.name} given for a ${fmt.name} file`);
+  }
   await init();
   if (command === 'inspect') {
     // 64-bit integers are bigint in the API and decimal strings in JSON output.
-    process.stdout.write(JSON.stringify(format.inspect(bytes, values), (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2) + '\n');
+    process.stdout.write(JSON.stringify(fmt.inspect(bytes, values), (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2) + '\n');
     return;
   }
-  const out = format.decode(bytes, values);
+  let chunks = fmt.decodeValues(bytes, values);
+  if (chunkIndex !== undefined) {
+    if (chunkIndex >= chunks.length) throw new UsageError(`--chunk ${chunkIndex}: the file has ${chunks.length} chunk(s)`);
+    chunks = [chunks[chunkIndex]];
+  }
+  const dtypes = [...new Set(chunks.map((c) => c.dtype))];
+  if (dtypes.length > 1 && to !== 'json') {
+    throw new UsageError(`the file's chunks have different dtypes (${dtypes.join(', ')}): pick one with --chunk N, or use --to json`);
+  }
+  const count = chunks.reduce((n, c) => n + c.values.length, 0);
+  process.stderr.write(`numdecode: ${count} ${dtypes.join('+') || 'no'} values in ${chunks.length} chunk(s)\n`);
+  const pieces = to === 'raw' ? rawPieces(chunks) : to === 'csv' ? csvLines(chunks) : [jsonText(chunks)];
   if (values.output === undefined || values.output === '-') {
-    await writeAll(process.stdout, out, false);
+    await writeAll(process.stdout, pieces, false);
   } else {
-    await writeAll(createWriteStream(values.output), out, true);
+    await writeAll(createWriteStream(values.output), pieces, true);
   }
 }
 

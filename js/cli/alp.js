@@ -14,15 +14,17 @@ export const optionHelp = ['  --dtype f32|f64   value type of the page (required
 function dtypeOf(values) {
   const dtype = values.dtype;
   if (dtype !== 'f32' && dtype !== 'f64') {
-    throw new Error(`--format alp needs --dtype f32 or --dtype f64${dtype === undefined ? '' : `, got ${JSON.stringify(dtype)}`}`);
+    const err = new Error(`--format alp needs --dtype f32 or --dtype f64${dtype === undefined ? '' : `, got ${JSON.stringify(dtype)}`}`);
+    err.usage = true; // a usage error: exit 2
+    throw err;
   }
   return dtype;
 }
 
-/** The decoded values as raw little-endian bytes (one chunk). */
-export function decode(bytes, values) {
-  const out = alp.decode(bytes, dtypeOf(values));
-  return [new Uint8Array(out.buffer, out.byteOffset, out.byteLength)];
+/** The page's values: one chunk [{dtype, values}]. */
+export function decodeValues(bytes, values) {
+  const dtype = dtypeOf(values);
+  return [{ dtype, values: alp.decode(bytes, dtype) }];
 }
 
 /** inspect() as plain JSON: f64 frames (bigint) become decimal strings. */

@@ -7,9 +7,9 @@ export const summary = 'Pco (pcodec) standalone files';
 export const options = {};
 export const optionHelp = [];
 
-/** All chunks' values as raw little-endian bytes, concatenated (chunks may differ in dtype). */
-export function decode(bytes) {
-  return pco.decodeChunks(bytes).map(({ values }) => new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+/** Every chunk's values in its own dtype: [{dtype, values}] (chunks may differ in dtype). */
+export function decodeValues(bytes) {
+  return pco.decodeChunks(bytes);
 }
 
 export function inspect(bytes) {
