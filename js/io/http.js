@@ -352,7 +352,7 @@ export class HttpBackend {
       return new Uint8Array(0);
     }
     const result = await this._withRetries(async () => {
-      const { response, body } = await this._once('GET', [start, end], signal, {
+      const answer = await this._once('GET', [start, end], signal, {
         // An empty file answers a probe of byte 0 with 416 */0.
         onRangeNotSatisfiable: (total) => {
           if (probe && total === 0) return { empty: true };
@@ -362,6 +362,8 @@ export class HttpBackend {
           );
         },
       });
+      if (answer.empty) return answer;
+      const { response, body } = answer;
       if (response.status === 206) return { body: this._checkPartial(response, body, start, end, probe) };
       return { whole: body };
     }, signal);

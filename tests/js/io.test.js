@@ -326,6 +326,12 @@ describe('HTTP consistency', () => {
     srv.handler = (req, res) => (req.method === 'HEAD' ? res.writeHead(405).end() : serveRange(req, res, DATA));
     expect(await openFile(`${srv.base}/d.bin`, FAST).size()).toBe(10000);
     expect(srv.state.log.map((e) => [e.method, e.range])).toEqual([['HEAD', null], ['GET', 'bytes=0-0']]);
+    // An empty file: the one-byte probe is answered 416 with the total 0.
+    srv.handler = (req, res) => (req.method === 'HEAD' ? res.writeHead(405).end() : serveRange(req, res, new Uint8Array(0)));
+    const empty = openFile(`${srv.base}/empty.bin`, FAST);
+    expect(await empty.size()).toBe(0);
+    expect(await empty.read(0, 0)).toEqual(new Uint8Array(0));
+    await expect(empty.read(0, 1)).rejects.toThrow(/needs bytes \[0, 1\) but the file has only 0 bytes/);
   });
 
   test('CORS-hidden headers: the error says which headers to expose', async () => {
