@@ -68,9 +68,9 @@ function skeleton() {
         el('div', { class: 'plot-tools' }, el('span', { id: 'zarr-line-readout', class: 'readout', 'aria-live': 'off' })),
         el('canvas', { id: 'zarr-line', class: 'chart', tabindex: 0, role: 'img', 'aria-label': 'line plot of the slice; + and - zoom, arrow keys pan, 0 resets' })),
       el('div', { id: 'zarr-heat-box', hidden: true },
-        el('canvas', { id: 'zarr-heatmap', class: 'chart tall', style: 'height: 420px', role: 'img', 'aria-label': 'heatmap of the slice; click a cell to open its chunk in the Pco view' }),
+        el('canvas', { id: 'zarr-heatmap', class: 'chart tall', role: 'img', 'aria-label': 'heatmap of the slice; click a cell to open its chunk in the Pco view' }),
         el('canvas', { id: 'zarr-colorbar', class: 'chart', style: 'height: 34px; max-width: 420px' }),
-        el('p', { id: 'zarr-heat-readout', class: 'muted', 'aria-live': 'off' }, 'Point at a cell to read its value; click it to open its chunk in the Pco view.')),
+        el('p', { id: 'zarr-heat-readout', class: 'muted', 'aria-live': 'off' }, 'Point at a cell to read its value; click it to open its chunk in the Pco view. Grey: NaN.')),
       el('form', { id: 'zarr-chunk-form', class: 'row' },
         el('label', {}, 'Chunk ', el('input', { id: 'zarr-chunk', autocomplete: 'off', size: 12 })),
         el('button', { type: 'submit' }, 'Open in the Pco view'),
@@ -297,6 +297,9 @@ async function drawNow(shown, ticket) {
     const [ny, nx] = [parsed[yDim].stop - parsed[yDim].start, parsed[xDim].stop - parsed[xDim].start];
     const grid = yDim < xDim ? numbers : transposed(numbers, nx, ny);
     const range = finiteRange(grid) ?? [0, 1];
+    // As tall as the cells need at this width (no empty band under a wide map), 120 to 420 px.
+    const canvas = $('zarr-heatmap');
+    canvas.style.height = `${Math.max(120, Math.min(420, Math.ceil(((canvas.clientWidth - 2) * ny) / nx) + 2))}px`;
     const geometry = drawValueHeatmap($('zarr-heatmap'), ny, nx, grid, range);
     drawColorBar($('zarr-colorbar'), range[0], range[1], formatApprox);
     heat = { a, parsed, xDim, yDim, nx, ny, raw: got.values, text: valueFormatter(got.dataType, got.float16Bits), ...geometry };
