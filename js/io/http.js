@@ -84,7 +84,7 @@ export class HttpBackend {
   }
 
   _err(message, details = {}) {
-    return new IoError(message, { file: this.url, ...details });
+    return new IoError(message, { file: this.name, ...details });
   }
 
   // Pins the first validators seen; a later answer with different ones means the file changed.
@@ -348,7 +348,7 @@ export class HttpBackend {
     if (this.whole) return this._slice(await this.whole, start, end);
     if (end === start) {
       const size = await this.size(signal);
-      if (end > size) throw truncatedError(this.url, start, end, size);
+      if (end > size) throw truncatedError(this.name, start, end, size);
       return new Uint8Array(0);
     }
     const result = await this._withRetries(async () => {
@@ -404,12 +404,12 @@ export class HttpBackend {
       throw retryable(this._err(`truncated HTTP body: got ${body.length} of ${b + 1 - a} bytes for range ${a}-${b} from ${this.url}`));
     }
     if (total !== null) this._size = total;
-    if (b + 1 < end && !probe) throw truncatedError(this.url, start, end, total);
+    if (b + 1 < end && !probe) throw truncatedError(this.name, start, end, total);
     return body;
   }
 
   _slice(whole, start, end) {
-    if (end > whole.length) throw truncatedError(this.url, start, end, whole.length);
+    if (end > whole.length) throw truncatedError(this.name, start, end, whole.length);
     return whole.subarray(start, end);
   }
 
