@@ -50,3 +50,19 @@ test('inspect FILE.parquet prints the pages; errors exit 1 or 2 with one line', 
   const usage = await numdecode(['parquet', path.join(dir, 'alp_arade.parquet'), '--format', 'xml']).catch((e) => e);
   expect(usage.code).toBe(2);
 });
+
+test('numdecode parquet URL reads one column over HTTP', async () => {
+  const { startServer, serveRange } = await import('./io-test-server.js');
+  const server = await startServer();
+  try {
+    const data = readFileSync(path.join(dir, 'alp_float_arade.parquet'));
+    server.handler = (req, res) => serveRange(req, res, data);
+    const { stdout } = await numdecode(['parquet', `${server.base}/alp_float_arade.parquet`, '--columns', 'value4', '--format', 'bin'], 'buffer');
+    const values = new Float32Array(new Uint8Array(stdout).slice().buffer);
+    const want = Float32Array.from(expectedCsv('alp_float_arade_expect.csv').slice(1), (l) => Number(l.split(',')[3]));
+    expect(Buffer.from(values.buffer).equals(Buffer.from(want.buffer))).toBe(true);
+    expect(server.state.log.filter((l) => l.method === 'GET').every((l) => l.range !== null)).toBe(true);
+  } finally {
+    await server.close();
+  }
+});
