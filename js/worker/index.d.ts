@@ -18,9 +18,16 @@ export type PcoJob =
 export interface RunOptions {
   /** Move the arguments' ArrayBuffers into the worker instead of copying (they detach here). */
   transfer?: boolean;
+  /** Abort the job: rejected with ERR_ABORTED; a queued job is dropped, a running job's worker replaced. */
+  signal?: AbortSignal;
 }
 
-export interface DecodeManyOptions extends RunOptions {
+export interface DecodePcoOptions extends RunOptions {
+  /** Passed to pco.decode in the worker. */
+  maxOutputBytes?: number;
+}
+
+export interface DecodeManyOptions extends DecodePcoOptions {
   /** false: one message per file instead of batches (default true). */
   batch?: boolean;
 }
@@ -51,7 +58,7 @@ export class WorkerPool {
   run<T = unknown>(job: WorkerJob, options?: RunOptions): Promise<T>;
   /** Several jobs in one worker, one message each way. Rejects with the first failure (err.jobIndex). */
   runBatch<T = unknown>(jobs: WorkerJob[], options?: RunOptions): Promise<T[]>;
-  decodePco(bytes: Uint8Array, options?: RunOptions): Promise<DecodedArray>;
+  decodePco(bytes: Uint8Array, options?: DecodePcoOptions): Promise<DecodedArray>;
   decodePcoMany(files: Iterable<Uint8Array>, options?: DecodeManyOptions): Promise<DecodedArray[]>;
   stats(): WorkerPoolStats;
   /** Stops the workers; queued and running jobs reject. */

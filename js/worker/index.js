@@ -10,7 +10,9 @@
 // numdecode ('pco', 'alp', 'bpcells', ...), op one of its functions, args its arguments (structured-
 // cloned into the worker). Results come back with their typed arrays transferred, not copied.
 
-import { deserializeError } from '../errors.js';
+import { CODES, NumdecodeError, abortError, deserializeError } from '../errors.js';
+
+const terminatedError = () => new NumdecodeError('numdecode worker pool: terminated', { code: CODES.ABORTED });
 
 const isNode =
   typeof process === 'object' && typeof process.versions === 'object' && typeof process.versions.node === 'string';
@@ -200,8 +202,9 @@ export class WorkerPool {
   /**
    * Runs one job in the next free worker.
    * @param {{format: string, op: string, args?: any[]}} job
-   * @param {{transfer?: boolean}} [options] transfer: move the arguments' ArrayBuffers into the
-   *   worker instead of copying them (they become detached, length 0, in the caller)
+   * @param {{transfer?: boolean, signal?: AbortSignal}} [options] transfer: move the arguments'
+   *   ArrayBuffers into the worker instead of copying them (they become detached, length 0, in the
+   *   caller); signal: abort the job (a queued job is dropped, a running one's worker is replaced)
    * @returns {Promise<any>} the operation's result; rejects with the worker's error
    */
   run(job, options = {}) {
@@ -211,7 +214,7 @@ export class WorkerPool {
       return Promise.reject(err);
     }
     const { args, transfer } = prepareArgs(job.args ?? [], options?.transfer === true);
-    return this.#enqueue({ format: job.format, op: job.op, args }, transfer);
+    return this.#enqueue({ format: job.format, op: job.op, args }, transfer, options?.signal);
   }
 
   /**
@@ -235,15 +238,37 @@ export class WorkerPool {
       prepared.transfer.forEach((b) => transfer.add(b));
       return { format: j.format, op: j.op, args: prepared.args };
     });
-    return this.#enqueue({ batch }, [...transfer]);
+    return this.#enqueue({ batch }, [...transfer], options?.signal);
   }
 
-  #enqueue(message, transfer) {
-    if (this.#terminated) return Promise.reject(new Error('numdecode worker pool: terminated'));
+  #enqueue(message, transfer, signal) {
+    if (this.#terminated) return Promise.reject(terminatedError());
+    if (signal?.aborted) return Promise.reject(abortError(signal, 'numdecode worker pool job'));
     return new Promise((resolve, reject) => {
-      this.#queue.push({ id: this.#nextId++, message, transfer, resolve, reject });
+      const item = { id: this.#nextId++, message, transfer, resolve, reject };
+      if (signal) {
+        const onAbort = () => this.#abort(item, abortError(signal, 'numdecode worker pool job'));
+        signal.addEventListener('abort', onAbort, { once: true });
+        const done = () => signal.removeEventListener('abort', onAbort);
+        item.resolve = (v) => (done(), resolve(v));
+        item.reject = (e) => (done(), reject(e));
+      }
+      this.#queue.push(item);
       this.#dispatch();
     });
+  }
+
+  // An aborted job: dropped from the queue, or, when a worker already runs it, that worker is
+  // stopped and replaced (a decode cannot be interrupted inside wasm).
+  #abort(item, err) {
+    const queued = this.#queue.indexOf(item);
+    if (queued >= 0) {
+      this.#queue.splice(queued, 1);
+      item.reject(err);
+      return;
+    }
+    const slot = this.#slots.find((s) => s.job === item);
+    if (slot) this.#crash(slot, err);
   }
 
   /** pco.decode in a worker; options.maxOutputBytes goes to the decoder, transfer to run(). */
@@ -283,7 +308,7 @@ export class WorkerPool {
   async terminate() {
     if (this.#terminated) return;
     this.#terminated = true;
-    const error = new Error('numdecode worker pool: terminated');
+    const error = terminatedError();
     for (const item of this.#queue.splice(0)) item.reject(error);
     const slots = this.#slots;
     this.#slots = [];

@@ -50,7 +50,29 @@ function lookup(format, op) {
 }
 
 async function runOne({ format, op, args }) {
-  return lookup(format, op)(...(args ?? []));
+  return detachViews(await lookup(format, op)(...(args ?? [])));
+}
+
+function closeResource(value) {
+  try {
+    if (typeof value?.close === 'function') value.close();
+    else if (typeof value?.release === 'function') value.release();
+  } catch {
+    // already closed
+  }
+}
+
+// A zero-copy view (pco/alp decodeView) lives in this worker's wasm memory, which the caller
+// cannot see: send its values as a plain array (one copy, then transferred) and release it here,
+// so that no view outlives its job.
+function detachViews(result) {
+  if (result === null || typeof result !== 'object' || typeof result.release !== 'function' || !('values' in result)) return result;
+  try {
+    const { values } = result;
+    return { dtype: result.dtype, values: values.slice() };
+  } finally {
+    result.release();
+  }
 }
 
 // A message is one job {id, format, op, args} or a batch {id, batch: [job, ...]} (many small
@@ -79,6 +101,8 @@ async function run(message) {
   try {
     port.postMessage(reply, [...transferables(reply.results ?? reply.result)]);
   } catch (err) {
+    // Whatever the result holds in this worker's memory (an ALP page reader, say) is freed here.
+    for (const r of reply.results ?? [{ result: reply.result }]) closeResource(r.result);
     const what = message.batch ? 'a batch' : `${format}.${op}`;
     port.postMessage({
       id,

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { init, pco } from '../../js/index.js';
 import { createWorkerPool, planBatches, WorkerPool } from '../../js/worker/index.js';
-import { bytesOf, expectSameBytes, pcoCases, pcoCorruptCases, pcoDir, projectRoot, readBytes, sha256 } from './corpus.js';
+import { bytesOf, corpusRoot, expectSameBytes, pcoCases, pcoCorruptCases, pcoDir, projectRoot, readBytes, sha256 } from './corpus.js';
 
 const standalone = pcoCases().filter((c) => c.format === 'standalone');
 const withValues = standalone.filter((c) => c.expected !== null);
@@ -170,10 +170,10 @@ describe('errors', () => {
     await expect(pool.run({ format: 'pco', op: 'explode', args: [] })).rejects.toThrow(/pco has no operation "explode" \(one of .*decode/);
     await expect(pool.run({ format: 'pco' })).rejects.toThrow(TypeError);
     await expect(pool.run({ format: 'pco', op: 'decode', args: 'x' })).rejects.toThrow(/job.args must be an array/);
-    // A result that cannot be cloned back (functions in it) is an error, not a hang.
-    await expect(pool.run({ format: 'pco', op: 'decodeView', args: [readBytes(pcoDir, 'n1_u32.pco')] })).rejects.toThrow(
-      /cannot be sent back/,
-    );
+    // A result that cannot be cloned back (functions in it: an ALP page reader) is an error, not
+    // a hang, and the worker closes what it opened.
+    const page = readBytes(path.join(corpusRoot, 'alp'), 'f32_n1.alp');
+    await expect(pool.run({ format: 'alp', op: 'open', args: [page, 'f32'] })).rejects.toThrow(/cannot be sent back/);
   });
 
   test('an argument that cannot be cloned rejects', async () => {
