@@ -26,6 +26,11 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
+// Polls `cond` every 5 ms for at most 3 s (no fixed sleeps: a loaded machine may be slower).
+async function until(cond) {
+  for (let i = 0; i < 600 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
+}
+
 async function rejection(p) {
   return p.then(
     () => {
@@ -403,7 +408,7 @@ describe('efficiency', () => {
     const one = new AbortController();
     const a = f.read(100, 200, { signal: one.signal });
     const b = f.read(100, 200);
-    await new Promise((r) => setTimeout(r, 20));
+    await until(() => held.length === 1);
     one.abort();
     await expect(a).rejects.toMatchObject({ name: 'IoError', code: 'ERR_ABORTED' });
     held.shift()();
@@ -414,14 +419,14 @@ describe('efficiency', () => {
     const c2 = new AbortController();
     const c = f.read(300, 400, { signal: c1.signal });
     const d = f.read(300, 400, { signal: c2.signal });
-    await new Promise((r) => setTimeout(r, 20));
+    await until(() => held.length === 1);
     expect(srv.state.inFlight).toBe(1);
     c1.abort();
     c2.abort();
     await expect(c).rejects.toMatchObject({ code: 'ERR_ABORTED' });
     await expect(d).rejects.toMatchObject({ code: 'ERR_ABORTED' });
     // The request itself was cancelled: the server sees its connection close.
-    for (let i = 0; i < 50 && srv.state.inFlight > 0; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => srv.state.inFlight === 0);
     expect(srv.state.inFlight).toBe(0);
     expect(srv.state.log.length).toBe(2);
     expect(f.stats.retries).toBe(0);
