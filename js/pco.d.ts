@@ -66,10 +66,8 @@ export interface PcoFileInfo {
   chunks: PcoChunkInfo[];
 }
 
-export interface PcoChunk<D extends Dtype = Dtype> {
-  dtype: D;
-  values: DtypeArrayMap[D];
-}
+/** One chunk's values; a union over dtypes, so that checking `dtype` narrows `values`. */
+export type PcoChunk<D extends Dtype = Dtype> = { [K in D]: { dtype: K; values: DtypeArrayMap[K] } }[D];
 
 /** Options of the standalone decoders. */
 export interface PcoDecodeOptions {

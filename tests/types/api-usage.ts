@@ -14,6 +14,13 @@ export async function example(bytes: Uint8Array, header: Uint8Array, meta: Uint8
   for (const chunk of pco.decodeChunks(bytes)) {
     const d: Dtype = chunk.dtype;
     void d;
+    if (chunk.dtype === 'f64') {
+      const narrowedChunk: Float64Array = chunk.values; // the dtype check narrows the values
+      void narrowedChunk;
+    } else if (chunk.dtype === 'i64') {
+      const wide: BigInt64Array = chunk.values;
+      void wide;
+    }
   }
   const file: PcoFileInfo = pco.inspect(bytes);
   const firstMode: string = file.chunks[0].mode.name;
