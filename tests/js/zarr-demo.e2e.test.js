@@ -5,7 +5,9 @@
 // view, and that an array zarrita cannot read is refused by name without taking the page down.
 // Screenshot: test-output/screenshots/zarr.png (docs/screenshots/zarr.png with NUMDECODE_UPDATE_SCREENSHOTS=1).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import Zstd from 'numcodecs/zstd';
 import path from 'node:path';
 import { chromiumAvailable, openBrowser } from './zarr-chromium.js';
 import { corpusRoot, projectRoot, sha256 } from './corpus.js';
@@ -19,6 +21,30 @@ const TYPED = { uint16: Uint16Array, uint32: Uint32Array, float16: Uint16Array, 
 
 let browser;
 let page;
+let tmp;
+const ZSTD_VALUES = Float32Array.from({ length: 100 }, (_, i) => Math.fround(Math.sin(i / 7) * 100));
+
+function v3Array(dataType, shape, chunkShape, codecs) {
+  return JSON.stringify({
+    zarr_format: 3, node_type: 'array', shape, data_type: dataType,
+    chunk_grid: { name: 'regular', configuration: { chunk_shape: chunkShape } },
+    chunk_key_encoding: { name: 'default', configuration: { separator: '/' } },
+    fill_value: 0, codecs, attributes: {},
+  });
+}
+
+// A store beside the corpus ones: a zstd array (zarrita decodes it with the numcodecs package) and
+// an array whose codec nobody here has.
+async function writeMixedStore(dir) {
+  mkdirSync(path.join(dir, 'zstd_f32/c'), { recursive: true });
+  mkdirSync(path.join(dir, 'fpzip/c'), { recursive: true });
+  writeFileSync(path.join(dir, 'zarr.json'), JSON.stringify({ zarr_format: 3, node_type: 'group', attributes: {} }));
+  writeFileSync(path.join(dir, 'zstd_f32/zarr.json'), v3Array('float32', [100], [50], [{ name: 'bytes', configuration: { endian: 'little' } }, { name: 'zstd', configuration: { level: 3, checksum: false } }]));
+  const zstd = Zstd.fromConfig({ level: 3 });
+  for (const k of [0, 1]) writeFileSync(path.join(dir, `zstd_f32/c/${k}`), await zstd.encode(new Uint8Array(ZSTD_VALUES.buffer, k * 200, 200)));
+  writeFileSync(path.join(dir, 'fpzip/zarr.json'), v3Array('float32', [10], [10], [{ name: 'bytes', configuration: { endian: 'little' } }, { name: 'numcodecs.fpzip', configuration: {} }]));
+  writeFileSync(path.join(dir, 'fpzip/c/0'), new Uint8Array(40));
+}
 const chunkRequests = []; // paths of chunk and shard requests the page made
 
 // Expected arrays: read here through the same explorer from disk and checked against the
@@ -54,12 +80,12 @@ function sameValue(dtype, text, want) {
   return Object.is(shown, want);
 }
 
-async function waitForAction(act) {
+async function waitForAction(act, { error: expectError = false } = {}) {
   const before = Number(await page.getAttribute('body', 'data-actions')) || 0;
   await act();
   await page.waitForFunction((n) => Number(document.body.dataset.actions) > n, before, { timeout: 60000, polling: 50 });
   const error = await page.evaluate(() => (document.getElementById('error').hidden ? null : document.getElementById('error').textContent));
-  expect(error).toBeNull();
+  if (!expectError) expect(error).toBeNull();
 }
 
 async function openSample(store) {
@@ -104,7 +130,9 @@ const describeIf = chromiumAvailable ? describe : describe.skip;
 beforeAll(async () => {
   if (!chromiumAvailable) return;
   mkdirSync(shotsDir, { recursive: true });
-  browser = await openBrowser();
+  tmp = mkdtempSync(path.join(tmpdir(), 'zarr-demo-'));
+  await writeMixedStore(path.join(tmp, 'mixed.zarr'));
+  browser = await openBrowser([['/tmpstores/', tmp]]);
   page = browser.page;
   await page.setViewportSize({ width: 1280, height: 1000 });
   page.on('request', (req) => {
@@ -118,6 +146,7 @@ beforeAll(async () => {
 afterAll(async () => {
   const errors = browser?.pageErrors ?? [];
   await browser?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
   expect(errors).toEqual([]);
 });
 
@@ -285,5 +314,26 @@ describeIf('Zarr view', () => {
       const v = want.values[Number(m[1])];
       expect(m[2]).toBe(formatApprox(dtype === 'float16' ? halfToNumber(v) : Number(v)));
     }
+  });
+
+  test('other codecs: zstd decoded by zarrita with numcodecs, an unknown codec named, the page stays up', async () => {
+    await page.goto(`${browser.base}/web/?open=/tmpstores/mixed.zarr&format=zarr&hints=zstd_f32,fpzip`);
+    await page.waitForSelector('body[data-started=yes]', { timeout: 60000 });
+    expect(await page.textContent('#zarr-codec-note')).toMatch(/neither numdecode nor zarrita decodes: numcodecs\.fpzip/);
+    await selectArray('/zstd_f32');
+    expect(await page.$$eval('#zarr-codecs tbody tr', (rows) => rows.map((r) => [...r.cells].slice(0, 3).map((c) => c.textContent)))).toEqual([['bytes', 'codec', 'zarrita'], ['zstd', 'codec', 'zarrita + numcodecs']]);
+    expect(await summary()).toMatchObject({ covered: '2', requests: '2' });
+    await page.locator('#zarr-line').scrollIntoViewIfNeeded();
+    const box = await page.locator('#zarr-line').boundingBox();
+    await page.mouse.move(box.x + 64 + 0.75 * (box.width - 76), box.y + box.height / 2);
+    const m = /^value\[(\d+)\] = (.+)$/.exec(await page.textContent('#zarr-line-readout'));
+    expect(m).not.toBeNull();
+    expect(m[2]).toBe(formatApprox(ZSTD_VALUES[Number(m[1])]));
+    // Not pcodec: the Pco view is not offered that chunk.
+    await waitForAction(() => page.click('#zarr-chunk-form button[type=submit]'), { error: true });
+    expect(await page.isVisible('#view-pco')).toBe(false);
+    expect(await page.textContent('#error')).toMatch(/array \/zstd_f32 is not compressed with pcodec/);
+    await selectArray('/fpzip');
+    expect(await page.textContent('#zarr-slice-error')).toMatch(/array \/fpzip .*uses the codec numcodecs\.fpzip, which neither numdecode nor zarrita decodes/);
   });
 });
