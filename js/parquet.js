@@ -15,7 +15,7 @@ import { init } from './wasm.js';
 import { ParquetError, NumdecodeError, CODES } from './errors.js';
 import { openFile } from './io/index.js';
 import { readFooter } from './parquet/footer.js';
-import { readFloatColumn, columnPagesFor } from './parquet/float-column.js';
+import { readFloatColumn, columnPagesFor, prefetchChunks } from './parquet/float-column.js';
 import { inspectFile } from './parquet/inspect.js';
 
 export { ParquetError };
@@ -104,6 +104,7 @@ export async function read(input, options = {}) {
     const groups = selectGroups(metadata, rowStart, rowEnd);
     const ctx = { file, fileSize: footer.size, metadata, compressors, name, buffer: footer.buffer };
     if (selected.some((c) => c.flatFloat)) await init();
+    ctx.prefetched = prefetchChunks(ctx, selected.filter((c) => c.flatFloat), groups);
     const columns = {};
     for (const column of selected) {
       columns[column.name] = column.flatFloat

@@ -110,11 +110,47 @@ async function pageLocations(file, chunk, range, groupRows) {
   return out;
 }
 
+// A partial selection in a chunk with an OffsetIndex fetches only the pages it needs.
+function usesOffsetIndex(chunk, group) {
+  const partial = group.selStart > 0 || group.selEnd < group.rows;
+  return partial && chunk.offset_index_offset !== undefined && Boolean(chunk.offset_index_length);
+}
+
+/**
+ * Starts one readRanges over every whole column chunk the columns will read, so that adjacent
+ * chunks (the columns of a row group) share requests. Returns "start:end" -> Promise<bytes>;
+ * chunks whose range is bad are left out (their reader reports them).
+ */
+export function prefetchChunks(ctx, columns, groups) {
+  const ranges = [];
+  for (const column of columns) {
+    for (const group of groups) {
+      const chunk = ctx.metadata.row_groups[group.index].columns[column.leafIndex];
+      if (!chunk || usesOffsetIndex(chunk, group)) continue;
+      try {
+        const { start, end } = chunkRange(chunk, ctx.fileSize);
+        ranges.push([start, end]);
+      } catch {
+        // reported with its column and row group when the column is read
+      }
+    }
+  }
+  const prefetched = new Map();
+  if (ranges.length < 2) return prefetched;
+  const all = ctx.file.readRanges(ranges);
+  ranges.forEach(([s, e], i) => {
+    const part = all.then((parts) => parts[i]);
+    part.catch(() => {}); // a failure surfaces through the chunk that awaits it, not as unhandled
+    prefetched.set(`${s}:${e}`, part);
+  });
+  return prefetched;
+}
+
 /**
  * Fetches and walks the pages of one column chunk that hold rows [selStart, selEnd) of the group.
  * @returns {{dictionary: object|null, data: object[]}}
  */
-async function chunkPages(file, fileSize, chunk, group, where) {
+async function chunkPages(file, fileSize, chunk, group, where, prefetched) {
   let range;
   try {
     range = chunkRange(chunk, fileSize);
@@ -122,8 +158,7 @@ async function chunkPages(file, fileSize, chunk, group, where) {
     throw columnError(where, msg);
   }
   const pages = { dictionary: null, data: [] };
-  const partial = group.selStart > 0 || group.selEnd < group.rows;
-  if (partial && chunk.offset_index_offset !== undefined && chunk.offset_index_length) {
+  if (usesOffsetIndex(chunk, group)) {
     let locs;
     try {
       locs = await pageLocations(file, chunk, range, group.rows);
@@ -159,7 +194,7 @@ async function chunkPages(file, fileSize, chunk, group, where) {
     }
     return pages;
   }
-  const bytes = await file.read(range.start, range.end);
+  const bytes = (await prefetched?.get(`${range.start}:${range.end}`)) ?? (await file.read(range.start, range.end));
   const rows = walkPages(bytes, range.start, 0, pages, where);
   if (rows !== group.rows) throw columnError(where, `the pages hold ${rows} rows, the row group has ${group.rows}`);
   pages.data.forEach((p, i) => (p.number = i));
@@ -182,7 +217,7 @@ async function fetchColumnPages(ctx, column, groups) {
     if (meta && Number(meta.num_values) !== group.rows) {
       throw columnError(where, `the chunk holds ${meta.num_values} values, the row group has ${group.rows} rows`);
     }
-    const pages = await chunkPages(ctx.file, ctx.fileSize, chunk, group, where);
+    const pages = await chunkPages(ctx.file, ctx.fileSize, chunk, group, where, ctx.prefetched);
     const col = {
       type: column.type,
       dtype,
