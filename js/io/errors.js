@@ -13,12 +13,6 @@ export function abortError(signal, what) {
   return new IoError(`${what} aborted`, { code: CODES.ABORTED, cause: signal?.reason });
 }
 
-export function throwIfAborted(signals, what, file) {
-  for (const s of signals) {
-    if (s?.aborted) throw new IoError(`aborted before the request (${what})`, { code: CODES.ABORTED, file, cause: s.reason });
-  }
-}
-
 /** Byte range arguments: integers with 0 <= start <= end (a TypeError/RangeError: a bad call, not bad data). */
 export function checkRange(start, end) {
   if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end)) {
