@@ -91,7 +91,8 @@ export async function openZarr(source, options = {}) {
     rootNode = await zarr.open(store);
   } catch (err) {
     throw new NumdecodeError(`zarr: ${where} is not a Zarr group or array (no zarr.json, .zgroup or .zarray found): ${err.message}`, {
-      code: err?.name === 'NotFoundError' ? CODES.BAD_DATA : CODES.BAD_DATA,
+      // Found but not Zarr (or damaged metadata), or not reached at all.
+      code: err?.name === 'NotFoundError' || err?.name === 'InvalidMetadataError' || err instanceof SyntaxError ? CODES.BAD_DATA : CODES.NETWORK,
       file: where,
       cause: err,
     });
