@@ -70,6 +70,20 @@ function describePage(bytes, info, leaf, chunkMeta, compressors, where) {
 export async function inspectFile(file, name, footer, compressors) {
   const { metadata, schema, size } = footer;
   const leaves = leafColumns(schema);
+  // Every chunk in one readRanges: adjacent chunks share requests. A bad range is reported below.
+  const wanted = [];
+  for (const rg of metadata.row_groups) {
+    for (const chunk of rg.columns) {
+      try {
+        const { start, end } = chunkRange(chunk, size);
+        wanted.push([start, end]);
+      } catch {
+        continue; // reported with its column and row group below
+      }
+    }
+  }
+  const fetched = new Map();
+  (await file.readRanges(wanted)).forEach((bytes, i) => fetched.set(`${wanted[i][0]}:${wanted[i][1]}`, bytes));
   const rowGroups = [];
   for (const [g, rg] of metadata.row_groups.entries()) {
     const chunks = [];
@@ -83,7 +97,7 @@ export async function inspectFile(file, name, footer, compressors) {
       } catch (msg) {
         throw columnError(where, msg);
       }
-      const bytes = await file.read(range.start, range.end);
+      const bytes = fetched.get(`${range.start}:${range.end}`) ?? (await file.read(range.start, range.end));
       const pages = [];
       let dataPages = 0; // errors name data pages by their index, as read() does
       for (let offset = 0; offset < bytes.length; ) {
