@@ -247,9 +247,16 @@ describe('built shapes', () => {
     }
   });
 
-  test('REQUIRED columns: no definition levels, valid is null', async () => {
+  test('REQUIRED columns: no definition levels, valid is null; a v2 page stored uncompressed in a SNAPPY chunk', async () => {
     const f = S.f.map((x, i) => (S.valid[i] ? x : 1.5));
-    const bytes = buildParquet({ columns: columnsSpec(true), rowGroups: [6000], pages: (c) => (c === 1 ? [{ rows: 3000, kind: 'v1' }, { rows: 3000, kind: 'v2' }] : [{ rows: 6000 }]) });
+    const bytes = buildParquet({
+      columns: columnsSpec(true),
+      rowGroups: [6000],
+      codec: 'SNAPPY',
+      pages: (c) => (c === 1 ? [{ rows: 2000, kind: 'v1' }, { rows: 2000, kind: 'v2' }, { rows: 2000, kind: 'v2', uncompressedBody: true }] : [{ rows: 6000 }]),
+    });
+    const pages = (await inspect(bytes)).rowGroups[0].columns[1].pages;
+    expect(pages.map((p) => p.compressed)).toEqual([undefined, true, false]);
     const r = await read(bytes, { columns: ['f'] });
     expectColumn(r.columns.f, f, null);
   });
