@@ -80,23 +80,28 @@ export async function openZarr(source, options = {}) {
   registerPcodec(zarr.registry, { pool: adapter });
   const bits = float16AsBits();
   if (bits) registerFloat16Bits(zarr.registry, { pool: adapter });
-  const maybeConsolidated = await zarr.withMaybeConsolidatedMetadata(counted);
-  const consolidated = maybeConsolidated !== counted;
-  const store = bits ? float16BitsStore(maybeConsolidated) : maybeConsolidated;
-  // Raw metadata (as written) comes through the consolidated layer, without float16 rewriting.
-  const rawJson = async (key) => asJson(await maybeConsolidated.get(key), key);
-
+  let maybeConsolidated;
+  let store;
   let rootNode;
   try {
+    maybeConsolidated = await zarr.withMaybeConsolidatedMetadata(counted);
+    store = bits ? float16BitsStore(maybeConsolidated) : maybeConsolidated;
     rootNode = await zarr.open(store);
   } catch (err) {
-    throw new NumdecodeError(`zarr: ${where} is not a Zarr group or array (no zarr.json, .zgroup or .zarray found): ${err.message}`, {
+    const notZarr = err?.name === 'NotFoundError' || err?.name === 'InvalidMetadataError' || err instanceof SyntaxError;
+    const chain = [];
+    for (let e = err; e instanceof Error && chain.length < 4; e = e.cause) chain.push(e.message);
+    throw new NumdecodeError(
+      notZarr
+        ? `zarr: ${where} is not a Zarr group or array (no readable zarr.json, .zgroup or .zarray): ${chain.join(': ')}`
+        : `zarr: cannot read ${where}: ${chain.join(': ')}`,
       // Found but not Zarr (or damaged metadata), or not reached at all.
-      code: err?.name === 'NotFoundError' || err?.name === 'InvalidMetadataError' || err instanceof SyntaxError ? CODES.BAD_DATA : CODES.NETWORK,
-      file: where,
-      cause: err,
-    });
+      { code: notZarr ? CODES.BAD_DATA : CODES.NETWORK, file: where, cause: err },
+    );
   }
+  const consolidated = maybeConsolidated !== counted;
+  // Raw metadata (as written) comes through the consolidated layer, without float16 rewriting.
+  const rawJson = async (key) => asJson(await maybeConsolidated.get(key), key);
 
   async function rawMetadata(path) {
     const v3 = await rawJson(`${joinPath(path, 'zarr.json')}`);

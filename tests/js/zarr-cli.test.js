@@ -260,6 +260,16 @@ test('a shard index claiming a terabyte-long chunk is refused by name, without a
   expect(ok.flat().map(Number)).toEqual(box(labels, [600, 700], [64, 0], [66, 3]).map(Number));
 });
 
+test('a store that is not there or not Zarr: one line naming it', async () => {
+  const gone = await cli('zarr', `${base}/no_such.zarr`);
+  expect(gone.status).toBe(1);
+  expect(gone.stderr).toMatch(/^numdecode: zarr: .*\/no_such\.zarr is not a Zarr group or array/);
+  const notZarr = await runZarr(path.join(zarrDir, 'expected')).catch((e) => e);
+  expect(notZarr).toBeInstanceOf(NumdecodeError);
+  expect(notZarr.code).toBe('ERR_BAD_DATA');
+  expect(notZarr.file).toBe(path.join(zarrDir, 'expected'));
+});
+
 test('bad usage exits 2 and says why', async () => {
   const r = await cli('zarr', storeDir('sharded_v3.zarr'), '--array', 'labels', '--slice', '0:5,9,3');
   expect(r.status).toBe(2);
