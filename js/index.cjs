@@ -81,3 +81,23 @@ exports.pco = deferred(['pco']);
 exports.alp = deferred(['alp']);
 exports.bpcells = deferred(['bpcells']);
 exports.io = deferred(['io']);
+
+// The error family. CODES are plain constants (branch on err.code); `err instanceof
+// NumdecodeError` works once the ES module is loaded (no numdecode error exists before that).
+exports.CODES = Object.freeze({
+  BAD_DATA: 'ERR_BAD_DATA',
+  OUTPUT_LIMIT: 'ERR_OUTPUT_LIMIT',
+  NOT_INITIALIZED: 'ERR_NOT_INITIALIZED',
+  NETWORK: 'ERR_NETWORK',
+  UNSUPPORTED: 'ERR_UNSUPPORTED',
+  ABORTED: 'ERR_ABORTED',
+  CHANGED: 'ERR_CHANGED',
+});
+for (const name of ['NumdecodeError', 'IoError', 'PcoError', 'AlpError', 'BpcellsError', 'ParquetError']) {
+  const standIn = function numdecodeErrorClass(...args) {
+    return new (loaded(name)[name])(...args);
+  };
+  Object.defineProperty(standIn, 'name', { value: name });
+  Object.defineProperty(standIn, Symbol.hasInstance, { value: (x) => api !== null && x instanceof api[name] });
+  exports[name] = standIn;
+}

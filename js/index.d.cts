@@ -25,3 +25,13 @@ export const DTYPES: typeof esm.DTYPES;
 export const pco: typeof esm.pco;
 export const alp: typeof esm.alp;
 export const bpcells: typeof esm.bpcells;
+export const io: typeof esm.io;
+/** The error family (see the ES module); instanceof works once init() or load() has run. */
+export const CODES: typeof esm.CODES;
+export const NumdecodeError: typeof esm.NumdecodeError;
+export const IoError: typeof esm.IoError;
+export const PcoError: typeof esm.PcoError;
+export const AlpError: typeof esm.AlpError;
+export const BpcellsError: typeof esm.BpcellsError;
+export const ParquetError: typeof esm.ParquetError;
+export type { NumdecodeErrorCode } from './index.js';

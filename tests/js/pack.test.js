@@ -105,6 +105,10 @@ test('require: numdecode, numdecode/zarr, numdecode/worker', () => {
       const out = {};
       try { numdecode.pco.decode(bytes); } catch (err) { out.beforeInit = err.message; }
       await numdecode.init();
+      try { numdecode.pco.decode(bytes.subarray(0, 20)); } catch (err) {
+        out.errorFamily = err instanceof numdecode.PcoError && err instanceof numdecode.NumdecodeError &&
+          !(err instanceof numdecode.AlpError) && err.code === numdecode.CODES.BAD_DATA;
+      }
       out.decode = same(numdecode.pco.decode(bytes));
       out.inspect = numdecode.pco.inspect(bytes).chunks.length;
       out.dtypes = numdecode.DTYPES.length;
@@ -122,6 +126,7 @@ test('require: numdecode, numdecode/zarr, numdecode/worker', () => {
   const out = JSON.parse(run(process.execPath, ['-e', script], app));
   expect(out).toEqual({
     beforeInit: 'numdecode: await init() before pco',
+    errorFamily: true,
     decode: true,
     inspect: 1,
     dtypes: 11,
@@ -135,4 +140,10 @@ test('the CommonJS DTYPES list equals the ES one', async () => {
   const { DTYPES } = await import('../../js/index.js');
   const script = `console.log(JSON.stringify(require('numdecode').DTYPES))`;
   expect(JSON.parse(run(process.execPath, ['-e', script], app))).toEqual([...DTYPES]);
+});
+
+test('the CommonJS CODES equal the ES ones', async () => {
+  const { CODES } = await import('../../js/index.js');
+  const script = `console.log(JSON.stringify(require('numdecode').CODES))`;
+  expect(JSON.parse(run(process.execPath, ['-e', script], app))).toEqual({ ...CODES });
 });
