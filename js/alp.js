@@ -2,7 +2,7 @@
 // by vector, inspect, encode. Both page layouts are read: the draft one with a version byte
 // (first byte 1) and the merged Parquet one without it (first byte 0).
 import { AlpError, CODES } from './errors.js';
-import { asFormatError, binding as fn, callWithInputs, getModule, viewAs } from './wasm.js';
+import { asFormatError, binding as fn, callWithInputs, getModule, viewAs, wasmView } from './wasm.js';
 
 const ALP_DTYPES = ['f32', 'f64'];
 
@@ -168,32 +168,8 @@ export function decodeView(bytes, options) {
   const opts = readOptions('alp.decodeView', options);
   const page = asBytes(bytes);
   const { ptr, count } = callWithInputs(AlpError, [page], (p, len) => decodeToHeap('alp.decodeView', p, len, opts));
-  const mod = getModule();
   const Type = opts.dtype === 'f32' ? Float32Array : Float64Array;
-  let released = false;
-  let current = null;
-  const view = {
-    dtype: opts.dtype,
-    length: count,
-    get values() {
-      if (released) throw new Error('alp.decodeView: the view was released; its memory may hold other data now');
-      if (current === null || current.buffer !== mod.HEAPU8.buffer) current = new Type(mod.HEAPU8.buffer, ptr, count);
-      return current;
-    },
-    get released() {
-      return released;
-    },
-    /** Frees the values' memory. Safe to call more than once. */
-    release() {
-      if (released) return;
-      released = true;
-      current = null;
-      mod._free(ptr);
-    },
-  };
-  view.close = view.release;
-  if (typeof Symbol.dispose === 'symbol') view[Symbol.dispose] = view.release;
-  return view;
+  return wasmView('alp.decodeView', Type, ptr, count, () => getModule()._free(ptr), { dtype: opts.dtype, length: count });
 }
 
 /** Decodes vector k only (values k*vectorSize ... ), reading nothing else of the page. */

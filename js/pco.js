@@ -5,7 +5,7 @@
 // therefore keeps its own copies of the header and chunk metadata and passes them again for
 // each page.
 import { CODES, PcoError } from './errors.js';
-import { DTYPES, binding, callWithInputs, getModule, isDtype, typedArrayFor, viewAs } from './wasm.js';
+import { DTYPES, binding, callWithInputs, getModule, isDtype, typedArrayFor, viewAs, wasmView } from './wasm.js';
 
 function describeValue(value) {
   if (value === null) return 'null';
@@ -269,7 +269,6 @@ export const wrapped = Object.freeze({ open });
 export function decodeView(bytes, options) {
   bytes = requireBytes('pco.decodeView: bytes', bytes);
   const limit = outputLimit('pco.decodeView', options, OPTION_NAMES.typed);
-  const mod = getModule();
   const decodeViewBinding = binding('pcoDecodeView');
   const releaseBinding = binding('pcoReleaseView');
   const { handle, dtype, ptr, byteLength } = callWithInputs(PcoError, [bytes], (p, len) => decodeViewBinding(p, len, limit));
@@ -280,33 +279,8 @@ export function decodeView(bytes, options) {
     throw err;
   }
   const Type = typedArrayFor(dtype ?? 'u8');
-  const length = byteLength / Type.BYTES_PER_ELEMENT;
-  let released = false;
-  let current = null;
-  const view = {
-    /** The file's dtype, or null for a file without chunks that declares none. */
-    dtype,
-    byteLength,
-    get values() {
-      if (released) throw new Error('pco.decodeView: the view was released; its memory may hold other data now');
-      // Memory growth replaces the heap's ArrayBuffer; re-create the view over the new one.
-      if (current === null || current.buffer !== mod.HEAPU8.buffer) current = new Type(mod.HEAPU8.buffer, ptr, length);
-      return current;
-    },
-    get released() {
-      return released;
-    },
-    /** Frees the values' memory. Safe to call more than once. */
-    release() {
-      if (released) return;
-      released = true;
-      current = null;
-      releaseBinding(handle);
-    },
-  };
-  view.close = view.release;
-  if (typeof Symbol.dispose === 'symbol') view[Symbol.dispose] = view.release;
-  return view;
+  // dtype: the file's, or null for a file without chunks that declares none.
+  return wasmView('pco.decodeView', Type, ptr, byteLength / Type.BYTES_PER_ELEMENT, () => releaseBinding(handle), { dtype, byteLength });
 }
 
 /** How many zero-copy views are live and how many bytes of wasm memory they hold. */

@@ -211,6 +211,39 @@ export function callWithInputs(ErrorClass, arrays, fn) {
   }
 }
 
+/**
+ * A zero-copy view of `length` values of class Type at ptr in wasm memory, as every decodeView
+ * returns it: `values` is re-created after memory growth (which detaches old typed arrays) and
+ * throws once released; release() (also close() and Symbol.dispose) calls free() once.
+ * `fields` are copied onto the view (dtype, byteLength, ...).
+ */
+export function wasmView(what, Type, ptr, length, free, fields) {
+  const mod = getModule();
+  let released = false;
+  let current = null;
+  const view = {
+    ...fields,
+    get values() {
+      if (released) throw new Error(`${what}: the view was released; its memory may hold other data now`);
+      if (current === null || current.buffer !== mod.HEAPU8.buffer) current = new Type(mod.HEAPU8.buffer, ptr, length);
+      return current;
+    },
+    get released() {
+      return released;
+    },
+    /** Frees the values' memory. Safe to call more than once. */
+    release() {
+      if (released) return;
+      released = true;
+      current = null;
+      free();
+    },
+  };
+  view.close = view.release;
+  if (typeof Symbol.dispose === 'symbol') view[Symbol.dispose] = view.release;
+  return view;
+}
+
 const TYPED_ARRAYS = {
   u8: Uint8Array,
   i8: Int8Array,
