@@ -163,6 +163,8 @@ describeIf('Zarr view', () => {
     // The default slice t2m[0, :, :] covers chunks (0, 0..1, 0..1).
     expect(await summary()).toMatchObject({ slice: '0,:,:', covered: '4', requests: '4' });
     expect(chunkRequests.sort()).toEqual(['era5_like_v3.zarr/t2m/c/0/0/0', 'era5_like_v3.zarr/t2m/c/0/0/1', 'era5_like_v3.zarr/t2m/c/0/1/0', 'era5_like_v3.zarr/t2m/c/0/1/1']);
+    // The four chunks were decoded in the worker pool (its completed jobs, as the page shows them).
+    await page.waitForFunction(() => Number(document.getElementById('zarr-pool').dataset.completed) >= 4, null, { timeout: 10000, polling: 50 });
     const t2m = await expectedArray('era5_like_v3.zarr', 't2m');
     const at = (t, r, c) => t2m.values[(t * 181 + r) * 360 + c];
     for (const [r, c] of [[0, 0], [90, 179], [91, 180], [180, 359], [45, 300]]) {

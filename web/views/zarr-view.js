@@ -27,12 +27,15 @@ function updateCounter() {
   $('zarr-requests').textContent = formatInt(requests);
   $('zarr-bytes').textContent = formatBytes(bytes);
   $('zarr-chunk-requests').textContent = formatInt(chunkRequests);
+  const decoded = pool?.stats().completed;
+  $('zarr-pool').textContent = pool ? `; chunks decoded in ${pool.size} workers so far: ${formatInt(decoded)}` : '; chunks decoded on the page (no worker pool)';
+  $('zarr-pool').dataset.completed = String(decoded ?? 0);
 }
 
 function skeleton() {
   const counter = el('p', { class: 'fetched', 'aria-live': 'off' }, 'Fetched so far: ',
     el('strong', { id: 'zarr-requests' }, '0'), ' requests (', el('strong', { id: 'zarr-chunk-requests' }, '0'), ' for chunks), ',
-    el('strong', { id: 'zarr-bytes' }, '0 B'));
+    el('strong', { id: 'zarr-bytes' }, '0 B'), el('span', { id: 'zarr-pool' }));
   const addForm = el('form', { id: 'zarr-add', class: 'row' },
     el('label', { class: 'grow' }, 'Open an array by path ', el('input', { id: 'zarr-add-path', autocomplete: 'off', placeholder: 'e.g. labels or group/array' })),
     el('button', { type: 'submit' }, 'Open'));
