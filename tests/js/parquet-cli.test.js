@@ -66,3 +66,16 @@ test('numdecode parquet URL reads one column over HTTP', async () => {
     await server.close();
   }
 });
+
+test('require("numdecode/parquet") reads a file (CommonJS entry, through package.json exports)', async () => {
+  const script = `
+    const { read, inspect, readPages } = require('numdecode/parquet');
+    (async () => {
+      const r = await read(${JSON.stringify(path.join(dir, 'alp_arade.parquet'))}, { columns: ['value1'], rowEnd: 3 });
+      const info = await inspect(${JSON.stringify(path.join(dir, 'alp_arade.parquet'))});
+      console.log(JSON.stringify({ values: Array.from(r.columns.value1.values), type: r.columns.value1.type, pages: info.rowGroups[0].columns.length, readPages: typeof readPages }));
+    })().catch((e) => { console.error(e); process.exit(1); });`;
+  const { stdout } = await run(process.execPath, ['-e', script], { cwd: projectRoot, encoding: 'utf8' });
+  const want = expectedCsv('alp_arade_expect.csv').slice(1, 4).map((l) => Number(l.split(',')[0]));
+  expect(JSON.parse(stdout)).toEqual({ values: want, type: 'DOUBLE', pages: 4, readPages: 'function' });
+});
