@@ -14,6 +14,10 @@ import { assertReadable, describeArray } from './describe.js';
 import { float16AsBits, float16BitsStore, registerFloat16Bits } from './float16.js';
 import { parseSlice, sliceShape, toCOrder, toSelection } from './slice.js';
 
+const SCALAR_ARRAYS = {
+  int8: Int8Array, uint8: Uint8Array, int16: Int16Array, uint16: Uint16Array, int32: Int32Array, uint32: Uint32Array,
+  int64: BigInt64Array, uint64: BigUint64Array, float16: globalThis.Float16Array, float32: Float32Array, float64: Float64Array,
+};
 const MAX_PROBES = 64; // arrays probed by name when the store has no consolidated metadata
 const decoder = new TextDecoder();
 
@@ -212,8 +216,9 @@ export async function openZarr(source, options = {}) {
       } catch (err) {
         throw wrapError(err, description.path, where);
       }
-      // All dimensions indexed: zarrita returns the scalar.
-      const values = got?.data ? toCOrder(got) : new (array.dtype === 'float16' ? globalThis.Float16Array : got.constructor === BigInt ? BigInt64Array : Float64Array)([got]);
+      // All dimensions indexed: zarrita returns the scalar; it becomes a one-value array of the
+      // array's own type (array.dtype is uint16 for float16 read as bits).
+      const values = got?.data ? toCOrder(got) : new SCALAR_ARRAYS[array.dtype]([got]);
       return { values, shape, dataType: description.dataType, float16Bits, parsed };
     },
     /**

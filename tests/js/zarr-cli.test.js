@@ -140,6 +140,10 @@ test('JSON: int64 and uint64 as decimal strings, float16 as the numbers its bits
   const ju = JSON.parse(await runZarr(storeDir('dtypes_v3.zarr'), '--array', 'uint64', '--slice=-10:', '--format', 'json'));
   expect(ju.values).toEqual([...u64.subarray(4990)].map(String));
   expect(ju.values.some((v) => BigInt(v) > BigInt(Number.MAX_SAFE_INTEGER))).toBe(true);
+  // One index per dimension: a single value (shape []), in the array's own type.
+  const scalar = JSON.parse(await runZarr(storeDir('dtypes_v3.zarr'), '--array', 'uint64', '--slice', '2047', '--format', 'json'));
+  expect(scalar).toMatchObject({ shape: [], values: [String(u64[2047])] });
+  expect(Buffer.from(await runZarr(storeDir('dtypes_v3.zarr'), '--array', 'uint64', '--slice', '2047')).equals(Buffer.from(u64.buffer, 2047 * 8, 8))).toBe(true);
   // float16 bits from the expected file, decoded here by a DataView-free reference: sign, exponent, fraction.
   const bits = await fullArray('dtypes_v3.zarr', 'float16');
   const half = (b) => (b & 0x8000 ? -1 : 1) * (((b >> 10) & 31) === 0 ? (b & 1023) / 1024 * 2 ** -14 : (1 + (b & 1023) / 1024) * 2 ** (((b >> 10) & 31) - 15));
