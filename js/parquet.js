@@ -15,7 +15,8 @@ import { init } from './wasm.js';
 import { ParquetError, NumdecodeError, CODES } from './errors.js';
 import { openFile } from './io/index.js';
 import { readFooter } from './parquet/footer.js';
-import { readFloatColumn, columnPagesFor, prefetchChunks } from './parquet/float-column.js';
+import { readFloatColumn, columnPagesFor } from './parquet/float-column.js';
+import { prefetchChunks } from './parquet/chunk-pages.js';
 import { inspectFile } from './parquet/inspect.js';
 
 export { ParquetError };

@@ -2,7 +2,8 @@
 // Pages of flat columns are opened far enough to count nulls; ALP pages are described by
 // numdecode's ALP inspector (layout, vectors, exceptions, bit widths).
 import { readPageHeaderAt, encodingName, ALP_ENCODING_ID } from './pages.js';
-import { chunkRange, columnError } from './float-column.js';
+import { chunkRange } from './chunk-pages.js';
+import { columnError } from './column-error.js';
 import { splitDataPage } from './float-page.js';
 import { describeAlpPayload } from './alp-page.js';
 
