@@ -19,9 +19,10 @@ export function encodingName(id) {
 
 // A data page may expand to at most this many values per byte of page, plus a flat allowance:
 // ALP needs about 13 bytes per 1024 values, dictionary indices of width 0 and runs of nulls
-// almost nothing (writers cap pages at about 20000 rows). Anything beyond is not earned.
+// almost nothing (parquet-cpp and parquet-java cap pages at 20000 rows; a writer that pages by
+// bytes may put a million nulls in one page). Anything beyond is not earned.
 const VALUES_PER_BYTE = 256;
-const VALUES_FLAT = 1 << 16;
+const VALUES_FLAT = 1 << 20;
 // Decompressed / compressed: gzip tops out near 1032, snappy near 21, LZ4 near 255.
 const MAX_RATIO = { SNAPPY: 32, GZIP: 1100, LZ4: 256, LZ4_RAW: 256 };
 const MAX_PAGE_BYTES = 1 << 30;

@@ -278,6 +278,13 @@ describe('built shapes', () => {
     expectColumn(r.columns.x, values, valid, 0, n);
     const nulls = await read(bytes, { rowStart: 2500, rowEnd: 2600 });
     expect(Array.from(nulls.columns.x.valid)).toEqual(new Array(100).fill(0));
+    // a writer that pages by bytes may put many nulls in one small page
+    const many = 200000;
+    const allNull = buildParquet({ columns: [{ name: 'x', type: 'FLOAT', values: new Float32Array(many), valid: new Uint8Array(many) }], rowGroups: [many] });
+    expect(allNull.length).toBeLessThan(1000);
+    const r2 = await read(allNull);
+    expect(r2.columns.x.values).toEqual(new Float32Array(many));
+    expect(r2.columns.x.valid).toEqual(new Uint8Array(many));
     const none = await read(bytes, { rowStart: 5, rowEnd: 5 });
     expect(none.numRows).toBe(0);
     expect(none.columns.x.values).toHaveLength(0);
