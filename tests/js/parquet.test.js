@@ -68,6 +68,25 @@ describe('parquet-cpp ALP corpus', () => {
     expectSameBits(r.columns.loudness.values, want.loudness.slice(1000, 9500), 'loudness rows 1000..9500');
   });
 
+  test('every kind of input reads the same bits: path, bytes, ArrayBuffer, Blob, AsyncBuffer, {size, read}', async () => {
+    const m = manifest.find((x) => x.file === 'alp_float_spotify1.parquet');
+    const file = path.join(dir, m.file);
+    const data = new Uint8Array(readFileSync(file));
+    const want = expectedColumns(m.csv, true).valence;
+    const inputs = {
+      path: file,
+      bytes: data,
+      arrayBuffer: data.slice().buffer,
+      blob: new Blob([data]),
+      asyncBuffer: { byteLength: data.length, slice: async (s, e) => data.slice(s, e).buffer },
+      source: { size: () => data.length, read: (s, e) => data.subarray(s, e) },
+    };
+    for (const [kind, input] of Object.entries(inputs)) {
+      const r = await read(input, { columns: ['valence'] });
+      expectSameBits(r.columns.valence.values, want, `valence from ${kind}`);
+    }
+  });
+
   test('inspect lists the ALP pages: merged layout, vectors, exceptions', async () => {
     const info = await inspect(path.join(dir, 'alp_float_arade.parquet'));
     expect(info.numRows).toBe(15000);
