@@ -338,4 +338,19 @@ describeIf('Zarr view', () => {
     await selectArray('/fpzip');
     expect(await page.textContent('#zarr-slice-error')).toMatch(/array \/fpzip .*uses the codec numcodecs\.fpzip, which neither numdecode nor zarrita decodes/);
   });
+
+  test('an unconsolidated store by URL alone: no children listed, an array opened by its path', async () => {
+    await page.goto(`${browser.base}/web/?open=/corpus/zarr-pcodec/stores/sharded_v3.zarr&format=zarr`);
+    await page.waitForSelector('body[data-started=yes]', { timeout: 60000 });
+    expect(await page.$$eval('#zarr-tree button[data-path]', (b) => b.length)).toBe(0);
+    expect(await page.textContent('#zarr-store-facts')).toMatch(/No consolidated metadata/);
+    await page.fill('#zarr-add-path', 'labels');
+    await waitForAction(() => page.click('#zarr-add button[type=submit]'));
+    await page.waitForFunction(() => document.getElementById('zarr-slice-summary').dataset.path === '/labels', null, { timeout: 60000, polling: 50 });
+    expect(await page.$$eval('#zarr-tree button[data-path]', (b) => b.map((x) => x.dataset.path))).toEqual(['/labels']);
+    const labels = await expectedArray('sharded_v3.zarr', 'labels');
+    const shown = await valueAt(599, 699);
+    expect(shown.index).toBe('599,699');
+    expect(sameValue('uint32', shown.value, labels.values[599 * 700 + 699])).toBe(true);
+  });
 });
