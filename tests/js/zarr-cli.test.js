@@ -131,6 +131,13 @@ test('CSV slices: missing chunk as the fill value NaN, v2 order F equal to the C
   expect(csvCells(f).flat().map((x) => Math.fround(Number(x)))).toEqual(box(tp, shape, [13, 60, 120], [14, 70, 140]));
 });
 
+test('steps and negative bounds select what NumPy would', async () => {
+  const labels = await fullArray('sharded_v3.zarr', 'labels');
+  const rows = csvCells((await runZarr(storeDir('sharded_v3.zarr'), '--array', 'labels', '--slice=-5::2,10:700:233', '--format', 'csv')).toString());
+  const want = [595, 597, 599].map((r) => [10, 243, 476].map((c) => String(labels[r * 700 + c])));
+  expect(rows).toEqual(want);
+});
+
 test('JSON: int64 and uint64 as decimal strings, float16 as the numbers its bits stand for', async () => {
   const time = await fullArray('era5_like_v3.zarr', 'time');
   const j = JSON.parse(await runZarr(storeDir('era5_like_v2.zarr'), '--array', 'time', '--slice', '2:7', '--format', 'json'));
