@@ -1,4 +1,6 @@
-// BPCells matrix directories: lazy, range-based reading from a local directory (Node), an
-// HTTP(S) base URL or a custom {size, read} source; BP-128 decoding runs in WebAssembly.
-export { open, Matrix } from './matrix.js';
+// BPCells matrices: lazy, range-based reading of matrix directories (local directory, HTTP(S)
+// base URL, custom {size, read} source) and of matrix groups in HDF5 files (through h5wasm,
+// loaded only for HDF5); BP-128 decoding runs in WebAssembly.
+export { open, list } from './open.js';
+export { Matrix } from './matrix.js';
 export { BpcellsError, HttpSource, LocalDirSource, ObjectSource, toSource } from './sources.js';

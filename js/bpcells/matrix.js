@@ -402,8 +402,9 @@ export class Matrix {
   async _names(file, n, what) {
     this._nameCache ??= new Map();
     if (!this._nameCache.has(file)) {
-      const p = this.source.readAll(file).then((bytes) => {
-        const lines = textLines(bytes);
+      // HDF5 sources hand names over as strings (a name may then hold a line break).
+      const read = this.source.readLines ? this.source.readLines(file) : this.source.readAll(file).then(textLines);
+      const p = read.then((lines) => {
         if (lines.length !== 0 && lines.length !== n) {
           throw new BpcellsError(`${file}: ${lines.length} names for ${n} ${what}`, { file });
         }
@@ -506,9 +507,13 @@ function parseStorageOrder(bytes) {
  * fetch, headers.
  */
 export async function open(source, options = {}) {
+  return openSource(toSource(source, options ?? {}), options);
+}
+
+/** Opens a matrix from a source made already (a directory source, or an HDF5 group's). */
+export async function openSource(src, options = {}) {
   options = options ?? {};
   await init();
-  const src = toSource(source, options);
   // Fetched together; a failure is reported for the first file in this order, so that a
   // directory without a `version` says so whatever answered first.
   const first = await Promise.allSettled([src.readAll('version'), src.readAll('storage_order'), src.readAll('shape')]);

@@ -1,0 +1,81 @@
+// Bytes and requests the BPCells HDF5 reader fetches over HTTP from the large corpus file
+// (large_packed_uint_col_20000x2000/matrix.h5, written by BPCells' write_matrix_hdf5): open, one
+// column, 100 random columns (one read each, on a fresh open), and everything; plus what loading
+// h5wasm adds (bytes of the module, time to instantiate).
+// Usage: node bench/bpcells-hdf5-fetch.mjs [--block-size N]   (a counting Range server on 127.0.0.1)
+import { createServer } from 'node:http';
+import { readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { init, bpcells } from '../js/index.js';
+
+const file = fileURLToPath(new URL('../../shared/corpus/bpcells-hdf5/large_packed_uint_col_20000x2000/matrix.h5', import.meta.url));
+const body = readFileSync(file);
+const total = body.length;
+const arg = process.argv.indexOf('--block-size');
+const blockSize = arg > 0 ? Number(process.argv[arg + 1]) : undefined;
+let requests = 0;
+let bytes = 0;
+
+const server = createServer((req, res) => {
+  if (req.url !== '/matrix.h5') return res.writeHead(404).end();
+  requests++;
+  if (req.method === 'HEAD') return res.writeHead(200, { 'Content-Length': total, 'Accept-Ranges': 'bytes' }).end();
+  const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+  if (!range) {
+    bytes += total;
+    return res.writeHead(200, { 'Content-Length': total }).end(body);
+  }
+  const start = Number(range[1]);
+  const end = Math.min(Number(range[2]), total - 1);
+  const part = body.subarray(start, end + 1);
+  bytes += part.length;
+  res.writeHead(206, { 'Content-Range': `bytes ${start}-${end}/${total}`, 'Content-Length': part.length }).end(part);
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const url = `http://127.0.0.1:${server.address().port}/matrix.h5`;
+await init();
+
+const h5dir = path.dirname(fileURLToPath(import.meta.resolve('h5wasm')));
+const esm = ['hdf5_hl.js', 'hdf5_util.js'].reduce((s, f) => s + statSync(path.join(h5dir, f)).size, 0);
+const t0 = performance.now();
+await import('h5wasm').then((h5) => h5.ready);
+console.log(`h5wasm (dist/esm, wasm embedded): ${esm} bytes, import + instantiate ${(performance.now() - t0).toFixed(0)} ms\n`);
+
+async function measure(label, fn) {
+  requests = 0;
+  bytes = 0;
+  await fn();
+  const pct = ((100 * bytes) / total).toFixed(2);
+  console.log(`| ${label} | ${requests} | ${bytes} | ${pct} % |`);
+  return { requests, bytes };
+}
+
+console.log(`file: ${total} bytes${blockSize ? `, blockSize ${blockSize}` : ''}\n`);
+console.log('| operation | requests | bytes | of the file |\n|---|---:|---:|---:|');
+const options = { group: 'mat', blockSize };
+let m;
+const opened = await measure('open', async () => {
+  m = await bpcells.open(url, options);
+});
+const col = await measure('1 column (after open)', async () => {
+  await m.read(1500, 1501);
+});
+console.log(`| open + 1 column | ${opened.requests + col.requests} | ${opened.bytes + col.bytes} | ${((100 * (opened.bytes + col.bytes)) / total).toFixed(2)} % |`);
+let seed = 12345;
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+const cols = Array.from({ length: 100 }, () => Math.floor(random() * m.shape[1]));
+await measure('100 random columns, one read each (after a fresh open)', async () => {
+  const fresh = await bpcells.open(url, options);
+  requests = 0;
+  bytes = 0;
+  for (const c of cols) await fresh.read(c, c + 1);
+  fresh.close();
+});
+await measure('everything (open + read all)', async () => {
+  const all = await bpcells.open(url, options);
+  await all.read();
+  all.close();
+});
+m.close();
+server.close();

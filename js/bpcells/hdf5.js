@@ -1,0 +1,140 @@
+// BPCells matrices stored as groups of an HDF5 file (write_matrix_hdf5), read through h5wasm.
+// The group becomes a directory-like source (hdf5-group-source.js) for the directory reader, so a
+// matrix opened here has the same API, laziness and checks as a directory; errors name the
+// dataset path (err.file = "/mat/idxptr").
+import { BpcellsError } from '../errors.js';
+import { Matrix, openSource } from './matrix.js';
+import { openHandle } from './hdf5-runtime.js';
+import { Hdf5GroupSource, Hdf5Reader, normalizeGroup } from './hdf5-group-source.js';
+
+// Seek tables loaded whole at open (see matrix.js prefetchBytes). Over HTTP each HDF5 chunk of a
+// table costs a request, and a column needs only a few entries: default to reading them by range.
+const HDF5_PREFETCH_SYNC = 4 * 1024 * 1024;
+const HDF5_PREFETCH_ASYNC = 0;
+
+// Errors of the directory reader name the virtual file ('idxptr'); give them the dataset path.
+function relocate(err, src, fileName) {
+  if (!(err instanceof BpcellsError)) return err;
+  // Some errors (the version parser's, from wasm) carry the name only in the message.
+  const from = err.file ?? /^bpcells: (\w+): /.exec(err.message)?.[1];
+  if (typeof from !== 'string' || !src.owns(from)) return err;
+  const to = src.locate(from);
+  err.file = to;
+  err.message = err.message.replace(`bpcells: ${from}:`, `bpcells: ${to}:`);
+  if (!err.message.includes(fileName)) err.message += ` (in ${fileName})`;
+  return err;
+}
+
+async function located(promise, m) {
+  try {
+    return await promise;
+  } catch (err) {
+    throw relocate(err, m.source, m.fileName);
+  }
+}
+
+/** A BPCells matrix stored in an HDF5 group: the Matrix API plus group, fileName and close(). */
+export class Hdf5Matrix extends Matrix {
+  read(start, end) {
+    return located(super.read(start, end), this);
+  }
+
+  toDense(start, end, options) {
+    return located(super.toDense(start, end, options), this);
+  }
+
+  rowNames() {
+    return located(super.rowNames(), this);
+  }
+
+  colNames() {
+    return located(super.colNames(), this);
+  }
+
+  fileSizes() {
+    return located(super.fileSizes(), this);
+  }
+
+  /** Releases the HDF5 file handle (the matrix cannot be read afterwards). */
+  close() {
+    this._handle.close();
+  }
+}
+
+function matrixGroupList(groups) {
+  const m = groups.filter((g) => g.matrix).map((g) => g.group);
+  return m.length ? `matrix groups in the file: ${m.join(', ')}` : `no group has a version attribute; groups: ${groups.map((g) => g.group).join(', ')}`;
+}
+
+async function chooseGroup(reader, group) {
+  if (group !== undefined && group !== null) {
+    const path = normalizeGroup(group);
+    const type = await reader.objectType(path);
+    if (type !== 'group') {
+      const groups = await reader.groups();
+      const what = type === null ? 'not found' : `is a ${type}, not a group`;
+      throw new BpcellsError(`group ${path} ${what} in ${reader.name} (${matrixGroupList(groups)})`, { file: path });
+    }
+    return path;
+  }
+  const groups = await reader.groups();
+  const matrices = groups.filter((g) => g.matrix);
+  if (matrices.length === 1) return matrices[0].group;
+  const why = matrices.length === 0 ? 'holds no BPCells matrix group' : `holds ${matrices.length} BPCells matrices`;
+  throw new BpcellsError(`${reader.name} ${why}: pass { group } (${matrixGroupList(groups)})`, { file: reader.name });
+}
+
+async function openReader(file, head, options) {
+  const handle = await openHandle(file, { blockSize: options.blockSize, cacheBytes: options.cacheBytes });
+  if (head) handle.lazy.seed(0, head);
+  return new Hdf5Reader(handle);
+}
+
+/**
+ * Opens the BPCells matrix in group `options.group` (or the file's only matrix group) of an HDF5
+ * byte file. `head` are the file's first bytes when already read (async sources).
+ */
+export async function openHdf5File(file, head, options = {}) {
+  const reader = await openReader(file, head, options);
+  try {
+    const group = await chooseGroup(reader, options.group);
+    const src = new Hdf5GroupSource(reader, group, file.stats);
+    const prefetchBytes = options.prefetchBytes ?? (reader.handle.lazy.sync ? HDF5_PREFETCH_SYNC : HDF5_PREFETCH_ASYNC);
+    let m;
+    try {
+      m = await openSource(src, { ...options, prefetchBytes });
+    } catch (err) {
+      throw relocate(err, src, file.name);
+    }
+    // Over HTTP (and other async sources), prime HDF5's chunk indexes of the arrays a read uses.
+    if (!reader.handle.lazy.sync) await src.warm(m._arrayNames).catch((err) => Promise.reject(relocate(err, src, file.name)));
+    Object.setPrototypeOf(m, Hdf5Matrix.prototype);
+    Object.assign(m, { group, fileName: file.name, _handle: reader.handle });
+    return m;
+  } catch (err) {
+    reader.handle.close();
+    throw err;
+  }
+}
+
+/** [{group, version, shape, storageOrder, nnz}] for every matrix group of an HDF5 byte file. */
+export async function listHdf5File(file, head, options = {}) {
+  const reader = await openReader(file, head, options);
+  try {
+    const groups = (await reader.groups()).filter((g) => g.matrix);
+    const out = [];
+    for (const { group } of groups) {
+      const src = new Hdf5GroupSource(reader, group, file.stats);
+      try {
+        const m = await openSource(src, { prefetchBytes: 0 });
+        out.push({ group, version: m.version, shape: m.shape, storageOrder: m.storageOrder, nnz: m.nnz });
+      } catch (err) {
+        const e = relocate(err, src, file.name);
+        out.push({ group, error: e.message });
+      }
+    }
+    return out;
+  } finally {
+    reader.handle.close();
+  }
+}
