@@ -58,15 +58,15 @@ function asJson(bytes, key) {
   }
 }
 
-/** Wraps zarrita's errors so they name the array and the store. */
-function wrapError(err, path, where) {
+/** Wraps zarrita's errors so they name the array and the store (and the chunks, when few were read). */
+function wrapError(err, path, where, keys = []) {
   if (err instanceof NumdecodeError) return err;
   const chain = [];
   for (let e = err; e instanceof Error && chain.length < 4; e = e.cause) chain.push(e.message);
   const unknown = /Unknown codec: (\S+)/.exec(chain.join(' '));
   const message = unknown
     ? `zarr: array ${path} in ${where}: its chunks use the codec ${unknown[1]}, which neither numdecode nor zarrita decodes`
-    : `zarr: array ${path} in ${where}: ${chain.join(': ')}`;
+    : `zarr: array ${path} in ${where}: ${chain.join(': ')}${keys.length && keys.length <= 4 ? ` (while reading ${[...new Set(keys)].join(', ')})` : ''}`;
   return new NumdecodeError(message, { code: unknown ? CODES.UNSUPPORTED : CODES.BAD_DATA, dataset: path, file: where, cause: err });
 }
 
@@ -211,10 +211,12 @@ export async function openZarr(source, options = {}) {
         });
       }
       let got;
+      const requestsBefore = counted.stats.chunkRequests;
       try {
         got = await zarr.get(array, toSelection(zarr, parsed), { signal });
       } catch (err) {
-        throw wrapError(err, description.path, where);
+        const fetched = counted.stats.chunkRequests - requestsBefore;
+        throw wrapError(err, description.path, where, fetched <= counted.stats.keys.length ? counted.stats.keys.slice(counted.stats.keys.length - fetched) : []);
       }
       // All dimensions indexed: zarrita returns the scalar; it becomes a one-value array of the
       // array's own type (array.dtype is uint16 for float16 read as bits).

@@ -228,6 +228,20 @@ test('one pcodec chunk as its stored Pco file; a missing chunk is null', async (
   expect(new TextDecoder().decode(inner.subarray(0, 4))).toBe('pco!');
 });
 
+test('a damaged pcodec chunk: the decoder's message, the codec and the chunk named', async () => {
+  const src = storeDir('era5_like_v3.zarr');
+  const dir = path.join(tmp, 'damaged.zarr');
+  mkdirSync(path.join(dir, 'latitude/c'), { recursive: true });
+  writeFileSync(path.join(dir, 'zarr.json'), JSON.stringify({ zarr_format: 3, node_type: 'group', attributes: {} }));
+  copyFileSync(path.join(src, 'latitude/zarr.json'), path.join(dir, 'latitude/zarr.json'));
+  writeFileSync(path.join(dir, 'latitude/c/0'), readFileSync(path.join(src, 'latitude/c/0')).subarray(0, 100));
+  const err = await runZarr(dir, '--array', 'latitude').catch((e) => e);
+  expect(err).toBeInstanceOf(NumdecodeError);
+  expect(err.code).toBe('ERR_BAD_DATA');
+  expect(err.dataset).toBe('/latitude');
+  expect(err.message).toMatch(/^zarr: array \/latitude in .*numcodecs\.pcodec.*insufficient data.*\(while reading \/latitude\/c\/0\)$/);
+});
+
 test('a codec nobody here decodes is named, in the listing and when reading', async () => {
   const dir = path.join(tmp, 'other.zarr');
   mkdirSync(path.join(dir, 'a'), { recursive: true });
