@@ -228,7 +228,7 @@ test('one pcodec chunk as its stored Pco file; a missing chunk is null', async (
   expect(new TextDecoder().decode(inner.subarray(0, 4))).toBe('pco!');
 });
 
-test('a damaged pcodec chunk: the decoder's message, the codec and the chunk named', async () => {
+test('a damaged pcodec chunk: the decoder message, the codec and the chunk named', async () => {
   const src = storeDir('era5_like_v3.zarr');
   const dir = path.join(tmp, 'damaged.zarr');
   mkdirSync(path.join(dir, 'latitude/c'), { recursive: true });
