@@ -1,0 +1,19 @@
+// The same package from CommonJS (the "require" conditions), under node16 and nodenext.
+import numdecode = require('numdecode');
+import worker = require('numdecode/worker');
+import zarr = require('numdecode/zarr');
+
+export async function start(): Promise<boolean> {
+  await numdecode.init();
+  // @ts-expect-error: the pool size is a number
+  await worker.createWorkerPool({ size: 'two' });
+  const names: readonly string[] = zarr.PCODEC_CODEC_NAMES;
+  return numdecode.buildInfo().simd && names.length > 0;
+}
+
+import parquet = require('numdecode/parquet');
+
+export async function rows(): Promise<number> {
+  const result: parquet.ParquetReadResult = await parquet.read('data.parquet');
+  return result.numRows;
+}
