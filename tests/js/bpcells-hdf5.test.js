@@ -1,0 +1,313 @@
+// BPCells matrices in HDF5 files (written by BPCells 0.3.1's write_matrix_hdf5), read through
+// h5wasm: every corpus case exactly, from a local path, bytes, a {size, read} object and over
+// HTTP (127.0.0.1, with request counts); the corrupt files; group choice; a bounded mutation test.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import { corpusRoot } from './corpus.js';
+import * as bpcells from '../../js/bpcells/index.js';
+
+const setDir = path.join(corpusRoot, 'bpcells-hdf5');
+const readJson = (p) => JSON.parse(readFileSync(p, 'utf8'));
+const cases = readJson(path.join(setDir, 'manifest.json'));
+const corrupt = readJson(path.join(setDir, 'corrupt', 'manifest.json'));
+const LARGE = 'large_packed_uint_col_20000x2000';
+const DTYPE = { uint: 'u32', float: 'f32', double: 'f64' };
+const ARRAY = { uint: Uint32Array, float: Float32Array, double: Float64Array };
+const fileOf = (c) => path.join(setDir, c.dir, 'matrix.h5');
+
+function expected(c) {
+  const e = readJson(path.join(setDir, c.dir, 'expected.json'));
+  const s = e.stored;
+  const bin = (f, T) => {
+    const b = readFileSync(path.join(setDir, c.dir, f));
+    return new T(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
+  };
+  const idxptr = s.idxptr_file ? Float64Array.from(bin(s.idxptr_file, BigUint64Array), Number) : Float64Array.from(s.idxptr);
+  const index = s.index_file ? bin(s.index_file, Uint32Array) : Uint32Array.from(s.index);
+  const val = s.val_file ? bin(s.val_file, ARRAY[e.dtype]) : ARRAY[e.dtype].from(s.val);
+  return { e, idxptr, index, val };
+}
+
+// Bit-exact equality of two typed arrays (fast enough for millions of values).
+const bytesOf = (t) => Buffer.from(t.buffer, t.byteOffset, t.byteLength);
+const same = (a, b) => a.constructor === b.constructor && a.length === b.length && bytesOf(a).equals(bytesOf(b));
+
+async function checkMatrix(m, c, exp) {
+  expect(m.version).toBe(c.format_version);
+  expect(m.storageOrder).toBe(c.storage_order);
+  expect(m.shape).toEqual(c.shape);
+  expect(m.nnz).toBe(c.nnz);
+  expect(m.dtype).toBe(DTYPE[c.dtype]);
+  expect(m.group).toBe(`/${c.group}`);
+  const r = await m.read();
+  expect(same(r.idxptr, exp.idxptr)).toBe(true);
+  expect(same(r.index, exp.index)).toBe(true);
+  expect(r.val).toBeInstanceOf(ARRAY[c.dtype]);
+  expect(same(r.val, exp.val)).toBe(true);
+  expect(await m.rowNames()).toEqual(exp.e.row_names);
+  expect(await m.colNames()).toEqual(exp.e.col_names);
+  // Three uneven pieces of the storage axis.
+  const cuts = [0, Math.floor(m.major / 3), Math.floor(m.major / 3) + 1, m.major];
+  for (let k = 0; k + 1 < cuts.length && m.major > 0; k++) {
+    const [a, b] = [cuts[k], cuts[k + 1]];
+    const piece = await m.read(a, b);
+    const p0 = exp.idxptr[a];
+    const p1 = exp.idxptr[b];
+    expect(same(piece.idxptr, Float64Array.from(exp.idxptr.subarray(a, b + 1), (v) => v - p0))).toBe(true);
+    expect(same(piece.index, exp.index.subarray(p0, p1))).toBe(true);
+    expect(same(piece.val, exp.val.subarray(p0, p1))).toBe(true);
+  }
+}
+
+// A Range server on 127.0.0.1 serving the corpus set; logs every request.
+let server;
+let base;
+const log = [];
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/+/, '');
+    let body;
+    try {
+      if (rel.includes('..')) throw new Error('no');
+      body = readFileSync(path.join(setDir, rel));
+    } catch {
+      log.push({ rel, status: 404, bytes: 0 });
+      res.writeHead(404).end();
+      return;
+    }
+    if (req.method === 'HEAD') {
+      log.push({ rel, status: 200, bytes: 0 });
+      res.writeHead(200, { 'Content-Length': body.length, 'Accept-Ranges': 'bytes' }).end();
+      return;
+    }
+    const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+    if (!m) {
+      log.push({ rel, status: 200, bytes: body.length });
+      res.writeHead(200, { 'Content-Length': body.length }).end(body);
+      return;
+    }
+    const start = Number(m[1]);
+    const end = Math.min(Number(m[2]), body.length - 1);
+    if (start >= body.length) {
+      log.push({ rel, status: 416, bytes: 0 });
+      res.writeHead(416, { 'Content-Range': `bytes */${body.length}` }).end();
+      return;
+    }
+    const part = body.subarray(start, end + 1);
+    log.push({ rel, status: 206, bytes: part.length });
+    res.writeHead(206, { 'Content-Range': `bytes ${start}-${end}/${body.length}`, 'Content-Length': part.length }).end(part);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${server.address().port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections?.();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const sources = {
+  'local path': (c) => fileOf(c),
+  bytes: (c) => new Uint8Array(readFileSync(fileOf(c))),
+  'size/read object': (c) => {
+    const b = readFileSync(fileOf(c));
+    return { size: () => b.length, read: async (s, e) => b.subarray(s, e) };
+  },
+  http: (c) => `${base}/${c.dir}/matrix.h5`,
+};
+
+describe.each(Object.keys(sources))('every corpus case from %s', (kind) => {
+  const these = cases.filter((c) => c.name !== LARGE || kind === 'local path' || kind === 'http');
+  test.each(these.map((c) => [c.name, c]))('%s reads exactly', async (_name, c) => {
+    const m = await bpcells.open(sources[kind](c), { group: c.group });
+    try {
+      await checkMatrix(m, c, expected(c));
+    } finally {
+      m.close();
+    }
+  });
+});
+
+describe('group choice and list()', () => {
+  const c = cases.find((x) => x.name === 'packed_uint_col_counts_names');
+
+  test('without a group, the only matrix group opens', async () => {
+    const m = await bpcells.open(fileOf(c));
+    expect(m.group).toBe('/mat');
+    expect(m.shape).toEqual(c.shape);
+    m.close();
+  });
+
+  test('list() describes every matrix group', async () => {
+    expect(await bpcells.list(fileOf(c))).toEqual([{ group: '/mat', version: c.format_version, shape: c.shape, storageOrder: 'col', nnz: c.nnz }]);
+  });
+
+  test('a group that is not there is an error listing the matrix groups', async () => {
+    const err = await bpcells.open(fileOf(c), { group: 'nope' }).catch((e) => e);
+    expect(err).toBeInstanceOf(bpcells.BpcellsError);
+    expect(err.code).toBe('ERR_BAD_DATA');
+    expect(err.file).toBe('/nope');
+    expect(err.message).toMatch(/group \/nope not found .*matrix groups in the file: \/mat/);
+  });
+
+  test('a dataset passed as the group is refused', async () => {
+    await expect(bpcells.open(fileOf(c), { group: 'mat/idxptr' })).rejects.toThrow(/group \/mat\/idxptr is a dataset, not a group/);
+  });
+});
+
+// What each corrupt file must be reported as: message and the dataset named in err.file.
+const CORRUPT = {
+  truncated_half: [/truncated file/, null],
+  version_wrong_string: [/unsupported matrix version "packed-uint-matrix-v3"/, '/mat@version'],
+  version_missing: [/attribute missing/, '/mat@version'],
+  dataset_removed_val: [/dataset missing/, '/mat/val'],
+  idxptr_shortened: [/holds only 100 \(truncated\?\)/, '/mat/idxptr'],
+  index_ge_nrow: [/out of range/, '/mat/index'],
+  shape_three_entries: [/3 entries, expected 2/, '/mat/shape'],
+  val_wrong_length: [/2486 entries but idxptr says 2496/, '/mat/val'],
+};
+
+describe('corrupt files', () => {
+  test.each(corrupt.map((c) => [c.name, c]))('%s is a BpcellsError naming the dataset', async (name, c) => {
+    const file = path.join(setDir, 'corrupt', c.dir, 'matrix.h5');
+    const bytes = new Uint8Array(readFileSync(file));
+    const url = `${base}/corrupt/${c.dir}/matrix.h5`;
+    // A file that HDF5 cannot open is named as the caller gave it.
+    for (const [input, whole] of [[file, file], [bytes, `buffer of ${bytes.length} bytes`], [url, url]]) {
+      const err = await (async () => {
+        const m = await bpcells.open(input, { group: c.group });
+        await m.read();
+        await m.rowNames();
+        await m.colNames();
+      })().catch((e) => e);
+      expect(err).toBeInstanceOf(bpcells.BpcellsError);
+      expect(err.code).toBe('ERR_BAD_DATA');
+      expect(err.message).toMatch(/^bpcells: /);
+      expect(err.message).toMatch(CORRUPT[name][0]);
+      expect(err.file).toBe(CORRUPT[name][1] ?? whole);
+    }
+  });
+});
+
+describe('lazy reading over HTTP', () => {
+  const c = cases.find((x) => x.name === LARGE);
+  const size = readFileSync(fileOf(c)).length;
+
+  test('after open one column costs <= 8 requests; open + that column < 5 % of the file', async () => {
+    const exp = expected(c);
+    const mark = log.length;
+    const m = await bpcells.open(`${base}/${c.dir}/matrix.h5`, { group: 'mat' });
+    const opened = { requests: m.stats.requests, bytes: m.stats.bytes };
+    // The client's counts are the server's.
+    expect(log.length - mark).toBe(opened.requests);
+    expect(log.slice(mark).reduce((s, e) => s + e.bytes, 0)).toBe(opened.bytes);
+    const j = 1500;
+    const r = await m.read(j, j + 1);
+    const p0 = exp.idxptr[j];
+    const p1 = exp.idxptr[j + 1];
+    expect(same(r.index, exp.index.subarray(p0, p1))).toBe(true);
+    expect(same(r.val, exp.val.subarray(p0, p1))).toBe(true);
+    expect(m.stats.requests - opened.requests).toBeLessThanOrEqual(8);
+    expect(m.stats.bytes).toBeLessThan(0.05 * size);
+    expect(log.length - mark).toBe(m.stats.requests);
+    m.close();
+  });
+
+  test('maxBytes stops the download with an error naming the file', async () => {
+    const err = await bpcells.open(`${base}/${c.dir}/matrix.h5`, { group: 'mat', maxBytes: 40000 }).catch((e) => e);
+    expect(err).toBeInstanceOf(bpcells.BpcellsError);
+    expect(err.code).toBe('ERR_NETWORK');
+    expect(err.message).toMatch(/matrix\.h5: .*maxBytes/);
+  });
+
+  test('a missing file is a 404 naming the URL', async () => {
+    const err = await bpcells.open(`${base}/nothing/here.h5`, { group: 'mat' }).catch((e) => e);
+    expect(err).toBeInstanceOf(bpcells.BpcellsError);
+    expect(err.message).toMatch(/404/);
+    expect(err.message).toMatch(/nothing\/here\.h5/);
+  });
+});
+
+describe('directories are not HDF5', () => {
+  test('a file that is not HDF5 is refused by signature', async () => {
+    const err = await bpcells.open(new Uint8Array(4096).fill(7)).catch((e) => e);
+    expect(err).toBeInstanceOf(bpcells.BpcellsError);
+    expect(err.message).toMatch(/no HDF5 signature/);
+  });
+});
+
+// Randomly damaged in-memory copies of small corpus files: each must give the original result,
+// another structurally valid result (a changed byte of raw data that no checksum covers) or a
+// BpcellsError; never another error, a crash or a hang (each mutant is timed).
+describe('mutation test', () => {
+  test('200 damaged copies: exact, valid or BpcellsError', async () => {
+    const names = ['packed_uint_col_counts_names', 'unpacked_uint_col_chunk256', 'packed_double_col_gzip6', 'unicode_names_packed_float_row'];
+    const originals = Object.fromEntries(names.map((n) => [n, readFileSync(path.join(setDir, n, 'matrix.h5'))]));
+    const truth = {};
+    for (const n of names) truth[n] = expected(cases.find((c) => c.name === n));
+    let seed = 20261124;
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const tally = { exact: 0, differs: 0, error: 0 };
+    const started = Date.now();
+    for (let i = 0; i < 200 && Date.now() - started < 60000; i++) {
+      const n = names[i % names.length];
+      let buf = new Uint8Array(originals[n]);
+      // Bit flips, a run of one byte value, two random bytes, a truncation. (Copying one part
+      // of the file over another can make HDF5's global-heap code loop forever: see README.)
+      const kind = i % 4;
+      if (kind === 0) {
+        const k = 1 + Math.floor(rnd() * 8);
+        for (let j = 0; j < k; j++) buf[Math.floor(rnd() * buf.length)] ^= 1 << Math.floor(rnd() * 8);
+      } else if (kind === 1) {
+        const s = Math.floor(rnd() * buf.length);
+        buf.fill(Math.floor(rnd() * 256), s, Math.min(buf.length, s + 1 + Math.floor(rnd() * 64)));
+      } else if (kind === 2) {
+        const s = Math.floor(rnd() * (buf.length - 1));
+        buf[s] = Math.floor(rnd() * 256);
+        buf[s + 1] = Math.floor(rnd() * 256);
+      } else {
+        buf = buf.subarray(0, Math.floor(rnd() * buf.length));
+      }
+      const t0 = Date.now();
+      let result;
+      try {
+        const m = await bpcells.open(buf, { group: 'mat' });
+        const r = await m.read();
+        result = { m, r, rows: await m.rowNames(), cols: await m.colNames() };
+        m.close();
+      } catch (err) {
+        expect(err).toBeInstanceOf(bpcells.BpcellsError);
+        tally.error++;
+        continue;
+      } finally {
+        expect(Date.now() - t0).toBeLessThan(10000); // generous: a hang would never return at all
+      }
+      const { m, r, rows, cols } = result;
+      const t = truth[n];
+      const exact =
+        same(r.idxptr, t.idxptr) &&
+        same(r.index, t.index) &&
+        same(r.val, t.val) &&
+        JSON.stringify(rows) === JSON.stringify(t.e.row_names) &&
+        JSON.stringify(cols) === JSON.stringify(t.e.col_names);
+      if (exact) {
+        tally.exact++;
+        continue;
+      }
+      // Structurally valid: what the checks guarantee for any result handed out.
+      tally.differs++;
+      expect(r.idxptr[0]).toBe(0);
+      for (let k = 1; k < r.idxptr.length; k++) expect(r.idxptr[k]).toBeGreaterThanOrEqual(r.idxptr[k - 1]);
+      expect(r.index.length).toBe(r.idxptr[r.idxptr.length - 1]);
+      expect(r.val.length).toBe(r.index.length);
+      expect(r.index.every((v) => v < m.minor)).toBe(true);
+      expect(rows.length === 0 || rows.length === m.shape[0]).toBe(true);
+      expect(cols.length === 0 || cols.length === m.shape[1]).toBe(true);
+    }
+    expect(tally.exact + tally.differs + tally.error).toBeGreaterThanOrEqual(50);
+    expect(tally.error).toBeGreaterThan(0);
+    expect(tally.exact).toBeGreaterThan(0);
+  }, 120000);
+});
