@@ -156,13 +156,62 @@ export class ObjectSource implements BpcellsSource {
 export function toSource(source: string | URL | BpcellsSourceObject | BpcellsSource, options?: BpcellsOpenOptions): BpcellsSource;
 
 /**
- * Opens a matrix directory: a local path (Node), an http(s) base URL, a URL object, a
- * {size, read} object or a source. Loads the WebAssembly module if needed.
+ * One HDF5 file given as an object: size() and read(start, end) (read taking two arguments tells
+ * it apart from a directory object; with options.group any {size, read} object is a file).
  */
+export interface BpcellsFileObject {
+  size(): number | Promise<number>;
+  read(start: number, end: number): Uint8Array | ArrayBuffer | Promise<Uint8Array | ArrayBuffer>;
+}
+
+/** An HDF5 file holding BPCells matrix groups (write_matrix_hdf5). */
+export type BpcellsHdf5Input = string | URL | Blob | ArrayBuffer | ArrayBufferView | BpcellsFileObject;
+
+export interface BpcellsHdf5Options extends BpcellsOpenOptions {
+  /** HDF5 only: the matrix group ('mat', 'a/counts'); default: the file's only matrix group. */
+  group?: string;
+  /** HDF5 only: block size (bytes) of the lazy block cache for async sources (default 1024). */
+  blockSize?: number;
+  /** HDF5 only: bytes the block cache may keep (default 64 MiB). */
+  cacheBytes?: number;
+  /** I/O retries per request (js/io), default 3. */
+  retries?: number;
+}
+
+/** A matrix read from an HDF5 group: the Matrix API plus where it came from and close(). */
+export interface BpcellsHdf5Matrix<D extends BpcellsDtype = BpcellsDtype> extends BpcellsMatrix<D> {
+  /** The group path, e.g. "/mat". */
+  readonly group: string;
+  /** The file's name (path, URL, "File x.h5", "buffer of N bytes"). */
+  readonly fileName: string;
+  /** Releases the HDF5 file handle; the matrix cannot be read afterwards. */
+  close(): void;
+}
+
+/** One matrix group found by list(); `error` instead of the fields when the group is damaged. */
+export interface BpcellsGroupInfo {
+  group: string;
+  version?: string;
+  shape?: [number, number];
+  storageOrder?: 'col' | 'row';
+  nnz?: number;
+  error?: string;
+}
+
+/**
+ * Opens a matrix: a directory (local path, http(s) base URL, URL object, {size(name), read(name,
+ * start, end)} object or a source) or a group of an HDF5 file (local path, URL, File/Blob,
+ * ArrayBuffer/typed array, {size(), read(start, end)}), told apart by the HDF5 signature. h5wasm
+ * is loaded only for HDF5 files.
+ */
+export function open(source: Blob | ArrayBuffer | ArrayBufferView | BpcellsFileObject, options?: BpcellsHdf5Options): Promise<BpcellsHdf5Matrix>;
 export function open(
   source: string | URL | BpcellsSourceObject | BpcellsSource,
-  options?: BpcellsOpenOptions,
-): Promise<BpcellsMatrix>;
+  options?: BpcellsHdf5Options,
+): Promise<BpcellsMatrix | BpcellsHdf5Matrix>;
+
+/** Every BPCells matrix group (a group with a `version` attribute) of an HDF5 file. */
+export function list(source: BpcellsHdf5Input, options?: BpcellsOpenOptions & { retries?: number }): Promise<BpcellsGroupInfo[]>;
 
 export type Matrix = BpcellsMatrix;
 export const Matrix: { prototype: BpcellsMatrix };

@@ -27,6 +27,13 @@ export async function example(signal: AbortSignal) {
   } catch (err) {
     if (err instanceof bpcells.BpcellsError) void err.file;
   }
+  // HDF5 groups (write_matrix_hdf5): bytes, Blob or path, a group, list() and close().
+  const h5 = await bpcells.open(new Uint8Array(8), { group: 'a/counts', blockSize: 4096 });
+  const where: string = h5.group + h5.fileName;
+  h5.close();
+  const groups = await bpcells.list('counts.h5');
+  const firstShape: [number, number] | undefined = groups[0].shape;
+  void [where, firstShape];
   // @ts-expect-error: storage order is 'col' | 'row'
   const bad: 'csc' = m.storageOrder;
   return [order, first, names, cells, requests, bad];
