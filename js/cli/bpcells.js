@@ -1,19 +1,23 @@
-// The BPCells part of the CLI (a directory format, so not a --format of decode/inspect):
+// The BPCells part of the CLI (a directory format, or groups of an HDF5 file):
 //   numdecode inspect DIR_OR_URL                      JSON summary of a matrix directory
-//   numdecode bpcells DIR_OR_URL [--export OUTDIR] [--range a:b] [--max-bytes N] [--timeout MS]
+//   numdecode inspect FILE.h5 [--group G]             the file's matrix groups (list); with G, that matrix
+//   numdecode bpcells DIR_OR_URL_OR_H5 [--group G] [--export OUTDIR] [--range a:b] [--max-bytes N] [--timeout MS]
 // --export writes idxptr.u64, index.u32, val.<u32|f32|f64> (raw little-endian, the stored
 // orientation: CSC for storage_order=col, CSR for row) and shape.json.
-import { statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as bpcells from '../bpcells/index.js';
+import { signatureOffset } from '../bpcells/hdf5-signature.js';
 
 export const name = 'bpcells';
 export const usage =
   '  numdecode inspect DIR_OR_URL\n' +
   '      print a BPCells matrix directory summary as JSON (version, shape, order, nnz, dtype, bytes per array, compression)\n' +
-  '  numdecode bpcells DIR_OR_URL [--export OUTDIR] [--range a:b] [--max-bytes N] [--timeout MS]\n' +
+  '  numdecode inspect FILE.h5 [--group G]\n' +
+  '      the BPCells matrix groups of an HDF5 file (write_matrix_hdf5) as JSON; with --group, that matrix\n' +
+  '  numdecode bpcells DIR_OR_URL_OR_H5 [--group G] [--export OUTDIR] [--range a:b] [--max-bytes N] [--timeout MS]\n' +
   '      without --export: the same JSON; with it: write idxptr.u64, index.u32, val.<u32|f32|f64>, shape.json\n' +
   '      for storage-axis positions a..b (columns for storage_order=col, rows for row; default all)\n';
 
@@ -25,19 +29,36 @@ export class BpcellsUsageError extends Error {
   }
 }
 
-/** True for an http(s) URL or a local directory (the file formats take files). */
+// True for a local file with the HDF5 signature at 0, 512, 1024, ... (first 16 KiB).
+function isLocalHdf5(arg) {
+  let fd;
+  try {
+    fd = openSync(arg, 'r');
+    const head = new Uint8Array(16 * 1024);
+    const n = readSync(fd, head, 0, head.length, 0);
+    return signatureOffset(head.subarray(0, n)) >= 0;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** True for an http(s) URL, a local directory or a local HDF5 file (the file formats take other files). */
 export function isTarget(arg) {
   if (typeof arg !== 'string') return false;
   if (/^https?:\/\//i.test(arg)) return true;
   try {
-    return statSync(arg).isDirectory();
+    if (statSync(arg).isDirectory()) return true;
   } catch {
     return false;
   }
+  return isLocalHdf5(arg);
 }
 
 function openOptions(values) {
   const options = {};
+  if (values.group !== undefined) options.group = values.group;
   for (const [flag, key] of [
     ['max-bytes', 'maxBytes'],
     ['timeout', 'timeout'],
@@ -53,8 +74,15 @@ function openOptions(values) {
 const FILES_OF_INDEX = /^index(_data|_idx|_idx_offsets|_starts)?$/;
 const FILES_OF_VAL = /^val(_data|_idx|_idx_offsets)?$/;
 
-/** The JSON summary of a matrix directory. */
+/**
+ * The JSON summary of a matrix directory or HDF5 matrix group; for an HDF5 file without
+ * options.group, the list of its matrix groups ({source, hdf5: true, groups}).
+ */
 export async function inspect(target, options = {}) {
+  if (options.group === undefined && (isLocalHdf5(target) || (/^https?:\/\//i.test(target) && /\.[^/]+$/.test(new URL(target).pathname)))) {
+    const groups = await bpcells.list(target, options).catch((err) => (/list\(\) takes an HDF5 file/.test(err.message) ? null : Promise.reject(err)));
+    if (groups) return { source: String(target), hdf5: true, groups };
+  }
   const m = await bpcells.open(target, options);
   const files = await m.fileSizes();
   const sum = (re) => Object.entries(files).reduce((s, [n, b]) => s + (re.test(n) ? b : 0), 0);
@@ -65,6 +93,7 @@ export async function inspect(target, options = {}) {
   const ratio = (a, b) => (b === 0 ? null : Number((a / b).toFixed(4)));
   return {
     source: String(target),
+    ...(m.group ? { group: m.group, bytes_note: 'HDF5: bytes are the arrays uncompressed (8-byte header + values), not the stored dataset sizes' } : {}),
     version: m.version,
     format: m.format,
     packed: m.packed,
@@ -122,6 +151,7 @@ export async function exportMatrix(target, outDir, rangeText, options = {}) {
 }
 
 const OPTIONS = {
+  group: { type: 'string' },
   export: { type: 'string' },
   range: { type: 'string' },
   'max-bytes': { type: 'string' },
@@ -157,7 +187,7 @@ export async function run(argv, out = process.stdout) {
 export async function runInspect(argv, out = process.stdout) {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { 'max-bytes': OPTIONS['max-bytes'], timeout: OPTIONS.timeout }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: { group: OPTIONS.group, 'max-bytes': OPTIONS['max-bytes'], timeout: OPTIONS.timeout }, allowPositionals: true, strict: true });
   } catch (err) {
     throw new BpcellsUsageError(err.message);
   }

@@ -2,10 +2,13 @@
 // h5wasm: every corpus case exactly, from a local path, bytes, a {size, read} object and over
 // HTTP (127.0.0.1, with request counts); the corrupt files; group choice; a bounded mutation test.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import http from 'node:http';
 import path from 'node:path';
-import { corpusRoot } from './corpus.js';
+import { corpusRoot, projectRoot } from './corpus.js';
 import * as bpcells from '../../js/bpcells/index.js';
 
 const setDir = path.join(corpusRoot, 'bpcells-hdf5');
@@ -310,4 +313,30 @@ describe('mutation test', () => {
     expect(tally.error).toBeGreaterThan(0);
     expect(tally.exact).toBeGreaterThan(0);
   }, 120000);
+});
+
+describe('CLI', () => {
+  const cli = (...args) => promisify(execFile)(process.execPath, [path.join(projectRoot, 'bin/numdecode.js'), ...args], { timeout: 60000 });
+
+  test('inspect FILE.h5 lists the matrix groups', async () => {
+    const c = cases.find((x) => x.name === 'packed_double_col_gzip6');
+    const { stdout } = await cli('inspect', fileOf(c));
+    expect(JSON.parse(stdout).groups).toEqual([{ group: '/mat', version: c.format_version, shape: c.shape, storageOrder: 'col', nnz: c.nnz }]);
+  });
+
+  test('bpcells FILE.h5 --group G --export OUT writes the stored arrays', async () => {
+    const c = cases.find((x) => x.name === 'unpacked_float_row_nonames');
+    const exp = expected(c);
+    const out = mkdtempSync(path.join(tmpdir(), 'bpcells-h5-export-'));
+    try {
+      await cli('bpcells', fileOf(c), '--group', 'mat', '--export', out);
+      const idxptr = readFileSync(path.join(out, 'idxptr.u64'));
+      expect(same(Float64Array.from(new BigUint64Array(idxptr.buffer, idxptr.byteOffset, idxptr.length / 8), Number), exp.idxptr)).toBe(true);
+      expect(readFileSync(path.join(out, 'index.u32')).equals(bytesOf(exp.index))).toBe(true);
+      expect(readFileSync(path.join(out, 'val.f32')).equals(bytesOf(exp.val))).toBe(true);
+      expect(JSON.parse(readFileSync(path.join(out, 'shape.json'), 'utf8')).shape).toEqual(c.shape);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
 });
