@@ -1,0 +1,83 @@
+// BPCells matrices in HDF5 files in headless Chromium: h5wasm loaded through an import map, every
+// corpus case read exactly over HTTP and from a File picked with an <input type=file> (a Blob on
+// the main thread: read lazily by pass-and-refetch); a corrupt file gives a BpcellsError; one
+// column of the large file in <= 8 requests after open.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { corpusRoot } from './corpus.js';
+import { chromiumAvailable, openBrowser } from './zarr-chromium.js';
+
+const setDir = path.join(corpusRoot, 'bpcells-hdf5');
+const readJson = (p) => JSON.parse(readFileSync(p, 'utf8'));
+const cases = readJson(path.join(setDir, 'manifest.json'));
+const LARGE = 'large_packed_uint_col_20000x2000';
+const ARRAY = { uint: Uint32Array, float: Float32Array, double: Float64Array };
+
+function expected(c) {
+  const e = readJson(path.join(setDir, c.dir, 'expected.json'));
+  const s = e.stored;
+  const bin = (f) => readFileSync(path.join(setDir, c.dir, f));
+  const bytes = (t) => Buffer.from(t.buffer, t.byteOffset, t.byteLength);
+  return {
+    e,
+    idxptr: s.idxptr_file ? Array.from(new BigUint64Array(new Uint8Array(bin(s.idxptr_file)).buffer), Number) : s.idxptr,
+    index: s.index_file ? bin(s.index_file) : bytes(Uint32Array.from(s.index)),
+    val: s.val_file ? bin(s.val_file) : bytes(ARRAY[e.dtype].from(s.val)),
+  };
+}
+
+let browser;
+beforeAll(async () => {
+  if (!chromiumAvailable) return;
+  browser = await openBrowser();
+  await browser.page.goto(`${browser.base}/tests/js/bpcells-hdf5-browser.html`);
+  await browser.page.waitForFunction(() => window.pageReady === true, null, { timeout: 30000 });
+}, 60000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+const run = (args) => browser.page.evaluate((a) => window.readH5(a), args);
+
+function check(got, c) {
+  const exp = expected(c);
+  expect(got.error).toBeUndefined();
+  expect([got.version, got.shape, got.storageOrder, got.nnz, got.group]).toEqual([c.format_version, c.shape, c.storage_order, c.nnz, `/${c.group}`]);
+  expect(got.all.idxptr).toEqual(exp.idxptr);
+  expect(Buffer.from(got.all.index, 'base64').equals(exp.index)).toBe(true);
+  expect(Buffer.from(got.all.val, 'base64').equals(exp.val)).toBe(true);
+  expect(got.rowNames).toEqual(exp.e.row_names);
+  expect(got.colNames).toEqual(exp.e.col_names);
+}
+
+(chromiumAvailable ? describe : describe.skip)('BPCells HDF5 in Chromium', () => {
+  test.each(cases.filter((c) => c.name !== LARGE).map((c) => [c.name, c]))('%s over HTTP and from a File', async (_n, c) => {
+    check(await run({ url: `${browser.base}/corpus/bpcells-hdf5/${c.dir}/matrix.h5`, group: c.group }), c);
+    await browser.page.setInputFiles('#file', path.join(setDir, c.dir, 'matrix.h5'));
+    check(await run({ picked: true, group: c.group }), c);
+    expect(browser.pageErrors).toEqual([]);
+  });
+
+  test('one column of the large file over HTTP: <= 8 requests after open, exact', async () => {
+    const c = cases.find((x) => x.name === LARGE);
+    const exp = expected(c);
+    const got = await run({ url: `${browser.base}/corpus/bpcells-hdf5/${c.dir}/matrix.h5`, group: 'mat', column: 1500 });
+    expect(got.error).toBeUndefined();
+    const [p0, p1] = [exp.idxptr[1500], exp.idxptr[1501]];
+    expect(Buffer.from(got.column.index, 'base64').equals(exp.index.subarray(4 * p0, 4 * p1))).toBe(true);
+    expect(Buffer.from(got.column.val, 'base64').equals(exp.val.subarray(4 * p0, 4 * p1))).toBe(true);
+    expect(got.afterColumn.requests - got.opened.requests).toBeLessThanOrEqual(8);
+    expect(got.afterColumn.bytes).toBeLessThan(0.05 * readFileSync(path.join(setDir, c.dir, 'matrix.h5')).length);
+  });
+
+  test('a truncated file picked as a File is a BpcellsError', async () => {
+    await browser.page.setInputFiles('#file', path.join(setDir, 'corrupt', 'truncated_half', 'matrix.h5'));
+    const got = await run({ picked: true, group: 'mat' });
+    expect(got.name).toBe('BpcellsError');
+    expect(got.code).toBe('ERR_BAD_DATA');
+    expect(got.error).toMatch(/truncated file/);
+    expect(got.file).toBe('File matrix.h5');
+  });
+});
