@@ -37,13 +37,13 @@ function expected(c) {
 const bytesOf = (t) => Buffer.from(t.buffer, t.byteOffset, t.byteLength);
 const same = (a, b) => a.constructor === b.constructor && a.length === b.length && bytesOf(a).equals(bytesOf(b));
 
-async function checkMatrix(m, c, exp) {
-  expect(m.version).toBe(c.format_version);
+async function checkMatrix(m, c, exp, { group = `/${c.group}`, version = c.format_version } = {}) {
+  expect(m.version).toBe(version);
   expect(m.storageOrder).toBe(c.storage_order);
   expect(m.shape).toEqual(c.shape);
   expect(m.nnz).toBe(c.nnz);
   expect(m.dtype).toBe(DTYPE[c.dtype]);
-  expect(m.group).toBe(`/${c.group}`);
+  expect(m.group).toBe(group);
   const r = await m.read();
   expect(same(r.idxptr, exp.idxptr)).toBe(true);
   expect(same(r.index, exp.index)).toBe(true);
@@ -338,5 +338,86 @@ describe('CLI', () => {
     } finally {
       rmSync(out, { recursive: true, force: true });
     }
+  });
+});
+
+// Files BPCells' writer did not make for the corpus, written here with h5wasm: the -v1 format
+// (u32 idxptr), several matrices in one file, a nested group, deflate without shuffle, and
+// datasets of the wrong type or rank.
+describe('files built with h5wasm', () => {
+  const c = cases.find((x) => x.name === 'unpacked_uint_col_chunk256');
+  let built;
+
+  function writeMatrix(file, group, version, exp, { idxptrType = 'u64', shapeRank = 1 } = {}) {
+    const g = file.create_group(group);
+    g.create_attribute('version', version);
+    const numeric = (name, data) => g.create_dataset({ name, data, maxshape: [null], chunks: [256], compression: 'gzip', compression_opts: 4 });
+    if (shapeRank === 1) numeric('shape', Uint32Array.from(c.shape));
+    else g.create_dataset({ name: 'shape', data: Uint32Array.from(c.shape), shape: [1, 2] });
+    const ptr = idxptrType === 'u32' ? Uint32Array.from(exp.idxptr) : idxptrType === 'f64' ? Float64Array.from(exp.idxptr) : BigUint64Array.from(exp.idxptr, (v) => BigInt(v));
+    numeric('idxptr', ptr);
+    numeric('index', exp.index);
+    numeric('val', exp.val);
+    g.create_dataset({ name: 'storage_order', data: [c.storage_order] });
+    g.create_dataset({ name: 'row_names', data: exp.e.row_names });
+    g.create_dataset({ name: 'col_names', data: exp.e.col_names });
+  }
+
+  beforeAll(async () => {
+    const h5 = await import('h5wasm');
+    await h5.ready;
+    const exp = expected(c);
+    const build = (name, fill) => {
+      const f = new h5.File(`/${name}`, 'w');
+      fill(f);
+      f.close();
+      const bytes = new Uint8Array(h5.FS.readFile(`/${name}`));
+      h5.FS.unlink(`/${name}`);
+      return bytes;
+    };
+    built = {
+      exp,
+      multi: build('multi.h5', (f) => {
+        f.create_group('a');
+        writeMatrix(f, 'a/counts', 'unpacked-uint-matrix-v1', exp, { idxptrType: 'u32' });
+        writeMatrix(f, 'b', 'unpacked-uint-matrix-v2', exp);
+        f.create_group('notes');
+      }),
+      badType: build('bad-type.h5', (f) => writeMatrix(f, 'mat', 'unpacked-uint-matrix-v2', exp, { idxptrType: 'f64' })),
+      badRank: build('bad-rank.h5', (f) => writeMatrix(f, 'mat', 'unpacked-uint-matrix-v2', exp, { shapeRank: 2 })),
+      v1WithU64: build('v1-u64.h5', (f) => writeMatrix(f, 'mat', 'unpacked-uint-matrix-v1', exp)),
+    };
+  });
+
+  test('several matrices: list(), the -v1 format in a nested group, and the -v2 one', async () => {
+    expect(await bpcells.list(built.multi)).toEqual([
+      { group: '/a/counts', version: 'unpacked-uint-matrix-v1', shape: c.shape, storageOrder: 'col', nnz: c.nnz },
+      { group: '/b', version: 'unpacked-uint-matrix-v2', shape: c.shape, storageOrder: 'col', nnz: c.nnz },
+    ]);
+    for (const [group, version] of [['a/counts', 'unpacked-uint-matrix-v1'], ['b/', 'unpacked-uint-matrix-v2']]) {
+      const m = await bpcells.open(built.multi, { group });
+      await checkMatrix(m, c, built.exp, { group: `/${group.replace(/\/$/, '')}`, version });
+      expect(m.format).toBe(version.endsWith('v1') ? 1 : 2);
+      m.close();
+    }
+  });
+
+  test('without a group, a file of several matrices is an error listing them', async () => {
+    const err = await bpcells.open(built.multi).catch((e) => e);
+    expect(err).toBeInstanceOf(bpcells.BpcellsError);
+    expect(err.message).toMatch(/holds 2 BPCells matrices: pass \{ group \} \(matrix groups in the file: \/a\/counts, \/b\)/);
+    await expect(bpcells.open(built.multi, { group: 'notes' })).rejects.toThrow(/\/notes@version: attribute missing/);
+  });
+
+  test('a dataset of the wrong type or rank names the dataset', async () => {
+    const t = await bpcells.open(built.badType, { group: 'mat' }).catch((e) => e);
+    expect(t).toBeInstanceOf(bpcells.BpcellsError);
+    expect(t.file).toBe('/mat/idxptr');
+    expect(t.message).toMatch(/\/mat\/idxptr: is float64, expected uint64/);
+    const r = await bpcells.open(built.badRank, { group: 'mat' }).catch((e) => e);
+    expect(r.file).toBe('/mat/shape');
+    expect(r.message).toMatch(/\/mat\/shape: is rank 2 \(shape \[1,2\]\), expected a 1-D array/);
+    const v = await bpcells.open(built.v1WithU64, { group: 'mat' }).catch((e) => e);
+    expect(v.message).toMatch(/\/mat\/idxptr: is uint64, expected uint32/);
   });
 });
