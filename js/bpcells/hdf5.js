@@ -35,20 +35,25 @@ async function located(promise, m) {
 
 /** A BPCells matrix stored in an HDF5 group: the Matrix API plus group, fileName and close(). */
 export class Hdf5Matrix extends Matrix {
-  read(start, end) {
-    return located(super.read(start, end), this);
+  read(start, end, options) {
+    return located(super.read(start, end, options), this);
   }
 
   toDense(start, end, options) {
     return located(super.toDense(start, end, options), this);
   }
 
-  rowNames() {
-    return located(super.rowNames(), this);
+  rowNames(options) {
+    return located(super.rowNames(options), this);
   }
 
-  colNames() {
-    return located(super.colNames(), this);
+  colNames(options) {
+    return located(super.colNames(options), this);
+  }
+
+  /** As Matrix.inspect(), plus the HDF5 group and file. */
+  inspect() {
+    return { ...super.inspect(), group: this.group, fileName: this.fileName };
   }
 
   fileSizes() {

@@ -73,6 +73,26 @@ export interface BpcellsSlice<D extends BpcellsDtype = BpcellsDtype> {
   val: BpcellsValueArrayMap[D];
 }
 
+/** Per-call options of a matrix's reads; unknown names are a TypeError. */
+export interface BpcellsCallOptions {
+  /** Abort the call (ERR_ABORTED); fetches under way finish in the background and stay cached. */
+  signal?: AbortSignal;
+}
+
+/** Matrix.inspect(): the header facts. */
+export interface BpcellsMatrixInfo<D extends BpcellsDtype = BpcellsDtype> {
+  version: string;
+  format: 1 | 2;
+  packed: boolean;
+  dtype: D;
+  shape: [number, number];
+  storageOrder: 'col' | 'row';
+  nnz: number;
+  /** HDF5 matrices: the group path and the file's name. */
+  group?: string;
+  fileName?: string;
+}
+
 export interface BpcellsMatrix<D extends BpcellsDtype = BpcellsDtype> {
   /** The version string, e.g. "packed-uint-matrix-v2". */
   readonly version: string;
@@ -92,11 +112,16 @@ export interface BpcellsMatrix<D extends BpcellsDtype = BpcellsDtype> {
   readonly minor: number;
   /** Live request/byte counts of this matrix's source. */
   readonly stats: BpcellsStats;
+  /** What the matrix is, without reading entries (plain, JSON-safe data). */
+  inspect(): BpcellsMatrixInfo<D>;
   /** Row names, or [] when the matrix has none. Fetched on first call. */
-  rowNames(): Promise<string[]>;
-  colNames(): Promise<string[]>;
-  /** Entries of storage-axis positions [start, end) (default: all). */
-  read(start?: number, end?: number): Promise<BpcellsSlice<D>>;
+  rowNames(options?: BpcellsCallOptions): Promise<string[]>;
+  colNames(options?: BpcellsCallOptions): Promise<string[]>;
+  /**
+   * Entries of storage-axis positions [start, end) (default: all). A range outside the matrix is
+   * a RangeError; options.signal rejects the call with ERR_ABORTED.
+   */
+  read(start?: number, end?: number, options?: BpcellsCallOptions): Promise<BpcellsSlice<D>>;
   /**
    * Dense copy of positions [start, end): shape [nrow, end-start] ('col') or [end-start, ncol]
    * ('row'), row-major values. Refuses more than maxCells cells (default 2^24).
@@ -104,7 +129,7 @@ export interface BpcellsMatrix<D extends BpcellsDtype = BpcellsDtype> {
   toDense(
     start?: number,
     end?: number,
-    options?: { maxCells?: number },
+    options?: BpcellsCallOptions & { maxCells?: number },
   ): Promise<{ shape: [number, number]; data: BpcellsValueArrayMap[D] }>;
   /** Byte size of every file of the directory (one size query each). */
   fileSizes(): Promise<Record<string, number>>;

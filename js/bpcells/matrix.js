@@ -11,6 +11,7 @@
 // idxptr values are JS numbers (Float64Array): exact up to 2^53, and an idxptr beyond that is
 // reported as an error rather than rounded.
 import { getModule, init, viewAs, withInputs } from '../wasm.js';
+import { CODES } from '../errors.js';
 import { BpcellsError, toSource } from './sources.js';
 
 const HEADER = 8;
@@ -371,6 +372,50 @@ class PackedStream {
 }
 
 /** A BPCells matrix directory opened for lazy reading. Create with open(). */
+// Per-call options: unknown names are a TypeError (a typo must not be ignored silently).
+function checkOptions(what, options, names) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object') throw new TypeError(`${what}: options must be an object, got ${typeof options}`);
+  for (const key of Object.keys(options)) {
+    if (!names.includes(key)) throw new TypeError(`${what}: unknown option ${JSON.stringify(key)} (one of ${names.join(', ')})`);
+  }
+  if (options.signal !== undefined && typeof options.signal?.aborted !== 'boolean') {
+    throw new TypeError(`${what}: options.signal must be an AbortSignal`);
+  }
+  return options;
+}
+
+function checkMajorRange(what, start, end, major) {
+  if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start || end > major) {
+    throw new RangeError(`bpcells: ${what}(${start}, ${end}): range must satisfy 0 <= start <= end <= ${major}`);
+  }
+}
+
+// The promise, or an ERR_ABORTED rejection as soon as `signal` fires. Reads already under way
+// finish in the background (what they fetched stays cached); their result is not handed out.
+function abortable(promise, signal, what) {
+  if (!signal) return promise;
+  const aborted = () => new BpcellsError(`${what} aborted`, { code: CODES.ABORTED, cause: signal.reason });
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(aborted());
+  }
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(aborted());
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (err) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(err);
+      },
+    );
+  });
+}
+
 export class Matrix {
   constructor() {
     throw new TypeError('use await bpcells.open(source) to open a matrix');
@@ -391,12 +436,29 @@ export class Matrix {
     return this.source.stats;
   }
 
-  async rowNames() {
-    return this._names('row_names', this.shape[0], 'rows');
+  /** What the matrix is, without reading any entries (plain data, JSON-safe). */
+  inspect() {
+    return {
+      version: this.version,
+      format: this.format,
+      packed: this.packed,
+      dtype: this.dtype,
+      shape: [...this.shape],
+      storageOrder: this.storageOrder,
+      nnz: this.nnz,
+    };
   }
 
-  async colNames() {
-    return this._names('col_names', this.shape[1], 'columns');
+  /** Row names ([] when the matrix has none). options: {signal}. */
+  async rowNames(options) {
+    const { signal } = checkOptions('rowNames', options, ['signal']);
+    return abortable(this._names('row_names', this.shape[0], 'rows'), signal, 'rowNames()');
+  }
+
+  /** Column names ([] when the matrix has none). options: {signal}. */
+  async colNames(options) {
+    const { signal } = checkOptions('colNames', options, ['signal']);
+    return abortable(this._names('col_names', this.shape[1], 'columns'), signal, 'colNames()');
   }
 
   async _names(file, n, what) {
@@ -420,10 +482,13 @@ export class Matrix {
    * Entries of major-axis positions [start, end) (columns for 'col', rows for 'row'):
    * {idxptr: Float64Array (end-start+1, from 0), index: Uint32Array, val: typed array}.
    */
-  async read(start = 0, end = this.major) {
-    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start || end > this.major) {
-      throw new BpcellsError(`read(${start}, ${end}): range must satisfy 0 <= start <= end <= ${this.major}`);
-    }
+  async read(start = 0, end = this.major, options) {
+    checkMajorRange('read', start, end, this.major);
+    const { signal } = checkOptions('read', options, ['signal']);
+    return abortable(this._read(start, end), signal, `read(${start}, ${end})`);
+  }
+
+  async _read(start, end) {
     const ptr = await this._idxptr.get(start, end + 1);
     const p0 = ptr[0];
     const p1 = ptr[ptr.length - 1];
@@ -462,16 +527,17 @@ export class Matrix {
    * A dense copy of major positions [start, end): shape [nrow, end-start] for 'col' order,
    * [end-start, ncol] for 'row' order, values in row-major order, in the matrix dtype.
    */
-  async toDense(start = 0, end = this.major, { maxCells = 1 << 24 } = {}) {
-    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end < start || end > this.major) {
-      throw new BpcellsError(`toDense(${start}, ${end}): range must satisfy 0 <= start <= end <= ${this.major}`);
-    }
+  async toDense(start = 0, end = this.major, options) {
+    checkMajorRange('toDense', start, end, this.major);
+    const { maxCells = 1 << 24, signal } = checkOptions('toDense', options, ['maxCells', 'signal']);
     const k = end - start;
     const cells = k * this.minor;
     if (cells > maxCells) {
-      throw new BpcellsError(`toDense(${start}, ${end}): ${cells} cells exceed maxCells=${maxCells}; read() a smaller range`);
+      throw new BpcellsError(`toDense(${start}, ${end}): ${cells} cells exceed maxCells=${maxCells}; read() a smaller range`, {
+        code: CODES.OUTPUT_LIMIT,
+      });
     }
-    const { idxptr, index, val } = await this.read(start, end);
+    const { idxptr, index, val } = await this.read(start, end, { signal });
     const Type = val.constructor;
     const data = new Type(cells);
     const col = this.storageOrder === 'col';

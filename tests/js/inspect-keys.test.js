@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { alp, init, pco } from '../../js/index.js';
+import { alp, bpcells, init, pco } from '../../js/index.js';
 import { corpusRoot, pcoCases, pcoDir, projectRoot, readBytes, readJson } from './corpus.js';
 
 // interface name -> { all: Set, required: Set } from one .d.ts file.
@@ -26,7 +26,7 @@ function interfacesOf(file) {
   return out;
 }
 
-const declared = { ...interfacesOf('js/pco.d.ts'), ...interfacesOf('js/alp.d.ts') };
+const declared = { ...interfacesOf('js/pco.d.ts'), ...interfacesOf('js/alp.d.ts'), ...interfacesOf('js/bpcells/index.d.ts') };
 const problems = new Set();
 
 function checkObject(value, iface, where) {
@@ -98,6 +98,24 @@ test('alp.inspect: keys as declared for every corpus page', () => {
       checkObject(v, 'error' in v ? 'AlpVectorError' : 'AlpVectorInfo', c.name);
       if (!('error' in v)) expect(typeof v.frameOfReference).toBe(dtype === 'f64' ? 'bigint' : 'number');
     }
+  }
+  expect([...problems]).toEqual([]);
+});
+
+test('Matrix.inspect(): keys as declared for every BPCells directory and HDF5 case', async () => {
+  problems.clear();
+  const dirSet = path.join(corpusRoot, 'bpcells');
+  for (const c of readJson(dirSet, 'manifest.json')) {
+    checkObject((await bpcells.open(path.join(dirSet, c.dir))).inspect(), 'BpcellsMatrixInfo', c.name);
+  }
+  const h5Set = path.join(corpusRoot, 'bpcells-hdf5');
+  for (const c of readJson(h5Set, 'manifest.json').slice(0, 3)) {
+    const name = c.name;
+    const m = await bpcells.open(path.join(h5Set, c.dir, 'matrix.h5'), { group: c.group });
+    const info = m.inspect();
+    checkObject(info, 'BpcellsMatrixInfo', name);
+    expect(typeof info.group).toBe('string');
+    m.close();
   }
   expect([...problems]).toEqual([]);
 });

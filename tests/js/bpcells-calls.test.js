@@ -1,0 +1,77 @@
+// Per-call control of a matrix's reads: AbortSignal on read/toDense/rowNames/colNames, argument
+// errors as TypeError/RangeError, unknown option names refused, and inspect() as plain data.
+import { beforeAll, expect, test } from '@jest/globals';
+import path from 'node:path';
+import { BpcellsError, CODES, bpcells, init } from '../../js/index.js';
+import { cases, expected, setDir, u8, sameBytes } from './bpcells-helpers.js';
+
+const c = cases.find((x) => x.name === 'packed_uint_col_names');
+let m;
+
+beforeAll(async () => {
+  await init();
+  m = await bpcells.open(path.join(setDir, c.dir));
+});
+
+async function rejection(promise) {
+  try {
+    await promise;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected a rejection');
+}
+
+test('inspect() gives the header facts as plain data', () => {
+  const info = m.inspect();
+  expect(info).toEqual({
+    version: c.version,
+    format: 2,
+    packed: true,
+    dtype: 'u32',
+    shape: c.shape,
+    storageOrder: c.storage_order,
+    nnz: c.nnz,
+  });
+  expect(JSON.parse(JSON.stringify(info))).toEqual(info);
+});
+
+test('a fired signal rejects every read with ERR_ABORTED; without it the same calls read exactly', async () => {
+  const signal = AbortSignal.abort();
+  for (const call of [() => m.read(0, 5, { signal }), () => m.toDense(0, 2, { signal }), () => m.rowNames({ signal }), () => m.colNames({ signal })]) {
+    const err = await rejection(call());
+    expect(err).toBeInstanceOf(BpcellsError);
+    expect(err.code).toBe(CODES.ABORTED);
+  }
+  const exp = expected(c);
+  const r = await m.read(0, m.major, { signal: new AbortController().signal });
+  expect(sameBytes(u8(r.index), exp.index)).toBe(true);
+  expect(await m.rowNames()).toEqual(exp.rowNames);
+});
+
+test('aborting while a read is under way rejects it at once', async () => {
+  const slow = {
+    size: async (name) => (await import('node:fs')).statSync(path.join(setDir, c.dir, name)).size,
+    read: async (name, start, end) => {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const fs = await import('node:fs');
+      return new Uint8Array(fs.readFileSync(path.join(setDir, c.dir, name))).subarray(start, end);
+    },
+  };
+  const lazy = await bpcells.open(slow, { prefetchBytes: 0 });
+  const controller = new AbortController();
+  const pending = lazy.read(3, 9, { signal: controller.signal });
+  setTimeout(() => controller.abort(), 20);
+  const err = await rejection(pending);
+  expect(err.code).toBe(CODES.ABORTED);
+});
+
+test('argument mistakes: RangeError for ranges, TypeError for unknown options; limits are ERR_OUTPUT_LIMIT', async () => {
+  await expect(m.read(3, 2)).rejects.toThrow(RangeError);
+  await expect(m.read(0, m.major + 1)).rejects.toThrow(RangeError);
+  await expect(m.read(0, 1, { singal: null })).rejects.toThrow(/unknown option "singal"/);
+  await expect(m.toDense(0, 1, { maxcells: 5 })).rejects.toThrow(TypeError);
+  const err = await rejection(m.toDense(0, m.major, { maxCells: 10 }));
+  expect(err).toBeInstanceOf(BpcellsError);
+  expect(err.code).toBe(CODES.OUTPUT_LIMIT);
+});
