@@ -63,12 +63,37 @@ class Runtime {
   }
 }
 
+// A parameter, not a literal: webpack resolves import.meta.resolve('literal') at build time and
+// fails on h5wasm's exports; this path (a reload after a trap) only works unbundled anyway.
+const resolveSpecifier = (name) => import.meta.resolve(name);
+
+// Where h5wasm's ESM build sits beside this file when the bare name cannot be resolved (a module
+// Worker in a browser without a bundler: import maps do not reach workers): in this project's
+// tree, and in an installed package (node_modules/numdecode/js/bpcells -> node_modules/h5wasm).
+const FALLBACKS = ['../../node_modules/h5wasm/dist/esm/hdf5_hl.js', '../../../h5wasm/dist/esm/hdf5_hl.js'];
+
+async function importH5wasm(g) {
+  // A fresh module instance after a wasm trap: the same module under another specifier.
+  if (g > 0) return import(/* webpackIgnore: true */ /* @vite-ignore */ `${resolveSpecifier('h5wasm')}?instance=${g}`);
+  try {
+    return await import('h5wasm');
+  } catch (err) {
+    if (!/resolve|specifier/i.test(String(err?.message))) throw err;
+    for (const rel of FALLBACKS) {
+      try {
+        return await import(/* webpackIgnore: true */ /* @vite-ignore */ new URL(rel, import.meta.url).href);
+      } catch {
+        // next candidate
+      }
+    }
+    throw err;
+  }
+}
+
 async function load() {
   const t0 = typeof performance === 'object' ? performance.now() : Date.now();
   const g = generation;
-  // A fresh module instance after a wasm trap: the same module under another specifier.
-  const h5 =
-    g === 0 ? await import('h5wasm') : await import(/* @vite-ignore */ `${import.meta.resolve('h5wasm')}?instance=${g}`);
+  const h5 = await importH5wasm(g);
   await h5.ready;
   const t1 = typeof performance === 'object' ? performance.now() : Date.now();
   return new Runtime(h5, t1 - t0);

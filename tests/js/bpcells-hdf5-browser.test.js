@@ -72,6 +72,21 @@ function check(got, c) {
     expect(got.afterColumn.bytes).toBeLessThan(0.05 * readFileSync(path.join(setDir, c.dir, 'matrix.h5')).length);
   });
 
+  test('the worker pool reads a slice of a File and of a URL in a Web Worker', async () => {
+    const c = cases.find((x) => x.name === 'packed_double_col_gzip6');
+    const exp = expected(c);
+    await browser.page.setInputFiles('#file', path.join(setDir, c.dir, 'matrix.h5'));
+    for (const args of [{ picked: true }, { url: `${browser.base}/corpus/bpcells-hdf5/${c.dir}/matrix.h5` }]) {
+      const got = await browser.page.evaluate((a) => window.poolSlice(a), { ...args, group: 'mat', start: 20, end: 40 });
+      expect(got.error).toBeUndefined();
+      expect(got.shape).toEqual(c.shape);
+      const [p0, p1] = [exp.idxptr[20], exp.idxptr[40]];
+      expect(got.idxptr).toEqual(exp.idxptr.slice(20, 41).map((v) => v - p0));
+      expect(Buffer.from(got.index, 'base64').equals(exp.index.subarray(4 * p0, 4 * p1))).toBe(true);
+      expect(Buffer.from(got.val, 'base64').equals(exp.val.subarray(8 * p0, 8 * p1))).toBe(true);
+    }
+  });
+
   test('a truncated file picked as a File is a BpcellsError', async () => {
     await browser.page.setInputFiles('#file', path.join(setDir, 'corrupt', 'truncated_half', 'matrix.h5'));
     const got = await run({ picked: true, group: 'mat' });

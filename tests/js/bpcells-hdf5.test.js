@@ -10,6 +10,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { corpusRoot, projectRoot } from './corpus.js';
 import * as bpcells from '../../js/bpcells/index.js';
+import { createWorkerPool } from '../../js/worker/index.js';
 
 const setDir = path.join(corpusRoot, 'bpcells-hdf5');
 const readJson = (p) => JSON.parse(readFileSync(p, 'utf8'));
@@ -35,7 +36,7 @@ function expected(c) {
 
 // Bit-exact equality of two typed arrays (fast enough for millions of values).
 const bytesOf = (t) => Buffer.from(t.buffer, t.byteOffset, t.byteLength);
-const same = (a, b) => a.constructor === b.constructor && a.length === b.length && bytesOf(a).equals(bytesOf(b));
+const same = (a, b) => a.constructor.name === b.constructor.name && a.length === b.length && bytesOf(a).equals(bytesOf(b));
 
 async function checkMatrix(m, c, exp, { group = `/${c.group}`, version = c.format_version } = {}) {
   expect(m.version).toBe(version);
@@ -419,5 +420,30 @@ describe('files built with h5wasm', () => {
     expect(r.message).toMatch(/\/mat\/shape: is rank 2 \(shape \[1,2\]\), expected a 1-D array/);
     const v = await bpcells.open(built.v1WithU64, { group: 'mat' }).catch((e) => e);
     expect(v.message).toMatch(/\/mat\/idxptr: is uint64, expected uint32/);
+  });
+});
+
+describe('worker pool', () => {
+  test('readSlice and readNames of an HDF5 group run in a worker', async () => {
+    const c = cases.find((x) => x.name === 'packed_uint_col_counts_names');
+    const exp = expected(c);
+    const pool = await createWorkerPool({ size: 1 });
+    try {
+      for (const source of [fileOf(c), `${base}/${c.dir}/matrix.h5`]) {
+        const r = await pool.run({ format: 'bpcells', op: 'readSlice', args: [source, { group: 'mat' }, 10, 20] });
+        expect([r.version, r.shape, r.group]).toEqual([c.format_version, c.shape, '/mat']);
+        const [p0, p1] = [exp.idxptr[10], exp.idxptr[20]];
+        expect(same(r.index, exp.index.subarray(p0, p1))).toBe(true);
+        expect(same(r.val, exp.val.subarray(p0, p1))).toBe(true);
+        const n = await pool.run({ format: 'bpcells', op: 'readNames', args: [source, { group: 'mat' }] });
+        expect(n.rowNames).toEqual(exp.e.row_names);
+      }
+      const bad = path.join(setDir, 'corrupt', 'val_wrong_length', 'matrix.h5');
+      const err = await pool.run({ format: 'bpcells', op: 'readSlice', args: [bad, { group: 'mat' }] }).catch((e) => e);
+      expect(err).toBeInstanceOf(bpcells.BpcellsError);
+      expect(err.file).toBe('/mat/val');
+    } finally {
+      await pool.terminate();
+    }
   });
 });
