@@ -20,7 +20,25 @@ export function makeAppDir() {
   return dir;
 }
 
-async function userConfig(name) {
+// numdecode's runtime dependencies, linked into a user project beside an installed copy.
+const DEPENDENCIES = ['h5wasm', 'hyparquet', 'hyparquet-compressors'];
+
+/**
+ * A user project with numdecode installed as a copy (js/, dist/, package.json), as npm leaves
+ * it, not a link: the Vite dev server pre-bundles installed packages but not linked ones.
+ */
+export function makeInstalledAppDir() {
+  const dir = makeAppDir();
+  const pkg = path.join(dir, 'node_modules/numdecode');
+  rmSync(pkg);
+  mkdirSync(pkg);
+  for (const f of ['js', 'dist', 'package.json']) cpSync(path.join(projectRoot, f), path.join(pkg, f), { recursive: true });
+  for (const d of DEPENDENCIES) symlinkSync(path.join(projectRoot, 'node_modules', d), path.join(dir, 'node_modules', d), 'dir');
+  return dir;
+}
+
+/** The user's config for `name` (tests/bundlers/<name>.config.js). */
+export async function userConfig(name) {
   return (await import(pathToFileURL(path.join(bundlersDir, `${name}.config.js`)).href)).default;
 }
 

@@ -2,11 +2,12 @@
 // tests/bundlers/app with the user config beside it (tests/bundlers/<name>.config.js) into a temp
 // dir; headless Chromium loads each bundle once with the SIMD build and once with the scalar build
 // forced, decodes Pco, ALP, BPCells and a Zarr array (chunks decoded in the worker pool), and every
-// result must match the corpus' expected bytes.
+// result must match the corpus' expected bytes. The Vite dev server runs the same app unbundled.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import path from 'node:path';
 import { corpusRoot, pcoDir, readBytes, sha256 } from './corpus.js';
-import { BUNDLERS, buildApp, makeAppDir, removeAppDir } from './bundlers-build.js';
+import { createStaticServer } from '../../scripts/serve.mjs';
+import { BUNDLERS, buildApp, makeAppDir, makeInstalledAppDir, removeAppDir, userConfig } from './bundlers-build.js';
 import { chromiumAvailable, openBrowser } from './zarr-chromium.js';
 
 const CASE = {
@@ -84,4 +85,59 @@ maybe('bundled apps in headless Chromium', () => {
     expect(requested.some((p) => p.endsWith('.wasm'))).toBe(true);
     expect(browser.pageErrors).toEqual([]);
   });
+});
+
+// `vite` (the dev server) serves modules one by one and pre-bundles installed dependencies with
+// esbuild: the same app, numdecode installed as a copy, the user's vite.config.js unchanged.
+maybe('the Vite dev server in headless Chromium', () => {
+  let appDir;
+  let server;
+  let browser;
+
+  beforeAll(async () => {
+    appDir = makeInstalledAppDir();
+    const { createServer } = await import('vite');
+    const corpus = createStaticServer({ mounts: [['/corpus/', corpusRoot]] }).listeners('request')[0];
+    const serveCorpus = {
+      name: 'serve-corpus',
+      configureServer(s) {
+        s.middlewares.use((req, res, next) => (req.url.startsWith('/corpus/') ? corpus(req, res) : next()));
+      },
+    };
+    server = await createServer({
+      ...(await userConfig('vite')),
+      plugins: [serveCorpus],
+      root: appDir,
+      configFile: false,
+      logLevel: 'error',
+      cacheDir: path.join(appDir, '.vite'),
+      server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, fs: { allow: [appDir, corpusRoot] } },
+    });
+    await server.listen();
+    browser = await openBrowser();
+  }, 120000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (appDir) removeAppDir(appDir);
+  });
+
+  test('SIMD and forced-scalar builds decode Pco, ALP, BPCells and Zarr, in page and worker pool', async () => {
+    const base = server.resolvedUrls.local[0];
+    for (const [query, simd] of [['', true], ['?simd=0', false]]) {
+      await browser.page.goto(`${base}${query}`);
+      await browser.page.waitForFunction(() => window.appReady === true, null, { timeout: 60000 });
+      const out = await browser.page.evaluate((c) => window.runNumdecode(c), CASE);
+      expect(out.buildInfo.simd).toBe(simd);
+      expect(out.poolBuildInfo.simd).toBe(simd);
+      expect(out.pco).toEqual(EXPECTED.pco);
+      expect(out.alp).toEqual(EXPECTED.alp);
+      expect(out.bpcells).toEqual(EXPECTED.bpcells);
+      expect(out.poolPco).toBe(EXPECTED.pco.sha256);
+      expect(out.zarr).toEqual(EXPECTED.zarr);
+      expect(out.poolStats).toMatchObject({ completed: POOL_JOBS, failed: 0 });
+    }
+    expect(browser.pageErrors).toEqual([]);
+  }, 120000);
 });
