@@ -3,7 +3,8 @@
 // the main thread: read lazily by pass-and-refetch); a corrupt file gives a BpcellsError; one
 // column of the large file in <= 8 requests after open.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { corpusRoot } from './corpus.js';
 import { chromiumAvailable, openBrowser } from './zarr-chromium.js';
@@ -27,16 +28,43 @@ function expected(c) {
   };
 }
 
+// A file with two matrix groups (for the demo's group chooser), written with h5wasm.
+async function buildTwoGroups(dir) {
+  const h5 = await import('h5wasm');
+  await h5.ready;
+  const c = cases.find((x) => x.name === 'unicode_names_packed_float_row');
+  const exp = expected(c);
+  const f = new h5.File('/two-groups.h5', 'w');
+  for (const name of ['first', 'second']) {
+    const g = f.create_group(name);
+    g.create_attribute('version', 'unpacked-float-matrix-v2');
+    g.create_dataset({ name: 'shape', data: Uint32Array.from(c.shape) });
+    g.create_dataset({ name: 'idxptr', data: BigUint64Array.from(exp.idxptr, (v) => BigInt(v)) });
+    g.create_dataset({ name: 'index', data: new Uint32Array(exp.index.buffer.slice(exp.index.byteOffset, exp.index.byteOffset + exp.index.length)) });
+    g.create_dataset({ name: 'val', data: new Float32Array(exp.val.buffer.slice(exp.val.byteOffset, exp.val.byteOffset + exp.val.length)) });
+    g.create_dataset({ name: 'storage_order', data: [c.storage_order] });
+    g.create_dataset({ name: 'row_names', data: exp.e.row_names });
+    g.create_dataset({ name: 'col_names', data: exp.e.col_names });
+  }
+  f.close();
+  writeFileSync(path.join(dir, 'two-groups.h5'), h5.FS.readFile('/two-groups.h5'));
+  h5.FS.unlink('/two-groups.h5');
+}
+
 let browser;
+let builtDir;
 beforeAll(async () => {
   if (!chromiumAvailable) return;
-  browser = await openBrowser();
+  builtDir = mkdtempSync(path.join(os.tmpdir(), 'numdecode-h5-'));
+  await buildTwoGroups(builtDir);
+  browser = await openBrowser([['/built/', builtDir]]);
   await browser.page.goto(`${browser.base}/tests/js/bpcells-hdf5-browser.html`);
   await browser.page.waitForFunction(() => window.pageReady === true, null, { timeout: 30000 });
 }, 60000);
 
 afterAll(async () => {
   await browser?.close();
+  if (builtDir) rmSync(builtDir, { recursive: true, force: true });
 });
 
 const run = (args) => browser.page.evaluate((a) => window.readH5(a), args);
@@ -94,5 +122,62 @@ function check(got, c) {
     expect(got.code).toBe('ERR_BAD_DATA');
     expect(got.error).toMatch(/truncated file/);
     expect(got.file).toBe('File matrix.h5');
+  });
+
+  // The demo page (last: it navigates away from the test page).
+  describe('demo', () => {
+    // Waits until the page has finished an action and shows `title` (or an error).
+    const waitAction = async (before, title) => {
+      await browser.page.waitForFunction(
+        ([n, t]) =>
+          Number(document.body.dataset.actions) > n &&
+          (!document.getElementById('error').hidden || (document.body.dataset.state === 'ready' && document.getElementById('bp-title').textContent === t)),
+        [before, title],
+        { timeout: 60000, polling: 50 },
+      );
+      return browser.page.evaluate(() => ({
+        state: document.body.dataset.state,
+        title: document.getElementById('bp-title').textContent,
+        summary: document.getElementById('bp-summary').textContent,
+        requests: Number(document.getElementById('bp-requests').textContent.replace(/\D/g, '')),
+        error: document.getElementById('error').hidden ? null : document.getElementById('error').textContent,
+      }));
+    };
+    const actions = async () => Number(await browser.page.getAttribute('body', 'data-actions')) || 0;
+
+    test('an .h5 URL and a picked .h5 File open in the matrix view', async () => {
+      await browser.page.goto(`${browser.base}/web/index.html`);
+      await browser.page.waitForSelector('#url-form');
+      let before = await actions();
+      await browser.page.fill('#url', `${browser.base}/corpus/bpcells-hdf5/packed_uint_col_counts_names/matrix.h5`);
+      await browser.page.click('#url-form button[type=submit]');
+      let shown = await waitAction(before, 'BPCells: matrix.h5 (HDF5 group /mat)');
+      expect(shown.error).toBeNull();
+      expect(shown.state).toBe('ready');
+      expect(shown.title).toBe('BPCells: matrix.h5 (HDF5 group /mat)');
+      expect(shown.summary).toContain('packed-uint-matrix-v2');
+      expect(shown.summary).toContain('600 rows × 300 columns');
+      expect(shown.requests).toBeGreaterThan(0);
+      before = await actions();
+      await browser.page.setInputFiles('#file-input', path.join(setDir, 'unpacked_float_row_nonames', 'matrix.h5'));
+      shown = await waitAction(before, 'BPCells: matrix.h5 (HDF5 group /mat)');
+      expect(shown.error).toBeNull();
+      expect(shown.summary).toContain('unpacked-float-matrix-v2');
+      expect(shown.summary).toContain('300 rows × 200 columns');
+    });
+
+    test('a file with two matrix groups shows a group chooser', async () => {
+      const before = await actions();
+      await browser.page.fill('#url', `${browser.base}/built/two-groups.h5`);
+      await browser.page.click('#url-form button[type=submit]');
+      await browser.page.waitForSelector('#bp-group', { timeout: 30000 });
+      expect(await browser.page.$$eval('#bp-group option', (os) => os.map((o) => o.value))).toEqual(['/first', '/second']);
+      await browser.page.selectOption('#bp-group', '/second');
+      await browser.page.click('#bp-groups button[type=submit]');
+      const shown = await waitAction(before, 'BPCells: two-groups.h5 (HDF5 group /second)');
+      expect(shown.error).toBeNull();
+      expect(shown.title).toBe('BPCells: two-groups.h5 (HDF5 group /second)');
+      expect(shown.summary).toContain('5 rows × 4 columns');
+    });
   });
 });

@@ -1,4 +1,5 @@
-// BPCells view: a matrix directory opened lazily with bpcells.open(). Shows its facts and the
+// BPCells view: a matrix directory or HDF5 matrix group opened lazily with bpcells.open(); a
+// group chooser when an HDF5 file holds several matrices. Shows its facts and the
 // size of each array file against the plain size of what it stores, one column (or row) at a
 // time, and a heatmap of a block. Only the byte ranges needed are fetched; the counter shows
 // the requests and bytes so far.
@@ -49,11 +50,49 @@ function showNames(label, names, limit = 12) {
   return el('div', { class: 'names' }, el('strong', {}, `${label} names (${formatInt(names.length)}): `), shown, names.length > limit ? ', …' : '');
 }
 
+// A chooser above the matrix view: resolves with the group picked (first one preselected).
+function chooseGroup(groups) {
+  return new Promise((resolve) => {
+    const select = el(
+      'select',
+      { id: 'bp-group', 'aria-label': 'matrix group' },
+      groups.map((g) => el('option', { value: g.group }, g.error ? `${g.group} (damaged: ${g.error})` : `${g.group}: ${g.version}, ${formatInt(g.shape[0])} × ${formatInt(g.shape[1])}, ${formatInt(g.nnz)} non-zeros`)),
+    );
+    const form = el('form', { id: 'bp-groups', class: 'row' }, el('label', {}, `This file holds ${groups.length} BPCells matrices: `, select), el('button', { type: 'submit' }, 'Open'));
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      form.remove();
+      resolve(select.value);
+    });
+    $('bp-body').before(form);
+  });
+}
+
+/**
+ * Opens `source` with bpcells.open(); an HDF5 file holding several matrix groups first shows
+ * a chooser (bpcells.list()).
+ */
+export async function openBpcells(bpcells, source, setStage) {
+  document.getElementById('bp-groups')?.remove();
+  try {
+    return await bpcells.open(source);
+  } catch (err) {
+    if (!/holds \d+ BPCells matrices/.test(err?.message ?? '')) throw err;
+    setStage?.('listing the matrix groups');
+    const groups = await bpcells.list(source);
+    setStage?.('choose a matrix group');
+    const group = await chooseGroup(groups);
+    setStage?.(`opening ${group}`);
+    return bpcells.open(source, { group });
+  }
+}
+
 export async function renderBpcells({ name, matrix, setStage }) {
   if (current?.timer) clearInterval(current.timer);
+  if (current && current.matrix !== matrix) current.matrix.close?.(); // an HDF5 file handle
   current = { matrix, rowNames: [], colNames: [], timer: setInterval(updateCounter, 250) };
   const { major } = axisNames(matrix);
-  $('bp-title').textContent = `BPCells: ${name}`;
+  $('bp-title').textContent = `BPCells: ${name}${matrix.group ? ` (HDF5 group ${matrix.group})` : ''}`;
   const [nrow, ncol] = matrix.shape;
   const cells = nrow * ncol;
   fillKv($('bp-summary'), [
@@ -192,5 +231,6 @@ export async function showBlock() {
 
 export function stopBpcells() {
   if (current?.timer) clearInterval(current.timer);
+  current?.matrix?.close?.();
   current = null;
 }
