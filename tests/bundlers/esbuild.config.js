@@ -1,6 +1,6 @@
 // esbuild does not follow new URL('…', import.meta.url), so numdecode's worker and .wasm files are
 // entry points of their own, written next to the bundle where numdecode looks for them. ESM output
-// with splitting keeps each wasm build in its own chunk; node:* are the Node-only imports.
+// with splitting keeps each wasm build in its own chunk.
 export default {
   entryPoints: [
     'main.js',
@@ -12,6 +12,5 @@ export default {
   bundle: true,
   format: 'esm',
   splitting: true,
-  external: ['node:*'],
   outdir: 'dist',
 };
