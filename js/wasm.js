@@ -66,9 +66,10 @@ async function loadModule(simd, options) {
   } else if (isNode) {
     // The emscripten glue is built for web and workers; in Node it would try to fetch() a
     // file: URL, so hand it the bytes instead.
-    const { readFile } = await import('node:fs/promises');
-    const name = simd ? 'numdecode-simd.wasm' : 'numdecode-scalar.wasm';
-    moduleArgs.wasmBinary = await readFile(new URL(`../dist/${name}`, import.meta.url));
+    const { readFile } = await import(/* webpackIgnore: true */ 'node:fs/promises');
+    // Literal URLs: bundlers (Rollup's import-meta-assets) reject a template here.
+    const file = simd ? new URL('../dist/numdecode-simd.wasm', import.meta.url) : new URL('../dist/numdecode-scalar.wasm', import.meta.url);
+    moduleArgs.wasmBinary = await readFile(file);
   }
   const mod = await factory(moduleArgs);
   if (mod.buildInfo().simd !== simd) {
@@ -84,7 +85,7 @@ async function loadModule(simd, options) {
 async function fetchWasm(wasmUrl) {
   const url = wasmUrl instanceof URL ? wasmUrl : new URL(String(wasmUrl), globalThis.location?.href);
   if (isNode && url.protocol === 'file:') {
-    const { readFile } = await import('node:fs/promises');
+    const { readFile } = await import(/* webpackIgnore: true */ 'node:fs/promises');
     return readFile(url);
   }
   let response;

@@ -30,7 +30,7 @@ function isSingleFile(source, options) {
 }
 
 async function localKind(p) {
-  const fs = await import('node:fs/promises');
+  const fs = await import(/* webpackIgnore: true */ 'node:fs/promises');
   try {
     const st = await fs.stat(p);
     return st.isDirectory() ? 'dir' : 'file';

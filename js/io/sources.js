@@ -51,7 +51,7 @@ export class LocalBackend {
   }
 
   async _fs() {
-    this._fsMod ??= nodeFsSync() ?? (await import('node:fs'));
+    this._fsMod ??= nodeFsSync() ?? (await import(/* webpackIgnore: true */ 'node:fs'));
     return this._fsMod;
   }
 
