@@ -220,7 +220,7 @@ export class Hdf5Reader {
       } finally {
         M._free(ptr);
       }
-    }, runOptions);
+    }, { ...runOptions, bytes });
   }
 
   /** Every string of a 1-D string dataset. */
@@ -245,7 +245,7 @@ export class Hdf5Reader {
         if (filled && info.vlen) M.reclaim_vlen_memory(fid, path, '', BigInt(ptr));
         M._free(ptr);
       }
-    });
+    }, { bytes: bytes + this.size }); // the pointers, and the strings: at most the file's bytes
   }
 }
 

@@ -12,6 +12,31 @@ import { BpcellsError } from '../errors.js';
 import { LazyHdf5File } from './hdf5-lazy-file.js';
 
 const MAX_PASSES = 64;
+// Wasm memory one operation may add beyond what it declares it needs: HDF5's caches and buffers.
+// A damaged length field can otherwise make HDF5 allocate gigabytes before it checks the length
+// against the file (seen in the mutation test); past the budget, its malloc fails and the
+// operation ends with HDF5's "memory allocation failed".
+const MEMORY_SLACK = 64 * 1024 * 1024;
+
+// Runs fn with the growth of this runtime's wasm memory capped at `allowance` bytes. Emscripten
+// grows memory through Memory.prototype.grow and treats a throw as "cannot grow"; the patch lives
+// only for the synchronous call, and only this runtime's memory is refused.
+function withMemoryBudget(Module, allowance, fn) {
+  const proto = WebAssembly.Memory.prototype;
+  const grow = proto.grow;
+  const limit = Module.HEAPU8.length + allowance;
+  proto.grow = function boundedGrow(delta) {
+    if (this.buffer === Module.HEAPU8.buffer && this.buffer.byteLength + delta * 65536 > limit) {
+      throw new RangeError('numdecode: HDF5 memory budget exceeded');
+    }
+    return grow.call(this, delta);
+  };
+  try {
+    return fn();
+  } finally {
+    proto.grow = grow;
+  }
+}
 const MAX_AHEAD_BLOCKS = 256;
 
 function readAhead(passes) {
@@ -143,10 +168,10 @@ export class Hdf5Handle {
    * Runs fn(Module, fileId) until it completes without missing bytes. `what` names the object
    * for errors; fn's own BpcellsErrors pass through, other failures become BpcellsErrors.
    */
-  run(what, fn, { readAhead = true } = {}) {
+  run(what, fn, { readAhead = true, bytes = 0 } = {}) {
     if (this.closed) return Promise.reject(new BpcellsError(`${this.name}: the HDF5 file was closed`, { file: what }));
     return new Promise((resolve, reject) => {
-      this.queue.push({ what, fn, resolve, reject, passes: 0, readAhead });
+      this.queue.push({ what, fn, resolve, reject, passes: 0, readAhead, allowance: MEMORY_SLACK + 2 * bytes });
       if (!this.pumping) this._pump();
     });
   }
@@ -204,7 +229,7 @@ export class Hdf5Handle {
           lazy.beginPass();
           this.rt.stderr.length = 0;
           try {
-            this.fileId = this._openFile();
+            this.fileId = withMemoryBudget(this.rt.Module, MEMORY_SLACK, () => this._openFile());
           } catch (err) {
             openFailed = err;
           }
@@ -227,7 +252,7 @@ export class Hdf5Handle {
             let result;
             let failure = null;
             try {
-              result = op.fn(this.rt.Module, this.fileId);
+              result = withMemoryBudget(this.rt.Module, op.allowance, () => op.fn(this.rt.Module, this.fileId));
             } catch (err) {
               failure = err;
             }

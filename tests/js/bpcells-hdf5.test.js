@@ -311,6 +311,9 @@ describe('mutation test', () => {
       expect(cols.length === 0 || cols.length === m.shape[1]).toBe(true);
     }
     expect(tally.exact + tally.differs + tally.error).toBeGreaterThanOrEqual(50);
+    // No mutant made HDF5 allocate more than such small files can justify (wasm memory only grows).
+    const { Module } = await import('h5wasm');
+    expect(Module.HEAPU8.length).toBeLessThan(256 * 1024 * 1024);
     expect(tally.error).toBeGreaterThan(0);
     expect(tally.exact).toBeGreaterThan(0);
   }, 120000);
