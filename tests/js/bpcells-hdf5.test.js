@@ -235,6 +235,20 @@ describe('lazy reading over HTTP', () => {
 });
 
 describe('directories are not HDF5', () => {
+  test('opening and reading a matrix directory never loads h5wasm', async () => {
+    const dir = path.join(corpusRoot, 'bpcells', readJson(path.join(corpusRoot, 'bpcells', 'manifest.json'))[0].dir);
+    const script = `
+      const { bpcells } = await import(${JSON.stringify(path.join(projectRoot, 'js/index.js'))});
+      const m = await bpcells.open(${JSON.stringify(dir)});
+      await m.read(0, 1);
+      const rt = await import(${JSON.stringify(path.join(projectRoot, 'js/bpcells/hdf5-runtime.js'))});
+      console.log(JSON.stringify({ loaded: rt.runtimeLoaded(), shape: m.shape }));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { timeout: 60000 });
+    const out = JSON.parse(stdout);
+    expect(out.shape.length).toBe(2);
+    expect(out.loaded).toBe(false);
+  });
+
   test('a file that is not HDF5 is refused by signature', async () => {
     const err = await bpcells.open(new Uint8Array(4096).fill(7)).catch((e) => e);
     expect(err).toBeInstanceOf(bpcells.BpcellsError);
