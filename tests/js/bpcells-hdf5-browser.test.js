@@ -127,12 +127,17 @@ function check(got, c) {
   // The demo page (last: it navigates away from the test page).
   describe('demo', () => {
     // Waits until the page has finished an action and shows `title` (or an error).
-    const waitAction = async (before, title) => {
+    // Waits for the action after `before` to end: an error, or the matrix with this title (and,
+    // when two files share a title, this text in the summary) shown.
+    const waitAction = async (before, title, summaryText = '') => {
       await browser.page.waitForFunction(
-        ([n, t]) =>
+        ([n, t, text]) =>
           Number(document.body.dataset.actions) > n &&
-          (!document.getElementById('error').hidden || (document.body.dataset.state === 'ready' && document.getElementById('bp-title').textContent === t)),
-        [before, title],
+          (!document.getElementById('error').hidden ||
+            (document.body.dataset.state === 'ready' &&
+              document.getElementById('bp-title').textContent === t &&
+              document.getElementById('bp-summary').textContent.includes(text))),
+        [before, title, summaryText],
         { timeout: 60000, polling: 50 },
       );
       return browser.page.evaluate(() => ({
@@ -160,7 +165,7 @@ function check(got, c) {
       expect(shown.requests).toBeGreaterThan(0);
       before = await actions();
       await browser.page.setInputFiles('#file-input', path.join(setDir, 'unpacked_float_row_nonames', 'matrix.h5'));
-      shown = await waitAction(before, 'BPCells: matrix.h5 (HDF5 group /mat)');
+      shown = await waitAction(before, 'BPCells: matrix.h5 (HDF5 group /mat)', 'unpacked-float-matrix-v2');
       expect(shown.error).toBeNull();
       expect(shown.summary).toContain('unpacked-float-matrix-v2');
       expect(shown.summary).toContain('300 rows × 200 columns');
