@@ -5,10 +5,12 @@ import * as numdecode from '../js/index.js';
 import { $, el, formatBytes } from './lib/dom.js';
 import { renderPco } from './views/pco-view.js';
 import { renderAlp } from './views/alp-view.js';
-import { renderBpcells, showVector, showBlock, findByName, stopBpcells } from './views/bpcells-view.js';
+import { renderBpcells, showVector, showBlock, findByName, stopBpcells, openBpcells } from './views/bpcells-view.js';
+import { filesZarrStore, isZarrFolder } from './lib/zarr-files-store.js';
 
 const PCO_MAGIC = [0x70, 0x63, 0x6f, 0x21]; // "pco!"
-const VIEWS = ['view-pco', 'view-alp', 'view-bpcells'];
+const VIEWS = ['view-pco', 'view-alp', 'view-bpcells', 'view-zarr', 'view-parquet'];
+const PARQUET_MAGIC = [0x50, 0x41, 0x52, 0x31]; // "PAR1"
 
 // ---------------------------------------------------------------- status, errors
 
@@ -106,6 +108,10 @@ async function openBytes(name, bytes, format) {
   showView(null);
   $('ask-alp').hidden = true;
   if (format === 'bpcells') throw new Error('a BPCells matrix is a directory: open its folder or its base URL');
+  if ((format === 'auto' || format === 'parquet') && bytes.length >= 4 && PARQUET_MAGIC.every((x, i) => bytes[i] === x)) {
+    return openParquet(name, bytes);
+  }
+  if (format === 'parquet') throw new Error(`${name} does not start with the Parquet magic PAR1`);
   if (format === 'auto' && !isPco(bytes)) {
     // Not Pco: an ALP page carries no dtype, so ask.
     clearStatus();
@@ -158,7 +164,16 @@ for (const button of $('ask-alp').querySelectorAll('button')) {
   });
 }
 
-/** Opens a BPCells matrix from a base URL or a {size, read} source. */
+const HDF5_MAGIC = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a];
+
+/** A picked or dropped file: an HDF5 file opens lazily as a BPCells matrix group; others are read whole. */
+async function openPicked(file) {
+  const head = new Uint8Array(await file.slice(0, 8).arrayBuffer());
+  if ($('format').value === 'auto' && HDF5_MAGIC.every((b, i) => head[i] === b)) return openMatrix(file.name, file);
+  return openBytes(file.name, new Uint8Array(await file.arrayBuffer()), $('format').value);
+}
+
+/** Opens a BPCells matrix: a base URL or {size, read} source (directory), or an HDF5 file (URL, File). */
 async function openMatrix(name, source) {
   ++openGeneration;
   clearError();
@@ -173,7 +188,7 @@ async function openMatrix(name, source) {
   document.body.dataset.state = 'busy';
   setStage(`opening the BPCells matrix ${name}`);
   $('bp-body').hidden = true;
-  const matrix = await numdecode.bpcells.open(source);
+  const matrix = await openBpcells(numdecode.bpcells, source, setStage);
   $('bp-body').hidden = false;
   await renderBpcells({ name, matrix, setStage });
   clearStatus();
@@ -224,8 +239,66 @@ async function hasVersionFile(base) {
   }
 }
 
-async function openUrl(input, format) {
+// Zarr (issue 17): the view loads zarrita (import map in index.html), so it is imported only
+// when a store is opened; a chunk opened from it goes to the Pco view with a way back.
+async function openZarrStore(name, source, { hints, listMetadataKeys, array } = {}) {
+  ++openGeneration;
+  clearError();
+  $('ask-alp').hidden = true;
+  showView('view-zarr');
+  document.body.dataset.state = 'busy';
+  setStage(`opening the Zarr store ${name}`);
+  const view = await import('./views/zarr-view.js');
+  const openPco = async (chunkName, bytes) => {
+    await openBytes(chunkName, bytes, 'pco');
+    $('pco-title').append(' ', el('button', { type: 'button', id: 'back-to-zarr', onclick: () => showView('view-zarr') }, `back to ${name}`));
+  };
+  // Actions inside the view (another array, a slice) replace an earlier action's error message.
+  const runInView = (title, action) => run(title, async () => {
+    clearError();
+    await action();
+  });
+  await view.renderZarr({ name, source, hints, listMetadataKeys, array, setStage, run: runInView, openPco });
+  clearStatus();
+  document.body.dataset.state = 'ready';
+  document.body.dataset.format = 'zarr';
+}
+
+// Parquet (issue 15): numdecode/parquet reads it (hyparquet through the import map in
+// index.html); a URL is read lazily, by ranges. An ALP page opens in the ALP view with a way back.
+async function openParquet(name, source) {
+  ++openGeneration;
+  clearError();
+  $('ask-alp').hidden = true;
+  showView('view-parquet');
+  document.body.dataset.state = 'busy';
+  setStage(`opening the Parquet file ${name}`);
+  const view = await import('./views/parquet-view.js');
+  const openAlpPage = async (pageName, bytes, dtype) => {
+    await openBytes(pageName, bytes, `alp-${dtype}`);
+    $('alp-title').append(' ', el('button', { type: 'button', id: 'back-to-parquet', onclick: () => showView('view-parquet') }, `back to ${name}`));
+  };
+  await view.renderParquet({ name, source, setStage, run, ask, openAlpPage, requestCsv });
+  clearStatus();
+  document.body.dataset.state = 'ready';
+  document.body.dataset.format = 'parquet';
+}
+
+// A store (…/x.zarr), a path inside one (…/x.zarr/t2m), or one of its metadata files.
+const isZarrUrl = (url) => /\.zarr(\/|$)/i.test(new URL(url).pathname);
+
+async function openUrl(input, format, extra = {}) {
   const url = new URL(input, location.href).href;
+  if (format === 'zarr' || (format === 'auto' && isZarrUrl(url))) {
+    const storeUrl = url.replace(/\/(zarr\.json|\.zgroup|\.zarray|\.zattrs|\.zmetadata)$/, '').replace(/\/+$/, '');
+    const match = [...$('samples').options].find((o) => o.value && new URL(JSON.parse(o.value).url, location.href).href === new URL(input, location.href).href);
+    $('samples').value = match ? match.value : '';
+    return openZarrStore(lastSegment(storeUrl), storeUrl, extra);
+  }
+  if (format === 'auto' && /\.(h5|hdf5|he5)$/i.test(new URL(url).pathname)) return openMatrix(lastSegment(url), url);
+  if (format === 'parquet' || (format === 'auto' && /\.parquet$/i.test(new URL(url).pathname))) {
+    return openParquet(lastSegment(url), url);
+  }
   // The sample menu shows the sample being opened, or nothing.
   const match = [...$('samples').options].find((o) => o.value && new URL(JSON.parse(o.value).url, location.href).href === url);
   $('samples').value = match ? match.value : '';
@@ -302,11 +375,17 @@ async function run(title, action) {
 $('file-input').addEventListener('change', (e) => {
   const file = e.target.files[0];
   if (!file) return;
-  run(`Could not open ${file.name}`, async () => openBytes(file.name, new Uint8Array(await file.arrayBuffer()), $('format').value));
+  run(`Could not open ${file.name}`, async () => openPicked(file));
   e.target.value = '';
 });
 
 $('dir-input').addEventListener('change', (e) => {
+  if (isZarrFolder(e.target.files)) {
+    const { store, listMetadataKeys, name } = filesZarrStore(e.target.files);
+    run(`Could not open the folder ${name}`, () => openZarrStore(name, store, { listMetadataKeys }));
+    e.target.value = '';
+    return;
+  }
   const files = topLevelFiles(e.target.files);
   const folder = (e.target.files[0]?.webkitRelativePath ?? '').split('/')[0] || 'folder';
   run(`Could not open the folder ${folder}`, () => openMatrix(folder, filesSource(files)));
@@ -340,7 +419,7 @@ document.addEventListener('drop', (e) => {
     return;
   }
   const file = e.dataTransfer?.files?.[0];
-  if (file) run(`Could not open ${file.name}`, async () => openBytes(file.name, new Uint8Array(await file.arrayBuffer()), $('format').value));
+  if (file) run(`Could not open ${file.name}`, async () => openPicked(file));
 });
 
 $('url-form').addEventListener('submit', (e) => {
@@ -353,8 +432,8 @@ $('sample-form').addEventListener('submit', (e) => {
   e.preventDefault();
   const value = $('samples').value;
   if (!value) return;
-  const { url, format } = JSON.parse(value);
-  run(`Could not open ${url}`, () => openUrl(url, format));
+  const { url, format, hints } = JSON.parse(value);
+  run(`Could not open ${url}`, () => openUrl(url, format, { hints }));
 });
 
 $('bp-pick').addEventListener('submit', (e) => {
@@ -400,6 +479,8 @@ async function loadSamples() {
     fetchJson('../corpus/alp/manifest.json'),
     fetchJson('../corpus/bpcells/manifest.json'),
   ]);
+  const zarrList = await fetchJson('../corpus/zarr-pcodec/expected/manifest.json');
+  const parquetList = await fetchJson('../corpus/parquet-alp/manifest.json');
   if (Array.isArray(pcoList)) {
     const standalone = pcoList.filter((c) => c.format === 'standalone' || String(c.file).endsWith('.pco'));
     groups.push(el('optgroup', { label: 'Pco test corpus (/corpus/pco)' },
@@ -408,6 +489,18 @@ async function loadSamples() {
   if (Array.isArray(alpList)) {
     groups.push(el('optgroup', { label: 'ALP test corpus (/corpus/alp)' },
       alpList.map((c) => option(`${c.file}: ${c.description ?? ''}`.slice(0, 110), `../corpus/alp/${c.file}`, c.dtype === 'float64' ? 'alp-f64' : 'alp-f32'))));
+  }
+  if (Array.isArray(zarrList)) {
+    // One entry per store; its arrays as hints (a store without consolidated metadata cannot list them over HTTP).
+    const stores = [...new Set(zarrList.map((a) => a.store))];
+    groups.push(el('optgroup', { label: 'Zarr stores with pcodec (/corpus/zarr-pcodec)' },
+      stores.map((s) => el('option', {
+        value: JSON.stringify({ url: `../corpus/zarr-pcodec/stores/${s}`, format: 'zarr', hints: zarrList.filter((a) => a.store === s).map((a) => a.array) }),
+      }, `${s}: ${zarrList.filter((a) => a.store === s).map((a) => a.array).join(', ')}`.slice(0, 110)))));
+  }
+  if (Array.isArray(parquetList)) {
+    groups.push(el('optgroup', { label: 'Parquet files with ALP columns (/corpus/parquet-alp)' },
+      parquetList.map((c) => option(`${c.file}: ${c.rows} rows, written by parquet-cpp`, `../corpus/parquet-alp/${c.file}`, 'parquet'))));
   }
   if (Array.isArray(bpList)) {
     groups.push(el('optgroup', { label: 'BPCells test corpus (/corpus/bpcells)' },
@@ -427,7 +520,7 @@ async function start() {
   try {
     await numdecode.init();
     const info = numdecode.buildInfo();
-    const formats = ['Pco', numdecode.alp ? 'ALP' : null, numdecode.bpcells ? 'BPCells' : null].filter(Boolean);
+    const formats = ['Pco', numdecode.alp ? 'ALP' : null, numdecode.bpcells ? 'BPCells' : null, 'Zarr (pcodec)'].filter(Boolean);
     $('build').textContent = `numdecode ${info.version}, ${info.simd ? 'WebAssembly SIMD128' : 'scalar WebAssembly'} build; formats: ${formats.join(', ')}.`;
   } catch (err) {
     showError('Could not load the numdecode WebAssembly module', err);
@@ -441,7 +534,7 @@ async function start() {
     $('url').value = url;
     const format = params.get('format') ?? 'auto';
     $('format').value = format;
-    await run(`Could not open ${url}`, () => openUrl(url, format));
+    await run(`Could not open ${url}`, () => openUrl(url, format, { array: params.get('array') ?? undefined, hints: params.get('hints')?.split(',') }));
   } else if (defaultSample) {
     await run(`Could not open ${defaultSample.file}`, () => openUrl(`samples/${defaultSample.file}`, defaultSample.format));
   } else {

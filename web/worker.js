@@ -2,12 +2,14 @@
 // freeze the page. One request at a time; each answer carries the request id.
 //   {id, op: 'pco', bytes: ArrayBuffer}
 //   {id, op: 'alp', bytes: ArrayBuffer, dtype: 'f32'|'f64'}
+//   {id, op: 'parquet-column', dtype, pages}  a Parquet column's pages (ALP payloads decoded here)
 //   {id, op: 'csv'}            CSV of the last decoded values, as a Blob
 // Answers: {id, type: 'progress', stage, fraction|null}, {id, type: 'result', ...},
 //          {id, type: 'error', message}.
 import * as numdecode from '../js/index.js';
 import { summarize, histogram, toPlotArray, formatValue } from './lib/values.js';
 import { findExceptions } from './lib/alp-exceptions.js';
+import { assemblePages } from './lib/parquet-pages.js';
 
 const FIRST_VALUES = 20;
 let last = null; // {parts: [{dtype, values}]} of the last decode, for CSV
@@ -115,6 +117,20 @@ async function decodeAlp(id, bytes, dtype) {
   return { info, decodeMs, exceptions, ...described };
 }
 
+// Parquet (issue 15): a column's pages from readPages on the main thread; ALP pages decode here.
+async function decodeParquetColumn(id, { dtype, pages }) {
+  progress(id, 'loading the decoder');
+  await numdecode.init();
+  progress(id, `decoding ${pages.length} pages`);
+  const t0 = performance.now();
+  const { values, nulls } = assemblePages(numdecode.alp, dtype, pages);
+  const decodeMs = performance.now() - t0;
+  const parts = [{ dtype, values }];
+  const described = describeValues(id, parts);
+  last = { parts };
+  return { decodeMs, nulls, ...described };
+}
+
 function csv(id) {
   if (!last) throw new Error('nothing decoded yet');
   const lines = ['value'];
@@ -142,6 +158,7 @@ onmessage = async (event) => {
     let result;
     if (op === 'pco') result = await decodePco(id, new Uint8Array(event.data.bytes));
     else if (op === 'alp') result = await decodeAlp(id, new Uint8Array(event.data.bytes), event.data.dtype);
+    else if (op === 'parquet-column') result = await decodeParquetColumn(id, event.data);
     else if (op === 'csv') result = csv(id);
     else throw new Error(`unknown worker request ${op}`);
     postMessage({ id, type: 'result', ...result }, result.plot ? [result.plot.buffer] : []);
