@@ -39,6 +39,38 @@ function withMemoryBudget(Module, allowance, fn) {
 }
 const MAX_AHEAD_BLOCKS = 256;
 
+// How long one synchronous HDF5 call may run (Node). A damaged file can send HDF5 round a loop
+// that reads nothing (seen: a copied region made the version string's read spin forever); in
+// Node, V8's watchdog (vm's timeout, which also stops wasm loops) ends such a call, and the
+// runtime, interrupted mid-call, is replaced for the next file. Browsers have no such watchdog
+// on the main thread: there the limit does not apply (see README).
+export const DEFAULT_TIME_LIMIT_MS = 30000;
+let watchdog = null; // Node: { script, context } of node:vm
+
+async function loadWatchdog() {
+  const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
+  if (!isNode || watchdog) return;
+  const vm = await import(/* webpackIgnore: true */ 'node:vm');
+  const context = vm.createContext({ call: null });
+  watchdog = { script: new vm.Script('call()'), context };
+}
+
+class Hdf5TimeLimit extends Error {}
+
+// Runs the synchronous fn, stopped after ms where a watchdog exists.
+function withTimeLimit(ms, fn) {
+  if (watchdog === null || !(ms > 0) || ms === Infinity) return fn();
+  watchdog.context.call = fn;
+  try {
+    return watchdog.script.runInContext(watchdog.context, { timeout: ms });
+  } catch (err) {
+    if (err?.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw new Hdf5TimeLimit(`HDF5 did not finish within ${ms} ms`);
+    throw err;
+  } finally {
+    watchdog.context.call = null;
+  }
+}
+
 function readAhead(passes) {
   return passes < 3 ? 0 : Math.min(MAX_AHEAD_BLOCKS, 2 ** (passes - 2));
 }
@@ -118,6 +150,7 @@ async function importH5wasm(g) {
 async function load() {
   const t0 = typeof performance === 'object' ? performance.now() : Date.now();
   const g = generation;
+  await loadWatchdog();
   const h5 = await importH5wasm(g);
   await h5.ready;
   const t1 = typeof performance === 'object' ? performance.now() : Date.now();
@@ -158,6 +191,12 @@ export class Hdf5Handle {
     this.pumping = false;
     this.passes = 0; // passes that had to fetch (for measurements)
     this.closed = false;
+    this.timeLimit = options.timeLimit ?? DEFAULT_TIME_LIMIT_MS;
+  }
+
+  // One synchronous HDF5 call under the memory budget and the time limit.
+  _call(allowance, fn) {
+    return withTimeLimit(this.timeLimit, () => withMemoryBudget(this.rt.Module, allowance, fn));
   }
 
   get name() {
@@ -199,6 +238,14 @@ export class Hdf5Handle {
     const diag = this.rt.takeDiagnostics();
     if (err instanceof BpcellsError) return err;
     if (this.lazy.ioError) return this.lazy.ioError instanceof BpcellsError ? this.lazy.ioError : new BpcellsError(`${this.name}: ${this.lazy.ioError.message}`, { file: op.what, cause: this.lazy.ioError });
+    if (err instanceof Hdf5TimeLimit) {
+      // Interrupted mid-call: this runtime's state is unknown, so the next open loads a fresh one.
+      this.rt.broken ??= err;
+      this.fileId = null;
+      return new BpcellsError(`${op.what}: ${err.message} reading ${this.name}; the file is likely damaged (HDF5 looped)`, {
+        file: op.what,
+      });
+    }
     if (err instanceof WebAssembly.RuntimeError || this.rt.broken) {
       this.rt.broken ??= err;
       return new BpcellsError(`${op.what}: the HDF5 library failed (${err?.message ?? err}) reading ${this.name}; the file is damaged`, {
@@ -229,7 +276,7 @@ export class Hdf5Handle {
           lazy.beginPass();
           this.rt.stderr.length = 0;
           try {
-            this.fileId = withMemoryBudget(this.rt.Module, MEMORY_SLACK, () => this._openFile());
+            this.fileId = this._call(MEMORY_SLACK, () => this._openFile());
           } catch (err) {
             openFailed = err;
           }
@@ -247,12 +294,16 @@ export class Hdf5Handle {
         }
         if (again.length === 0) {
           for (const op of batch) {
+            if (this.rt.broken) {
+              op.reject(this._error(op, this.rt.broken)); // an earlier call of this batch broke the runtime
+              continue;
+            }
             lazy.beginPass();
             this.rt.stderr.length = 0;
             let result;
             let failure = null;
             try {
-              result = withMemoryBudget(this.rt.Module, op.allowance, () => op.fn(this.rt.Module, this.fileId));
+              result = this._call(op.allowance, () => op.fn(this.rt.Module, this.fileId));
             } catch (err) {
               failure = err;
             }

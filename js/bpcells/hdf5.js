@@ -90,7 +90,7 @@ async function chooseGroup(reader, group) {
 }
 
 async function openReader(file, head, options) {
-  const handle = await openHandle(file, { blockSize: options.blockSize, cacheBytes: options.cacheBytes });
+  const handle = await openHandle(file, { blockSize: options.blockSize, cacheBytes: options.cacheBytes, timeLimit: options.hdf5TimeLimit });
   if (head) handle.lazy.seed(0, head);
   return new Hdf5Reader(handle);
 }

@@ -195,6 +195,11 @@ export type BpcellsHdf5Input = string | URL | Blob | ArrayBuffer | ArrayBufferVi
 export interface BpcellsHdf5Options extends BpcellsOpenOptions {
   /** HDF5 only: the matrix group ('mat', 'a/counts'); default: the file's only matrix group. */
   group?: string;
+  /**
+   * HDF5 only, Node: how long one synchronous HDF5 call may run, in ms (default 30000). A damaged
+   * file can make HDF5 loop; the call then fails with a BpcellsError and h5wasm is reloaded.
+   */
+  hdf5TimeLimit?: number;
   /** HDF5 only: block size (bytes) of the lazy block cache for async sources (default 1024). */
   blockSize?: number;
   /** HDF5 only: bytes the block cache may keep (default 64 MiB). */
