@@ -1,5 +1,6 @@
 // Types of the CommonJS entry (js/index.cjs): the same API as the ES module, plus load().
-import type * as esm from './index.js';
+// resolution-mode: under moduleResolution node16 a CommonJS file may only type-import ESM this way.
+import type * as esm from './index.js' with { 'resolution-mode': 'import' };
 
 export type {
   Dtype,
@@ -12,7 +13,7 @@ export type {
   PcoView,
   AlpPageInfo,
   BpcellsMatrix,
-} from './index.js';
+} from './index.js' with { 'resolution-mode': 'import' };
 
 /** Loads the ES module and resolves to its namespace (init() does this too). */
 export function load(): Promise<typeof esm>;
@@ -34,4 +35,4 @@ export const PcoError: typeof esm.PcoError;
 export const AlpError: typeof esm.AlpError;
 export const BpcellsError: typeof esm.BpcellsError;
 export const ParquetError: typeof esm.ParquetError;
-export type { NumdecodeErrorCode } from './index.js';
+export type { NumdecodeErrorCode } from './index.js' with { 'resolution-mode': 'import' };

@@ -19,19 +19,41 @@ const isNode =
 
 async function defaultSize() {
   if (isNode) {
-    const os = await import('node:os');
+    const os = await import(/* webpackIgnore: true */ 'node:os');
     return typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length;
   }
   return globalThis.navigator?.hardwareConcurrency ?? 2;
 }
 
+// True when this file came from another http(s) origin than the page (a CDN). Bundlers that
+// inline import.meta.url as a file: URL (webpack) keep the plain path.
+function servedFromOtherOrigin() {
+  const here = new URL(import.meta.url);
+  return (here.protocol === 'http:' || here.protocol === 'https:') && here.origin !== globalThis.location?.origin;
+}
+
+// Browsers refuse a Worker script from another origin: a same-origin blob worker imports it
+// instead (the CDN must allow CORS, as it must for the module imports and the .wasm anyway).
+function crossOriginWorker() {
+  const script = `import ${JSON.stringify(new URL('worker.js', new URL(import.meta.url)).href)};`;
+  const blobUrl = URL.createObjectURL(new Blob([script], { type: 'text/javascript' }));
+  try {
+    return new Worker(blobUrl, { type: 'module' });
+  } finally {
+    URL.revokeObjectURL(blobUrl); // the Worker has resolved it already
+  }
+}
+
 // One Worker behind one interface, whichever platform runs it.
 async function spawn() {
   if (isNode) {
-    const { Worker } = await import('node:worker_threads');
+    const { Worker } = await import(/* webpackIgnore: true */ 'node:worker_threads');
     // Workers inherit the parent's Node flags; --input-type (node -e with ESM) is refused in a worker.
     const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-    const w = new Worker(new URL('./worker.js', import.meta.url), { execArgv });
+    // Not new URL('./worker.js', import.meta.url) here: bundlers would copy worker.js unbundled
+    // for this Node-only branch (webpack then fails minifying it).
+    const here = import.meta.url;
+    const w = new Worker(new URL('./worker.js', here), { execArgv });
     return {
       post: (msg, transfer) => w.postMessage(msg, transfer),
       onMessage: (fn) => w.on('message', fn),
@@ -45,7 +67,9 @@ async function spawn() {
     };
   }
   // Written out in full so that bundlers (Vite, webpack) see the worker and bundle it.
-  const w = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  const w = servedFromOtherOrigin()
+    ? crossOriginWorker()
+    : new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   return {
     post: (msg, transfer) => w.postMessage(msg, transfer),
     onMessage: (fn) => w.addEventListener('message', (e) => fn(e.data)),

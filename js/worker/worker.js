@@ -9,7 +9,7 @@ import { serializeError } from '../errors.js';
 const port =
   typeof WorkerGlobalScope === 'function' && self instanceof WorkerGlobalScope
     ? self
-    : (await import('node:worker_threads')).parentPort;
+    : (await import(/* webpackIgnore: true */ 'node:worker_threads')).parentPort;
 
 function listen(handler) {
   if (typeof port.on === 'function') port.on('message', handler);
