@@ -3,17 +3,7 @@
 // fault server, each compared value by value with what BPCells wrote. No Node imports here.
 // Bounded: a fixed number of reads and a time limit; the matrix is reopened every `reopenEvery`
 // reads per worker so open() meets faults too.
-
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from './seeded-random.js';
 
 const CLEAR_CODES = new Set(['ERR_NETWORK', 'ERR_CHANGED', 'ERR_ABORTED']);
 

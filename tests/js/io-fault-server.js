@@ -18,22 +18,12 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
+import { rng } from './seeded-random.js';
 
 export const FAULT_KINDS = ['reset', 'http500', 'http503', 'http429', 'truncate', 'short', 'badrange', 'slow', 'norange', 'replaced'];
 const NEEDS_RANGE = new Set(['short', 'badrange', 'norange']);
 const EXPOSE = 'Content-Range, Content-Length, ETag, Accept-Ranges, Last-Modified';
 
-function rng(seed) {
-  // mulberry32: small, seeded, good enough to pick faults reproducibly.
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export async function startFaultServer({ root, rate = 0.1, seed = 1, slowMs = 1000, kinds = FAULT_KINDS, fallback = null, cors: corsMode = 'expose' }) {
   const files = new Map(); // name -> { data, other }

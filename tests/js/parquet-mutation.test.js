@@ -9,20 +9,10 @@ import { init, NumdecodeError } from '../../js/index.js';
 import { read, inspect } from '../../js/parquet.js';
 import { corpusRoot } from './corpus.js';
 import { buildParquet } from './parquet-build.js';
+import { rng } from './seeded-random.js';
 
 const TIME_LIMIT_MS = 45000;
 
-// A small deterministic PRNG (mulberry32) so a failure can be replayed from its index.
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function builtFile() {
   const n = 3000;
