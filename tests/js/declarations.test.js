@@ -1,5 +1,7 @@
-// Type-checks tests/js/parquet-api-usage.ts and parquet-cjs-usage.cts against js/parquet.d.ts /
-// .d.cts through the package entry "numdecode/parquet" (package.json "exports"), strict settings.
+// Type-checks the usage files of the entries' declarations (strict, NodeNext, through the package
+// name: "numdecode", "numdecode/parquet" resolve via package.json "exports"), in one tsc run:
+// js/bpcells/index.d.ts (bpcells-api-usage.ts), js/io/index.d.ts (io-api-usage.ts) and
+// js/parquet.d.ts / .d.cts (parquet-api-usage.ts, parquet-cjs-usage.cts).
 import { expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,12 +9,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { projectRoot } from './corpus.js';
 
-test('numdecode/parquet declarations type real usage (ESM and CommonJS)', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'parquet-tsc-'));
+const USAGE = ['bpcells-api-usage.ts', 'io-api-usage.ts', 'parquet-api-usage.ts', 'parquet-cjs-usage.cts'];
+
+test('the BPCells, io and Parquet declarations type real usage (ESM and CommonJS)', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'numdecode-tsc-'));
   try {
     const config = {
       compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: [], lib: ['ES2022', 'DOM'] },
-      files: [path.join(projectRoot, 'tests/js/parquet-api-usage.ts'), path.join(projectRoot, 'tests/js/parquet-cjs-usage.cts')],
+      files: USAGE.map((f) => path.join(projectRoot, 'tests/js', f)),
     };
     writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(config));
     const tsc = path.join(projectRoot, 'node_modules/typescript/bin/tsc');
