@@ -1,4 +1,4 @@
-// Compiled (not run) by tests/js/io-types.test.js: the js/io declarations must type real usage.
+// Compiled (not run) by tests/js/declarations.test.js: the js/io declarations must type real usage.
 import { openDirectory, openFile, IoError, CODES, IO_DEFAULTS } from '../../js/io/index.js';
 import type { IoOptions, IoStats, RangeFile, RangeDirectory, AsyncBufferLike } from '../../js/io/index.js';
 
