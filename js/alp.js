@@ -243,6 +243,10 @@ export function encode(values, options = {}) {
  * A page kept in wasm memory for repeated random access: only the first call copies it in.
  * Call close() when done (or use `using page = alp.open(...)` where supported).
  */
+// A reader dropped without close() frees its page copy when it is garbage-collected (it hands
+// out only copies, so nothing can still point into that memory).
+const unclosedPages = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((free) => free()) : null;
+
 export function open(bytes, dtype) {
   checkDtype(dtype);
   const page = asBytes(bytes);
@@ -288,8 +292,11 @@ export function open(bytes, dtype) {
     close() {
       if (ptr !== 0) mod._free(ptr);
       ptr = 0;
+      unclosedPages?.unregister(reader);
     },
   };
+  const copyAt = ptr;
+  unclosedPages?.register(reader, () => mod._free(copyAt), reader);
   reader.release = reader.close;
   if (typeof Symbol.dispose === 'symbol') reader[Symbol.dispose] = reader.close;
   return reader;

@@ -63,6 +63,7 @@ export class Hdf5Matrix extends Matrix {
   /** Releases the HDF5 file handle (the matrix cannot be read afterwards). */
   close() {
     this._handle.close();
+    super.close();
   }
 }
 

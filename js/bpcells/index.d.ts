@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" />
 // BPCells matrix directories: lazy, range-based reading (local directory, HTTP(S), custom source).
 
 /** Value types of BPCells matrices: uint32, float32, float64. */
@@ -133,6 +134,13 @@ export interface BpcellsMatrix<D extends BpcellsDtype = BpcellsDtype> {
   ): Promise<{ shape: [number, number]; data: BpcellsValueArrayMap[D] }>;
   /** Byte size of every file of the directory (one size query each). */
   fileSizes(): Promise<Record<string, number>>;
+  /**
+   * Releases open files and cached bytes. A directory matrix reopens its files if read again;
+   * an HDF5 matrix cannot be read afterwards.
+   */
+  close(): void;
+  /** The same as close(), for `using m = await bpcells.open(...)`. */
+  [Symbol.dispose](): void;
 }
 
 /** Error raised for any problem with a matrix; `file` names the file or dataset when known. */

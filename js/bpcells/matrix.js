@@ -550,6 +550,15 @@ export class Matrix {
     return { shape: col ? [this.shape[0], k] : [k, this.shape[1]], data };
   }
 
+  /** Releases open files and cached bytes (a directory matrix reopens its files if read again). */
+  close() {
+    this.source.close?.();
+  }
+
+  [Symbol.dispose ?? Symbol.for('Symbol.dispose')]() {
+    this.close();
+  }
+
   /** Sizes in bytes of the directory's files (one size query per file). */
   async fileSizes() {
     const names = ['version', 'storage_order', 'shape', 'row_names', 'col_names', 'idxptr', ...this._arrayNames];

@@ -75,3 +75,14 @@ test('argument mistakes: RangeError for ranges, TypeError for unknown options; l
   expect(err).toBeInstanceOf(BpcellsError);
   expect(err.code).toBe(CODES.OUTPUT_LIMIT);
 });
+
+test('close() and Symbol.dispose release a directory matrix; a later read reopens its files', async () => {
+  const opened = await bpcells.open(path.join(setDir, c.dir), { prefetchBytes: 0 });
+  expect(opened[Symbol.dispose]).toBeInstanceOf(Function);
+  const before = await opened.read(0, opened.major);
+  opened[Symbol.dispose]();
+  opened.close(); // twice is fine
+  const after = await opened.read(0, opened.major);
+  expect(sameBytes(u8(after.index), u8(before.index))).toBe(true);
+  expect(sameBytes(u8(after.index), expected(c).index)).toBe(true);
+});

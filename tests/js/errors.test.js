@@ -76,6 +76,19 @@ describe('Pco', () => {
     expect(Buffer.compare(out, Buffer.from(expected))).toBe(0);
   });
 
+  test('f16 and u16 files both decode to a Uint16Array; dtypeOf and options.dtype tell them apart', () => {
+    const f16 = readBytes(pcoDir, 'classic_f16_n1000.pco');
+    const u16 = readBytes(pcoDir, 'classic_u16_n1000.pco');
+    expect(pco.decode(f16)).toBeInstanceOf(Uint16Array);
+    expect(pco.decode(u16)).toBeInstanceOf(Uint16Array);
+    expect(pco.dtypeOf(f16)).toBe('f16');
+    expect(pco.dtypeOf(u16)).toBe('u16');
+    expect(() => pco.decode(u16, { dtype: 'f16' })).toThrow(/holds u16 values, but options.dtype is f16/);
+    const view = pco.decodeView(f16, { dtype: 'f16' });
+    expect(view.dtype).toBe('f16');
+    view.release();
+  });
+
   test('argument mistakes stay TypeError', () => {
     expect(() => pco.decode('not bytes')).toThrow(TypeError);
     expect(() => pco.decode(new Uint8Array(4), { maxOutputBytes: -1 })).toThrow(TypeError);
