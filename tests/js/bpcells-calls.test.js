@@ -1,6 +1,7 @@
 // Per-call control of a matrix's reads: AbortSignal on read/toDense/rowNames/colNames, argument
 // errors as TypeError/RangeError, unknown option names refused, and inspect() as plain data.
 import { beforeAll, expect, test } from '@jest/globals';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { BpcellsError, CODES, bpcells, init } from '../../js/index.js';
 import { cases, expected, setDir, u8, sameBytes } from './bpcells-helpers.js';
@@ -50,20 +51,29 @@ test('a fired signal rejects every read with ERR_ABORTED; without it the same ca
 });
 
 test('aborting while a read is under way rejects it at once', async () => {
+  const underWay = []; // the source's reads, awaited before the test ends (they outlive the abort)
+  let answered = 0;
   const slow = {
-    size: async (name) => (await import('node:fs')).statSync(path.join(setDir, c.dir, name)).size,
-    read: async (name, start, end) => {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const fs = await import('node:fs');
-      return new Uint8Array(fs.readFileSync(path.join(setDir, c.dir, name))).subarray(start, end);
+    size: async (name) => statSync(path.join(setDir, c.dir, name)).size,
+    read: (name, start, end) => {
+      const p = new Promise((resolve) => setTimeout(resolve, 200)).then(() => {
+        answered++;
+        return new Uint8Array(readFileSync(path.join(setDir, c.dir, name))).subarray(start, end);
+      });
+      underWay.push(p);
+      return p;
     },
   };
   const lazy = await bpcells.open(slow, { prefetchBytes: 0 });
   const controller = new AbortController();
   const pending = lazy.read(3, 9, { signal: controller.signal });
+  const answeredBefore = answered; // open() already read through the source
   setTimeout(() => controller.abort(), 20);
   const err = await rejection(pending);
   expect(err.code).toBe(CODES.ABORTED);
+  expect(answered).toBe(answeredBefore); // rejected before the source answered the read
+  await Promise.allSettled(underWay);
+  expect(answered).toBeGreaterThan(answeredBefore); // the read itself went on in the background
 });
 
 test('argument mistakes: RangeError for ranges, TypeError for unknown options; limits are ERR_OUTPUT_LIMIT', async () => {
