@@ -5,6 +5,7 @@
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { halfToNumber } from '../js/half.js';
 import { init } from '../js/index.js';
 
 // --format NAME -> module with decode/inspect.
@@ -81,18 +82,9 @@ async function readInput(file) {
 
 // ---- value output: raw bytes, CSV lines or JSON ----
 
-function f16ToNumber(bits) {
-  const sign = bits & 0x8000 ? -1 : 1;
-  const exp = (bits >> 10) & 0x1f;
-  const frac = bits & 0x3ff;
-  if (exp === 0) return sign * frac * 2 ** -24;
-  if (exp === 31) return frac ? NaN : sign * Infinity;
-  return sign * (1 + frac / 1024) * 2 ** (exp - 15);
-}
-
 // Value i as text: 64-bit integers as exact decimals, f16 from its bits, floats as JS prints them.
 function textOf(dtype, values, i) {
-  return dtype === 'f16' ? String(f16ToNumber(values[i])) : String(values[i]);
+  return dtype === 'f16' ? String(halfToNumber(values[i])) : String(values[i]);
 }
 
 function* csvLines(chunks) {
@@ -110,7 +102,7 @@ function* csvLines(chunks) {
 function jsonValues(dtype, values) {
   const out = new Array(values.length);
   for (let i = 0; i < values.length; i++) {
-    const v = dtype === 'f16' ? f16ToNumber(values[i]) : values[i];
+    const v = dtype === 'f16' ? halfToNumber(values[i]) : values[i];
     out[i] = typeof v === 'bigint' || !Number.isFinite(v) ? String(v) : v;
   }
   return out;

@@ -12,15 +12,7 @@ export const float16AsBits = () => typeof globalThis.Float16Array !== 'function'
 export const F16_BITS_CODEC = 'numdecode.pcodec_float16_bits';
 const F16_BITS_V2_ID = 'numdecode_pcodec_float16_bits';
 
-/** The number an IEEE half-precision bit pattern stands for (exact in a double). */
-export function halfToNumber(bits) {
-  const sign = bits & 0x8000 ? -1 : 1;
-  const exp = (bits >> 10) & 0x1f;
-  const frac = bits & 0x3ff;
-  if (exp === 0) return sign * frac * 2 ** -24;
-  if (exp === 31) return frac ? NaN : sign * Infinity;
-  return sign * (1024 + frac) * 2 ** (exp - 25);
-}
+export { halfToNumber } from '../half.js';
 
 function roundHalfEven(v) {
   const f = Math.floor(v);

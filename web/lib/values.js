@@ -5,15 +5,9 @@
 const F32 = new Float32Array(1);
 const U32_OF_F32 = new Uint32Array(F32.buffer);
 
-/** The number an IEEE half-precision bit pattern stands for (exact in a double). */
-export function halfToNumber(bits) {
-  const sign = bits & 0x8000 ? -1 : 1;
-  const exp = (bits >> 10) & 0x1f;
-  const frac = bits & 0x3ff;
-  if (exp === 0) return sign * frac * 2 ** -24;
-  if (exp === 31) return frac ? NaN : sign * Infinity;
-  return sign * (1024 + frac) * 2 ** (exp - 25);
-}
+import { halfToNumber } from '../../js/half.js';
+
+export { halfToNumber };
 
 /** Shortest decimal text that reads back as the same f32. */
 export function formatF32(v) {
