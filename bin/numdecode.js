@@ -5,7 +5,7 @@
 import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { halfToNumber } from '../js/half.js';
+import { halfToNumber } from '../js/number-text.js';
 import { init } from '../js/index.js';
 
 // --format NAME -> module with decode/inspect.

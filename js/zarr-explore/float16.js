@@ -12,7 +12,7 @@ export const float16AsBits = () => typeof globalThis.Float16Array !== 'function'
 export const F16_BITS_CODEC = 'numdecode.pcodec_float16_bits';
 const F16_BITS_V2_ID = 'numdecode_pcodec_float16_bits';
 
-export { halfToNumber } from '../half.js';
+export { halfToNumber } from '../number-text.js';
 
 function roundHalfEven(v) {
   const f = Math.floor(v);

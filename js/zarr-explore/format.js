@@ -2,18 +2,10 @@
 // the shortest decimal that reads back as the same float32, float16 as the number its bits stand
 // for, int64/uint64 as decimal integers (JSON: strings, as JSON numbers lose them), NaN and
 // infinities as NaN, Infinity, -Infinity (JSON: strings).
-import { halfToNumber } from './float16.js';
+import { formatF32, halfToNumber } from '../number-text.js';
 
-/** Shortest decimal text that reads back as the same float32. */
-export function formatF32(v) {
-  if (Number.isNaN(v) || !Number.isFinite(v)) return String(v);
-  if (v === 0) return Object.is(v, -0) ? '-0' : '0';
-  for (let p = 1; p <= 9; p++) {
-    const s = v.toPrecision(p);
-    if (Math.fround(Number(s)) === v) return String(Number(s));
-  }
-  return String(v);
-}
+export { formatF32 };
+
 
 /**
  * A function that gives the exact text of one value of a slice.

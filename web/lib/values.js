@@ -5,20 +5,10 @@
 const F32 = new Float32Array(1);
 const U32_OF_F32 = new Uint32Array(F32.buffer);
 
-import { halfToNumber } from '../../js/half.js';
+import { formatF32, halfToNumber } from '../../js/number-text.js';
 
-export { halfToNumber };
+export { formatF32, halfToNumber };
 
-/** Shortest decimal text that reads back as the same f32. */
-export function formatF32(v) {
-  if (Number.isNaN(v) || !Number.isFinite(v)) return String(v);
-  if (v === 0) return Object.is(v, -0) ? '-0' : '0';
-  for (let p = 1; p <= 9; p++) {
-    const s = v.toPrecision(p);
-    if (Math.fround(Number(s)) === v) return String(Number(s));
-  }
-  return String(v);
-}
 
 /** Exact text of one value of dtype (f16 as the number its bits stand for). */
 export function formatValue(dtype, v) {
