@@ -46,12 +46,23 @@ async function loadModule(simd, options) {
     ? (await import('../dist/numdecode-simd.mjs')).default
     : (await import('../dist/numdecode-scalar.mjs')).default;
   const moduleArgs = {};
+  // The glue waits for instantiateWasm's receive() forever: a failed instantiation must end the load.
+  let instantiateFailed = new Promise(() => {});
   if (options.module !== undefined) {
     // A precompiled module (e.g. from WebAssembly.compileStreaming, or shared with a worker).
     const compiled = options.module;
     if (!(compiled instanceof WebAssembly.Module)) throw new TypeError('numdecode init: options.module must be a WebAssembly.Module');
+    let fail;
+    instantiateFailed = new Promise((_, reject) => (fail = reject));
     moduleArgs.instantiateWasm = (imports, receive) => {
-      WebAssembly.instantiate(compiled, imports).then((instance) => receive(instance, compiled));
+      const refuse = (err) => fail(new NumdecodeError(`numdecode init: options.module is not this build of numdecode: ${err?.message ?? err}`, { cause: err }));
+      WebAssembly.instantiate(compiled, imports).then((instance) => {
+        try {
+          receive(instance, compiled);
+        } catch (err) {
+          refuse(err); // it instantiated but lacks numdecode's exports
+        }
+      }, refuse);
       return {};
     };
   } else if (options.wasmUrl !== undefined) {
@@ -71,7 +82,7 @@ async function loadModule(simd, options) {
     const file = simd ? new URL('../dist/numdecode-simd.wasm', import.meta.url) : new URL('../dist/numdecode-scalar.wasm', import.meta.url);
     moduleArgs.wasmBinary = await readFile(file);
   }
-  const mod = await factory(moduleArgs);
+  const mod = await Promise.race([factory(moduleArgs), instantiateFailed]);
   if (mod.buildInfo().simd !== simd) {
     const kind = (isSimd) => (isSimd ? 'SIMD' : 'scalar');
     throw new NumdecodeError(

@@ -3,12 +3,15 @@
 import { expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { init, pco } from '../../js/index.js';
+import { NumdecodeError, init, pco } from '../../js/index.js';
 import { pcoDir, projectRoot, readBytes } from './corpus.js';
 
 test('init accepts a compiled WebAssembly.Module and decodes with it', async () => {
   const compiled = await WebAssembly.compile(readFileSync(path.join(projectRoot, 'dist/numdecode-scalar.wasm')));
   await expect(init({ simd: false, module: 'not a module' })).rejects.toThrow(/options.module must be a WebAssembly.Module/);
+  // A module that is not numdecode's (no exports, no imports it expects): the load fails, not hangs.
+  const empty = await WebAssembly.compile(new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]));
+  await expect(init({ simd: false, module: empty })).rejects.toThrow(NumdecodeError);
   const api = await init({ simd: false, module: compiled });
   expect(api.buildInfo().simd).toBe(false);
   const got = pco.decode(readBytes(pcoDir, 'classic_u8_n1000.pco'));
