@@ -63,11 +63,6 @@ export function abortError(signal, what = 'operation') {
   return new NumdecodeError(`${what} aborted`, { code: CODES.ABORTED, cause: signal?.reason });
 }
 
-/** Throws the abort error if `signal` has already fired. */
-export function throwIfAborted(signal, what) {
-  if (signal?.aborted) throw abortError(signal, what);
-}
-
 const CLASSES = { NumdecodeError, IoError, PcoError, AlpError, ParquetError, BpcellsError };
 
 function plainCause(cause) {
