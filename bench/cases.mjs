@@ -17,7 +17,7 @@ export const cases = [
     // The public API into an array allocated once (out: what run() returned).
     into: (api, bytes, out) => api.pco.decodeInto(bytes, out),
     // The decoder alone: values land in wasm memory and are not copied out to JS.
-    core: (wasm, bytes) => wasm.withInputs([bytes], (ptr, len) => wasm.getModule()._numdecode_pco_decode(ptr, len, Infinity, 0)),
+    core: (wasm, bytes) => wasm.withInputs('pco', [bytes], (ptr, len) => wasm.getModule('pco')._numdecode_pco_decode(ptr, len, Infinity, 0)),
   })),
   ...[
     ['f32', 'f32_bench_price2_n4194304.alp', 'BM_DecodeF32/price2_simd', 'BM_MemcpyF32/price2_output_size'],

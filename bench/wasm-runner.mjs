@@ -12,8 +12,8 @@ await index.init({ simd });
 api.bpcellsKernel = (variant, data, idx, starts, count) =>
   wasm.viewAs(
     'u32',
-    wasm.withInputs([data, idx, starts], (dp, dl, ip, il, sp, sl) =>
-      wasm.binding('bpcellsDecodeChunks')(variant, dp, dl, ip, il, sp, sl, 0, 0, count, 0, 'bench'),
+    wasm.withInputs('bpcells', [data, idx, starts], (dp, dl, ip, il, sp, sl) =>
+      wasm.binding('bpcells', 'bpcellsDecodeChunks')(variant, dp, dl, ip, il, sp, sl, 0, 0, count, 0, 'bench'),
     ),
   );
 

@@ -89,7 +89,7 @@ function resolveRange(what, total, { dtype, start = 0, end = total, limit }) {
 // Decodes [start, end) of the page at pagePtr (already in wasm memory) into a fresh wasm buffer
 // from malloc; `accept(count)` may refuse the size before anything is allocated. The caller frees.
 function decodeToHeap(what, pagePtr, pageLen, opts, accept) {
-  const mod = getModule();
+  const mod = getModule('alp');
   const f32 = opts.dtype === 'f32' ? 1 : 0;
   const total = guard(() => mod._numdecode_alp_size(pagePtr, pageLen, f32));
   const range = resolveRange(what, total, opts);
@@ -107,7 +107,7 @@ function decodeToHeap(what, pagePtr, pageLen, opts, accept) {
 
 // A fresh typed array with the values at ptr (wasm memory), which is freed.
 function takeFromHeap(dtype, ptr, count) {
-  const mod = getModule();
+  const mod = getModule('alp');
   const Type = dtype === 'f32' ? Float32Array : Float64Array;
   try {
     const values = new Type(count);
@@ -127,7 +127,7 @@ function takeFromHeap(dtype, ptr, count) {
 export function decode(bytes, options) {
   const opts = readOptions('alp.decode', options);
   const page = asBytes(bytes);
-  const { ptr, count } = callWithInputs(AlpError, [page], (p, len) => decodeToHeap('alp.decode', p, len, opts));
+  const { ptr, count } = callWithInputs('alp', AlpError, [page], (p, len) => decodeToHeap('alp.decode', p, len, opts));
   return takeFromHeap(opts.dtype, ptr, count);
 }
 
@@ -148,8 +148,8 @@ export function decodeInto(bytes, out, options) {
       throw new RangeError(`alp.decodeInto: out has room for ${out.length} values, the page range holds ${count}`);
     }
   };
-  const { ptr, count } = callWithInputs(AlpError, [page], (p, len) => decodeToHeap('alp.decodeInto', p, len, opts, fits));
-  const mod = getModule();
+  const { ptr, count } = callWithInputs('alp', AlpError, [page], (p, len) => decodeToHeap('alp.decodeInto', p, len, opts, fits));
+  const mod = getModule('alp');
   try {
     const Type = out.constructor === Float32Array || outDtype === 'f32' ? Float32Array : Float64Array;
     out.set(new Type(mod.HEAPU8.buffer, ptr, count));
@@ -167,9 +167,9 @@ export function decodeInto(bytes, out, options) {
 export function decodeView(bytes, options) {
   const opts = readOptions('alp.decodeView', options);
   const page = asBytes(bytes);
-  const { ptr, count } = callWithInputs(AlpError, [page], (p, len) => decodeToHeap('alp.decodeView', p, len, opts));
+  const { ptr, count } = callWithInputs('alp', AlpError, [page], (p, len) => decodeToHeap('alp.decodeView', p, len, opts));
   const Type = opts.dtype === 'f32' ? Float32Array : Float64Array;
-  return wasmView('alp.decodeView', Type, ptr, count, () => getModule()._free(ptr), { dtype: opts.dtype, length: count });
+  return wasmView('alp', 'alp.decodeView', Type, ptr, count, () => getModule('alp')._free(ptr), { dtype: opts.dtype, length: count });
 }
 
 /** Decodes vector k only (values k*vectorSize ... ), reading nothing else of the page. */
@@ -177,8 +177,8 @@ export function decodeVector(bytes, dtype, k) {
   checkDtype(dtype);
   checkIndex(k, 'vector index');
   const page = asBytes(bytes);
-  const decodeFn = fn('alpDecodeVector');
-  return viewAs(dtype, callWithInputs(AlpError, [page], (ptr, len) => decodeFn(ptr, len, dtype, k)));
+  const decodeFn = fn('alp', 'alpDecodeVector');
+  return viewAs(dtype, callWithInputs('alp', AlpError, [page], (ptr, len) => decodeFn(ptr, len, dtype, k)));
 }
 
 /** Decodes values [start, end), touching only the vectors that hold them (decode with a range). */
@@ -196,8 +196,8 @@ export function decodeRange(bytes, dtype, start, end) {
 export function inspect(bytes, dtype) {
   checkDtype(dtype);
   const page = asBytes(bytes);
-  const inspectFn = fn('alpInspect');
-  return parseInspect(callWithInputs(AlpError, [page], (ptr, len) => inspectFn(ptr, len, dtype)), dtype);
+  const inspectFn = fn('alp', 'alpInspect');
+  return parseInspect(callWithInputs('alp', AlpError, [page], (ptr, len) => inspectFn(ptr, len, dtype)), dtype);
 }
 
 /**
@@ -235,8 +235,8 @@ export function encode(values, options = {}) {
     }
   }
   const raw = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
-  const encodeFn = fn('alpEncode');
-  return callWithInputs(AlpError, [raw], (ptr, len) => encodeFn(ptr, len, dtype, layout, logVectorSize, exponent, factor));
+  const encodeFn = fn('alp', 'alpEncode');
+  return callWithInputs('alp', AlpError, [raw], (ptr, len) => encodeFn(ptr, len, dtype, layout, logVectorSize, exponent, factor));
 }
 
 /**
@@ -250,9 +250,9 @@ const unclosedPages = typeof FinalizationRegistry === 'function' ? new Finalizat
 export function open(bytes, dtype) {
   checkDtype(dtype);
   const page = asBytes(bytes);
-  const mod = getModule();
+  const mod = getModule('alp');
   const names = ['alpDecodeVector', 'alpInspect'];
-  const f = Object.fromEntries(names.map((n) => [n, fn(n)]));
+  const f = Object.fromEntries(names.map((n) => [n, fn('alp', n)]));
   let ptr = mod._malloc(Math.max(page.length, 1));
   if (ptr === 0) throw new AlpError(`numdecode: out of wasm memory copying ${page.length} page bytes`, { code: 'ERR_OUTPUT_LIMIT' });
   mod.HEAPU8.set(page, ptr);

@@ -11,7 +11,7 @@
 // flat FLOAT / DOUBLE are read by hyparquet itself (values as hyparquet returns them).
 import { compressors } from 'hyparquet-compressors';
 import { parquetReadObjects } from 'hyparquet';
-import { init } from './wasm.js';
+import { ensureFormat } from './wasm.js';
 import { ParquetError, NumdecodeError, CODES } from './errors.js';
 import { openFile } from './io/index.js';
 import { readFooter } from './parquet/footer.js';
@@ -104,7 +104,7 @@ export async function read(input, options = {}) {
     const numRows = rowEnd - rowStart;
     const groups = selectGroups(metadata, rowStart, rowEnd);
     const ctx = { file, fileSize: footer.size, metadata, compressors, name, buffer: footer.buffer };
-    if (selected.some((c) => c.flatFloat)) await init();
+    if (selected.some((c) => c.flatFloat)) await ensureFormat('alp'); // ALP pages: only the ALP module
     ctx.prefetched = prefetchChunks(ctx, selected.filter((c) => c.flatFloat), groups);
     const columns = {};
     for (const column of selected) {
@@ -128,7 +128,7 @@ export async function inspect(input, options = {}) {
   try {
     const name = file.name;
     const footer = await readFooter(file, name);
-    await init();
+    await ensureFormat('alp');
     const info = await inspectFile(file, name, footer, compressors);
     info.stats = { requests: file.stats.requests, bytes: file.stats.bytes };
     return info;

@@ -5,7 +5,32 @@
 // therefore keeps its own copies of the header and chunk metadata and passes them again for
 // each page.
 import { CODES, PcoError } from './errors.js';
-import { DTYPES, binding, callWithInputs, getModule, isDtype, typedArrayFor, viewAs, wasmView } from './wasm.js';
+import { DTYPES, callWithInputs, getModule, isDtype, typedArrayFor, viewAs, wasmView } from './wasm.js';
+
+// The Pco module's entry points are plain C functions (src/bindings/pco_bindings.cpp); results that
+// are more than one number wait in the module's memory: text, uint32 tables, or bytes to copy out.
+const pcoModule = () => getModule('pco');
+const call = (inputs, fn) => callWithInputs('pco', PcoError, inputs, fn);
+
+// The NUL-terminated UTF-8 text at ptr.
+function textAt(mod, ptr) {
+  const heap = mod.HEAPU8;
+  return new TextDecoder().decode(heap.subarray(ptr, heap.indexOf(0, ptr)));
+}
+
+// A fresh copy of size bytes at ptr (new + set: V8's slice() of wasm memory is much slower).
+function copyOut(mod, ptr, size) {
+  const out = new Uint8Array(size);
+  out.set(mod.HEAPU8.subarray(ptr, ptr + size));
+  return out;
+}
+
+let dtypeByCode = null; // dtype names by the standalone format's code (0: none), read once from the module
+
+function dtypeNames(mod) {
+  dtypeByCode ??= JSON.parse(textAt(mod, mod._numdecode_pco_dtype_names()));
+  return dtypeByCode;
+}
 
 function describeValue(value) {
   if (value === null) return 'null';
@@ -67,23 +92,34 @@ function checkExpectedDtype(what, options, dtype) {
   }
 }
 
+// Each chunk's dtype and a copy of its values' bytes.
 function decodeRawChunks(bytes, limit) {
-  const decodeChunksBinding = binding('pcoDecodeChunks');
-  return callWithInputs(PcoError, [bytes], (ptr, len) => decodeChunksBinding(ptr, len, limit));
+  const mod = pcoModule();
+  const names = dtypeNames(mod);
+  const at = call([bytes], (ptr, len) => mod._numdecode_pco_decode_chunks(ptr, len, limit)) >>> 2;
+  try {
+    const table = mod.HEAPU32;
+    const chunks = [];
+    for (let i = 0, n = table[at]; i < n; i++) {
+      const [code, ptr, size] = table.subarray(at + 1 + 3 * i, at + 4 + 3 * i);
+      chunks.push({ dtype: names[code], bytes: copyOut(mod, ptr, size) });
+    }
+    return chunks;
+  } finally {
+    mod._numdecode_pco_release_scratch();
+  }
 }
-
-let dtypeByCode = null; // dtype names by the standalone format's code, read once from the module
 
 // Decodes into the module's scratch buffer. Returns the file's dtype (null for a file without
 // chunks that declares none) and a view of the values' bytes in wasm memory, valid only until
 // the next call into the module.
 function decodeToScratch(bytes, limit, into) {
-  const mod = getModule();
-  dtypeByCode ??= binding('pcoDtypeNames')();
-  const at = callWithInputs(PcoError, [bytes], (ptr, len) => mod._numdecode_pco_decode(ptr, len, limit, into ? 1 : 0)) >>> 2;
+  const mod = pcoModule();
+  const names = dtypeNames(mod);
+  const at = call([bytes], (ptr, len) => mod._numdecode_pco_decode(ptr, len, limit, into ? 1 : 0)) >>> 2;
   const heap32 = mod.HEAPU32;
   const [valuesPtr, valuesBytes, dtypeCode] = [heap32[at], heap32[at + 1], heap32[at + 2]];
-  return { dtype: dtypeByCode[dtypeCode], view: mod.HEAPU8.subarray(valuesPtr, valuesPtr + valuesBytes) };
+  return { dtype: names[dtypeCode], view: mod.HEAPU8.subarray(valuesPtr, valuesPtr + valuesBytes) };
 }
 
 /**
@@ -101,12 +137,12 @@ export function decode(bytes, options) {
   try {
     checkExpectedDtype('pco.decode', options, dtype);
   } catch (err) {
-    getModule()._numdecode_pco_release_scratch();
+    pcoModule()._numdecode_pco_release_scratch();
     throw err;
   }
   const raw = new Uint8Array(view.length);
   raw.set(view);
-  getModule()._numdecode_pco_release_scratch();
+  pcoModule()._numdecode_pco_release_scratch();
   return dtype === null ? new Uint8Array(0) : viewAs(dtype, raw);
 }
 
@@ -155,7 +191,7 @@ export function decodeInto(bytes, out, options) {
     new Uint8Array(out.buffer, out.byteOffset, view.length).set(view);
     return out.subarray(0, view.length / Type.BYTES_PER_ELEMENT);
   } finally {
-    getModule()._numdecode_pco_release_scratch(); // a large scratch buffer is not kept, whatever happened
+    pcoModule()._numdecode_pco_release_scratch(); // a large scratch buffer is not kept, whatever happened
   }
 }
 
@@ -176,8 +212,8 @@ export function decodeChunks(bytes, options) {
  */
 export function inspect(bytes) {
   bytes = requireBytes('pco.inspect: bytes', bytes);
-  const inspectBinding = binding('pcoInspect');
-  const info = JSON.parse(callWithInputs(PcoError, [bytes], (ptr, len) => inspectBinding(ptr, len)));
+  const mod = pcoModule();
+  const info = JSON.parse(textAt(mod, call([bytes], (ptr, len) => mod._numdecode_pco_inspect(ptr, len))));
   for (const chunk of info.chunks) wideIntegers(chunk);
   return info;
 }
@@ -220,29 +256,28 @@ export function dtypeOf(bytes) {
  */
 function open(headerBytes) {
   headerBytes = requireBytes('pco.wrapped.open: headerBytes', headerBytes);
-  const readHeader = binding('pcoWrappedHeader');
-  const readChunk = binding('pcoWrappedChunk');
-  const decodePageBinding = binding('pcoWrappedPage');
+  const mod = pcoModule();
   const header = headerBytes.slice();
-  const { formatVersion } = JSON.parse(callWithInputs(PcoError, [header], (hp, hl) => readHeader(hp, hl)));
+  const { formatVersion } = JSON.parse(textAt(mod, call([header], (hp, hl) => mod._numdecode_pco_wrapped_header(hp, hl))));
   return {
     formatVersion,
     chunk(metaBytes, dtype) {
       metaBytes = requireBytes('pco.wrapped chunk: metaBytes', metaBytes);
       requireDtype('pco.wrapped chunk: dtype', dtype);
+      const code = dtypeNames(mod).indexOf(dtype);
       const meta = metaBytes.slice();
       const info = wideIntegers(
-        JSON.parse(callWithInputs(PcoError, [header, meta], (hp, hl, mp, ml) => readChunk(hp, hl, mp, ml, dtype))),
+        JSON.parse(textAt(mod, call([header, meta], (hp, hl, mp, ml) => mod._numdecode_pco_wrapped_chunk(hp, hl, mp, ml, code)))),
       );
       return {
         info,
         decodePage(pageBytes, n) {
           pageBytes = requireBytes('pco.wrapped decodePage: pageBytes', pageBytes);
           requireCount('pco.wrapped decodePage: n', n);
-          const raw = callWithInputs(PcoError, [header, meta, pageBytes], (hp, hl, mp, ml, pp, pl) =>
-            decodePageBinding(hp, hl, mp, ml, dtype, pp, pl, n),
-          );
-          return viewAs(dtype, raw);
+          const at = call([header, meta, pageBytes], (hp, hl, mp, ml, pp, pl) =>
+            mod._numdecode_pco_wrapped_page(hp, hl, mp, ml, code, pp, pl, n),
+          ) >>> 2;
+          return viewAs(dtype, copyOut(mod, mod.HEAPU32[at], mod.HEAPU32[at + 1]));
         },
       };
     },
@@ -269,21 +304,26 @@ export const wrapped = Object.freeze({ open });
 export function decodeView(bytes, options) {
   bytes = requireBytes('pco.decodeView: bytes', bytes);
   const limit = outputLimit('pco.decodeView', options, OPTION_NAMES.typed);
-  const decodeViewBinding = binding('pcoDecodeView');
-  const releaseBinding = binding('pcoReleaseView');
-  const { handle, dtype, ptr, byteLength } = callWithInputs(PcoError, [bytes], (p, len) => decodeViewBinding(p, len, limit));
+  const mod = pcoModule();
+  const names = dtypeNames(mod);
+  const at = call([bytes], (p, len) => mod._numdecode_pco_decode_view(p, len, limit)) >>> 2;
+  const [handle, dtypeCode, ptr, byteLength] = mod.HEAPU32.subarray(at, at + 4);
+  // dtype: the file's, or null for a file without chunks that declares none.
+  const dtype = names[dtypeCode];
+  const release = () => mod._numdecode_pco_release_view(handle) === 1;
   try {
     checkExpectedDtype('pco.decodeView', options, dtype);
   } catch (err) {
-    releaseBinding(handle);
+    release();
     throw err;
   }
   const Type = typedArrayFor(dtype ?? 'u8');
-  // dtype: the file's, or null for a file without chunks that declares none.
-  return wasmView('pco.decodeView', Type, ptr, byteLength / Type.BYTES_PER_ELEMENT, () => releaseBinding(handle), { dtype, byteLength });
+  return wasmView('pco', 'pco.decodeView', Type, ptr, byteLength / Type.BYTES_PER_ELEMENT, release, { dtype, byteLength });
 }
 
 /** How many zero-copy views are live and how many bytes of wasm memory they hold. */
 export function viewStats() {
-  return binding('pcoViewStats')();
+  const mod = pcoModule();
+  const at = mod._numdecode_pco_view_stats() >>> 2;
+  return { live: mod.HEAPU32[at], bytes: mod.HEAPU32[at + 1] };
 }

@@ -20,17 +20,25 @@ export interface DtypeArrayMap {
 /** Any array a decoder can return. */
 export type DecodedArray = DtypeArrayMap[Dtype];
 
+/** The formats that have a WebAssembly module of their own. */
+export type WasmFormat = 'pco' | 'alp' | 'bpcells';
+
 export interface InitOptions {
   /**
    * Which build to load: true = SIMD128, false = scalar, 'auto' (default) = SIMD when the
-   * engine validates a SIMD module, else scalar.
+   * engine validates a SIMD module, else scalar. The first load chooses for every format.
    */
   simd?: boolean | 'auto';
-  /** The .wasm bytes of the chosen build, when the default location (next to the .mjs) will not do. */
+  /**
+   * Which formats' modules to load (default: all). The others load when first needed by an async
+   * entry point (numdecode/zarr, numdecode/parquet, bpcells.open, worker jobs), or by a later init().
+   */
+  formats?: readonly WasmFormat[];
+  /** The .wasm bytes of the chosen build of one format's module (only with a single format in `formats`). */
   wasmBinary?: ArrayBuffer | ArrayBufferView;
-  /** The chosen build already compiled (e.g. WebAssembly.compileStreaming, or shared with a worker). */
+  /** One format's module already compiled (only with a single format in `formats`). */
   module?: WebAssembly.Module;
-  /** Where to fetch the chosen build's .wasm from (a file: URL is read from disk in Node). */
+  /** Where to fetch one format's .wasm from (only with a single format in `formats`; a file: URL is read from disk in Node). */
   wasmUrl?: string | URL;
 }
 
@@ -41,12 +49,21 @@ export interface BuildInfo {
   version: string;
 }
 
+/** The formats that have a WebAssembly module of their own, in the order init() loads them. */
+export const FORMATS: readonly WasmFormat[];
+
 /**
- * Loads the WebAssembly module once; concurrent and later calls share that load.
- * Rejects if a later call explicitly asks for the other build than the one loaded.
+ * Loads the WebAssembly modules of options.formats (default: all), each once; concurrent and later
+ * calls share a load. Rejects if a later call explicitly asks for the other build than the one loaded.
  */
 export function init(options?: InitOptions): Promise<typeof import('./index.js')>;
-/** Facts about the loaded module; throws if init() has not finished. */
+/** Loads the modules as init() does, without loading the rest of the package's JS. */
+export function loadFormats(options?: InitOptions): Promise<void>;
+/** Resolves to the format's module, loading it first if needed. */
+export function ensureFormat(format: WasmFormat, initOptions?: InitOptions): Promise<any>;
+/** True once the format's module is loaded. */
+export function formatLoaded(format: WasmFormat): boolean;
+/** Facts about the loaded modules; throws if none has loaded. */
 export function buildInfo(): BuildInfo;
 /** True when this engine can run the SIMD build. */
 export function simdSupported(): boolean;
@@ -54,9 +71,9 @@ export function simdSupported(): boolean;
 export const DTYPES: readonly Dtype[];
 
 // Internal helpers shared by the format wrappers.
-export function getModule(): any;
-export function binding(name: string): (...args: any[]) => any;
-export function withInputs<R>(arrays: Uint8Array[], fn: (...ptrAndLen: number[]) => R): R;
+export function getModule(format: WasmFormat): any;
+export function binding(format: WasmFormat, name: string): (...args: any[]) => any;
+export function withInputs<R>(format: WasmFormat, arrays: Uint8Array[], fn: (...ptrAndLen: number[]) => R): R;
 export function isDtype(dtype: unknown): dtype is Dtype;
 export function typedArrayFor<D extends Dtype>(dtype: D): { new (length: number): DtypeArrayMap[D] };
 export function viewAs<D extends Dtype>(dtype: D, bytes: Uint8Array): DtypeArrayMap[D];

@@ -1,14 +1,32 @@
-// Loads the numdecode WebAssembly module once and gives the format wrappers (pco.js, ...)
-// the few helpers they share: heap copies in and out, and typed-array views by dtype.
+// Loads numdecode's WebAssembly modules, one per format, each once and only when first needed,
+// and gives the format wrappers (pco.js, ...) the few helpers they share: heap copies in and out,
+// and typed-array views by dtype.
 //
-// Two builds ship in dist/: numdecode-simd.* (wasm SIMD128 kernels) and numdecode-scalar.*
-// (same decoders, scalar kernels) for engines without SIMD. init() picks one.
+// dist/ holds one module per format (pco, alp, bpcells), each in two builds:
+// numdecode-<format>-simd.* (wasm SIMD128 kernels) and numdecode-<format>-scalar.* (same decoders,
+// scalar kernels) for engines without SIMD. The first load picks the build for all formats.
 
 import { CODES, NumdecodeError } from './errors.js';
 
-let modulePromise = null; // shared by concurrent init() calls
-let loadedModule = null; // set once the module is ready
-let chosenSimd = null; // which build the first init() call chose
+/** The formats that have a WebAssembly module, in the order init() loads them. */
+export const FORMATS = Object.freeze(['pco', 'alp', 'bpcells']);
+
+// Literal import paths and URLs, so that bundlers can see and copy every module.
+const GLUE = {
+  pco: (simd) => (simd ? import('../dist/numdecode-pco-simd.mjs') : import('../dist/numdecode-pco-scalar.mjs')),
+  alp: (simd) => (simd ? import('../dist/numdecode-alp-simd.mjs') : import('../dist/numdecode-alp-scalar.mjs')),
+  bpcells: (simd) => (simd ? import('../dist/numdecode-bpcells-simd.mjs') : import('../dist/numdecode-bpcells-scalar.mjs')),
+};
+// Rollup's import-meta-assets rejects a template here.
+const WASM_FILE = {
+  pco: (simd) => (simd ? new URL('../dist/numdecode-pco-simd.wasm', import.meta.url) : new URL('../dist/numdecode-pco-scalar.wasm', import.meta.url)),
+  alp: (simd) => (simd ? new URL('../dist/numdecode-alp-simd.wasm', import.meta.url) : new URL('../dist/numdecode-alp-scalar.wasm', import.meta.url)),
+  bpcells: (simd) =>
+    simd ? new URL('../dist/numdecode-bpcells-simd.wasm', import.meta.url) : new URL('../dist/numdecode-bpcells-scalar.wasm', import.meta.url),
+};
+const loading = new Map(); // format -> promise of its module, shared by concurrent loads
+const loaded = new Map(); // format -> its module, once ready
+let chosenSimd = null; // the build the first load chose, for every format
 
 // A minimal module whose only function uses SIMD instructions (i8x16.splat, i8x16.popcnt):
 // it validates only where the engine supports wasm SIMD128.
@@ -35,16 +53,15 @@ function chooseSimd(simdOption) {
   throw new TypeError(`numdecode init: options.simd must be true, false or 'auto', got ${String(simdOption)}`);
 }
 
-async function loadModule(simd, options) {
+const kind = (isSimd) => (isSimd ? 'SIMD' : 'scalar');
+
+async function loadModule(format, simd, options) {
   if (simd && !simdSupported()) {
     throw new NumdecodeError('numdecode init: options.simd is true but this engine does not support WebAssembly SIMD', {
       code: CODES.UNSUPPORTED,
     });
   }
-  // Literal import paths so that bundlers can see and copy both builds.
-  const factory = simd
-    ? (await import('../dist/numdecode-simd.mjs')).default
-    : (await import('../dist/numdecode-scalar.mjs')).default;
+  const factory = (await GLUE[format](simd)).default;
   const moduleArgs = {};
   // The glue waits for instantiateWasm's receive() forever: a failed instantiation must end the load.
   let instantiateFailed = new Promise(() => {});
@@ -55,7 +72,8 @@ async function loadModule(simd, options) {
     let fail;
     instantiateFailed = new Promise((_, reject) => (fail = reject));
     moduleArgs.instantiateWasm = (imports, receive) => {
-      const refuse = (err) => fail(new NumdecodeError(`numdecode init: options.module is not this build of numdecode: ${err?.message ?? err}`, { cause: err }));
+      const refuse = (err) =>
+        fail(new NumdecodeError(`numdecode init: options.module is not this build of numdecode's ${format} module: ${err?.message ?? err}`, { cause: err }));
       WebAssembly.instantiate(compiled, imports).then((instance) => {
         try {
           receive(instance, compiled);
@@ -78,18 +96,34 @@ async function loadModule(simd, options) {
     // The emscripten glue is built for web and workers; in Node it would try to fetch() a
     // file: URL, so hand it the bytes instead.
     const { readFile } = await import(/* webpackIgnore: true */ 'node:fs/promises');
-    // Literal URLs: bundlers (Rollup's import-meta-assets) reject a template here.
-    const file = simd ? new URL('../dist/numdecode-simd.wasm', import.meta.url) : new URL('../dist/numdecode-scalar.wasm', import.meta.url);
-    moduleArgs.wasmBinary = await readFile(file);
+    moduleArgs.wasmBinary = await readFile(WASM_FILE[format](simd));
   }
   const mod = await Promise.race([factory(moduleArgs), instantiateFailed]);
-  if (mod.buildInfo().simd !== simd) {
-    const kind = (isSimd) => (isSimd ? 'SIMD' : 'scalar');
+  let info;
+  try {
+    info = readBuildInfo(mod);
+  } catch (err) {
+    info = { format: `something else (${err?.message ?? err})` };
+  }
+  if (info.format !== format) {
+    // Another format's module (or another program) given as options.module, wasmBinary or wasmUrl.
+    throw new NumdecodeError(`numdecode init: the wasm given for ${format} is not numdecode's ${format} module: it is ${info.format}`);
+  }
+  if (info.simd !== simd) {
     throw new NumdecodeError(
-      `numdecode init: asked for the ${kind(simd)} build but got the ${kind(!simd)} one (check options.wasmBinary)`,
+      `numdecode init: asked for the ${kind(simd)} build of ${format} but got the ${kind(!simd)} one (check options.wasmBinary)`,
     );
   }
+  buildInfos.set(mod, info);
   return mod;
+}
+
+const buildInfos = new WeakMap(); // module -> {simd, version}
+
+// {format, simd, version}, read through the glue from the module's build facts.
+function readBuildInfo(mod) {
+  const text = (at) => new TextDecoder().decode(mod.HEAPU8.subarray(at, mod.HEAPU8.indexOf(0, at)));
+  return { format: text(mod._numdecode_build_format()), simd: mod._numdecode_build_simd() === 1, version: text(mod._numdecode_build_version()) };
 }
 
 // The bytes at options.wasmUrl: a file: URL is read from disk in Node, anything else fetched.
@@ -111,79 +145,126 @@ async function fetchWasm(wasmUrl) {
   return new Uint8Array(await response.arrayBuffer());
 }
 
-const INIT_OPTIONS = new Set(['simd', 'wasmBinary', 'module', 'wasmUrl']);
+const INIT_OPTIONS = new Set(['simd', 'formats', 'wasmBinary', 'module', 'wasmUrl']);
+
+function checkFormat(what, format) {
+  if (!FORMATS.includes(format)) throw new TypeError(`${what}: unknown format ${JSON.stringify(format)} (one of ${FORMATS.join(', ')})`);
+}
 
 /**
- * Loads the WebAssembly module. Safe to call many times: concurrent and later calls share one
- * load. A later call that explicitly asks for the other build (simd: true vs false) throws,
- * since one page or process holds one module. A failed load can be retried.
- * Resolves to the package's API (the namespace of index.js). Exactly one of wasmBinary (the
- * bytes), module (a compiled WebAssembly.Module) or wasmUrl (where to fetch the .wasm) may
- * replace the default location next to the glue.
- * @param {{simd?: boolean|'auto', wasmBinary?: ArrayBuffer|Uint8Array, module?: WebAssembly.Module, wasmUrl?: string|URL}} [options]
+ * Loads the WebAssembly modules of options.formats (default: every format) and resolves when
+ * they are ready. Each format's module loads once: concurrent and later calls share its load, and
+ * a failed load can be retried. The first load picks the SIMD or scalar build for all formats; a
+ * later call that explicitly asks for the other build (simd: true vs false) throws.
+ * wasmBinary (the bytes), module (a compiled WebAssembly.Module) or wasmUrl (where to fetch the
+ * .wasm) replace one module's default location next to its glue, so at most one of them may be
+ * given, and only with a single format: `{ formats: ['pco'], module }`.
+ * @param {{simd?: boolean|'auto', formats?: string[], wasmBinary?: ArrayBuffer|Uint8Array, module?: WebAssembly.Module, wasmUrl?: string|URL}} [options]
  */
-export async function init(options = {}) {
+export async function loadFormats(options = {}) {
   options = options ?? {};
+  if (typeof options !== 'object') throw new TypeError(`numdecode init: options must be an object, got ${typeof options}`);
   for (const key of Object.keys(options)) {
     if (!INIT_OPTIONS.has(key)) throw new TypeError(`numdecode init: unknown option ${JSON.stringify(key)} (one of ${[...INIT_OPTIONS].join(', ')})`);
   }
+  const formats = options.formats ?? FORMATS;
+  if (!Array.isArray(formats)) throw new TypeError(`numdecode init: options.formats must be an array of ${FORMATS.join(', ')}`);
+  for (const f of formats) checkFormat('numdecode init: options.formats', f);
   const given = ['wasmBinary', 'module', 'wasmUrl'].filter((k) => options[k] !== undefined);
   if (given.length > 1) throw new TypeError(`numdecode init: pass one of wasmBinary, module, wasmUrl (got ${given.join(', ')})`);
+  if (given.length === 1 && formats.length !== 1) {
+    throw new TypeError(`numdecode init: options.${given[0]} is one format's module: pass it with a single format, e.g. { formats: ['pco'], ${given[0]} }`);
+  }
   const simd = chooseSimd(options.simd);
-  if (modulePromise === null) {
-    chosenSimd = simd;
-    modulePromise = loadModule(simd, options).then(
+  if (chosenSimd === null) chosenSimd = simd;
+  else if (typeof options.simd === 'boolean' && options.simd !== chosenSimd) {
+    throw new TypeError(`numdecode init: the ${kind(chosenSimd)} build is already loaded; cannot switch to simd: ${options.simd}`);
+  }
+  await Promise.all(formats.map((format) => loadFormat(format, chosenSimd, options)));
+}
+
+function loadFormat(format, simd, options) {
+  let promise = loading.get(format);
+  if (promise === undefined) {
+    promise = loadModule(format, simd, options).then(
       (mod) => {
-        loadedModule = mod;
+        loaded.set(format, mod);
         return mod;
       },
       (err) => {
-        modulePromise = null;
+        loading.delete(format);
+        if (loading.size === 0) chosenSimd = null; // nothing loaded: the next call may choose again
         throw err;
       },
     );
-  } else if (typeof options.simd === 'boolean' && options.simd !== chosenSimd) {
-    throw new TypeError(
-      `numdecode init: the ${chosenSimd ? 'SIMD' : 'scalar'} build is already loaded; ` +
-        `cannot switch to simd: ${options.simd}`,
-    );
+    loading.set(format, promise);
   }
-  await modulePromise;
+  return promise;
+}
+
+/**
+ * Loads the WebAssembly modules (see loadFormats for the options; default: every format) and
+ * resolves to the package's API (the namespace of index.js).
+ */
+export async function init(options = {}) {
+  await loadFormats(options);
   // The whole API, so that `const { pco } = await init()` works (loaded lazily: index.js imports this file).
   return import('./index.js');
 }
 
-/** The loaded module; throws if init() has not finished. */
-export function getModule() {
-  if (loadedModule === null) {
-    throw new NumdecodeError('numdecode: await init() before decoding', { code: CODES.NOT_INITIALIZED });
-  }
-  return loadedModule;
+/**
+ * Resolves to the format's module, loading it first if needed (the async entry points call this,
+ * so they work without init()). initOptions: as for init(), for the first load.
+ */
+export async function ensureFormat(format, initOptions) {
+  checkFormat('numdecode', format);
+  return loaded.get(format) ?? (await loadFormats({ ...initOptions, formats: [format] }), loaded.get(format));
 }
 
-/** A function the loaded module exports; throws a clear Error if this build lacks it. */
-export function binding(name) {
-  const fn = getModule()[name];
+/** True once the format's module is loaded. */
+export function formatLoaded(format) {
+  return loaded.has(format);
+}
+
+/** The format's loaded module; throws ERR_NOT_INITIALIZED naming the format if it is not loaded. */
+export function getModule(format) {
+  const mod = loaded.get(format);
+  if (mod === undefined) {
+    checkFormat('numdecode getModule', format);
+    throw new NumdecodeError(`numdecode: await init() before decoding ${format} (init({ formats: ['${format}'] }) loads only its module)`, {
+      code: CODES.NOT_INITIALIZED,
+    });
+  }
+  return mod;
+}
+
+/** A function the format's module exports; throws a clear Error if this build lacks it. */
+export function binding(format, name) {
+  const fn = getModule(format)[name];
   if (typeof fn !== 'function') {
-    throw new NumdecodeError(`numdecode: the loaded module has no ${name}(); dist/ is out of date (run npm run build)`, {
+    throw new NumdecodeError(`numdecode: the loaded ${format} module has no ${name}(); dist/ is out of date (run npm run build)`, {
       code: CODES.UNSUPPORTED,
     });
   }
   return fn;
 }
 
-/** {simd, version} of the loaded module. */
+/** {simd, version} of the loaded modules (all loads share one build). */
 export function buildInfo() {
-  const info = getModule().buildInfo();
-  return { simd: info.simd, version: info.version };
+  const first = loaded.values().next().value;
+  if (first === undefined) {
+    throw new NumdecodeError('numdecode: await init() before buildInfo()', { code: CODES.NOT_INITIALIZED });
+  }
+  const { simd, version } = buildInfos.get(first);
+  return { simd, version };
 }
 
 /**
- * Copies each Uint8Array into the wasm heap, calls fn(ptr0, len0, ptr1, len1, ...) and frees
+ * Copies each Uint8Array into the format's wasm heap, calls fn(ptr0, len0, ptr1, len1, ...) and frees
  * the copies afterwards, also when fn throws.
  */
-export function withInputs(arrays, fn) {
-  const mod = getModule();
+export function withInputs(format, arrays, fn) {
+  const mod = getModule(format);
   const args = [];
   try {
     for (const bytes of arrays) {
@@ -214,23 +295,23 @@ export function asFormatError(err, ErrorClass, details = {}) {
   return new ErrorClass(message, { ...details, code: err?.code });
 }
 
-/** withInputs(arrays, fn), with the module's errors turned into ErrorClass (see asFormatError). */
-export function callWithInputs(ErrorClass, arrays, fn) {
+/** withInputs(format, arrays, fn), with the module's errors turned into ErrorClass (see asFormatError). */
+export function callWithInputs(format, ErrorClass, arrays, fn) {
   try {
-    return withInputs(arrays, fn);
+    return withInputs(format, arrays, fn);
   } catch (err) {
     throw asFormatError(err, ErrorClass);
   }
 }
 
 /**
- * A zero-copy view of `length` values of class Type at ptr in wasm memory, as every decodeView
+ * A zero-copy view of `length` values of class Type at ptr in the format's wasm memory, as every decodeView
  * returns it: `values` is re-created after memory growth (which detaches old typed arrays) and
  * throws once released; release() (also close() and Symbol.dispose) calls free() once.
  * `fields` are copied onto the view (dtype, byteLength, ...).
  */
-export function wasmView(what, Type, ptr, length, free, fields) {
-  const mod = getModule();
+export function wasmView(format, what, Type, ptr, length, free, fields) {
+  const mod = getModule(format);
   let released = false;
   let current = null;
   const view = {

@@ -15,7 +15,7 @@
 // configuration only steers the encoder (level, mode_spec, delta_spec, paging_spec,
 // delta_encoding_order, equal_pages_up_to): decoding reads everything it needs from the file.
 import { CODES, PcoError } from './errors.js';
-import { init, typedArrayFor } from './wasm.js';
+import { ensureFormat, typedArrayFor } from './wasm.js';
 import { decodeView } from './pco.js';
 
 /** The codec names registerPcodec() registers. */
@@ -162,7 +162,7 @@ export class PcodecCodec {
   }
 
   async #decodeHere(bytes) {
-    await init(this.#options.init);
+    await ensureFormat('pco', this.#options.init); // only the Pco module, and no other format's JS
     // One copy out of wasm memory, as with pco.decode, but the view also tells the dtype
     // (pco.decode's Uint16Array could be u16 or f16).
     let view;

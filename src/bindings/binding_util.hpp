@@ -1,4 +1,4 @@
-// Shared glue for the embind bindings: inputs arrive as (pointer, length) into the wasm
+// Shared glue for the bindings: inputs arrive as (pointer, length) into the wasm
 // heap; outputs leave as fresh JS copies; C++ errors become JS Errors with their message.
 #pragma once
 #include <emscripten/val.h>
@@ -11,6 +11,9 @@
 
 #include "core/bytes.hpp"
 #include "core/error.hpp"
+
+// Throws a JS Error with the UTF-8 message (ptr, length) and err.code = code (core_bindings.cpp).
+extern "C" void numdecode_throw_js_error(const char* message, size_t length, const char* code);
 
 namespace numdecode::bindings {
 
@@ -39,7 +42,8 @@ inline const char* error_code(ErrorKind kind) {
 
 // Runs fn; any C++ exception is rethrown into JS as an Error carrying its message and `code`
 // (an escaping C++ exception would reach JS as a bare pointer number). js/wasm.js gives it the
-// format's error class.
+// format's error class. The throw is plain JS (core_bindings.cpp), not embind, so that modules
+// without embind (Pco) use it too.
 template <class Fn>
 auto guarded(Fn&& fn) -> decltype(fn()) {
   std::string message;
@@ -55,10 +59,8 @@ auto guarded(Fn&& fn) -> decltype(fn()) {
   } catch (const std::exception& e) {
     message = e.what();
   }
-  val error = val::global("Error").new_(val(message));
-  error.set("code", val(code));
-  error.throw_();
-  // Not reached (throw_() leaves through JS); val has no default constructor.
+  numdecode_throw_js_error(message.data(), message.size(), code);
+  // Not reached (the throw leaves through JS); val has no default constructor.
   if constexpr (std::is_same_v<decltype(fn()), val>) return val::undefined();
   else return decltype(fn()){};
 }

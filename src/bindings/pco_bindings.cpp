@@ -1,8 +1,12 @@
-// Pco entry points of the wasm module (see js/pco.js for the public API).
-#include <emscripten/bind.h>
+// Pco entry points of the wasm module (see js/pco.js for the public API). Plain exported C
+// functions, no embind: embind's runtime was a quarter of the Pco module's download, and the
+// Pco module is what a Zarr viewer loads. Results that are not one number are left in static
+// memory for js/pco.js to read before its next call: structs of uint32 fields, JSON text
+// (NUL-terminated), or decoded bytes (ptr, size) that JS copies out.
 #include <emscripten/emscripten.h>
 
 #include <optional>
+#include <string>
 #include <unordered_map>
 
 #include "bindings/binding_util.hpp"
@@ -14,10 +18,31 @@ namespace {
 
 using namespace pco;
 
-DType parse_dtype(const std::string& name) {
-  auto d = dtype_from_name(name);
-  if (!d) fail("unknown Pco dtype '", name, "' (expected one of u8 i8 u16 i16 f16 u32 i32 f32 u64 i64 f64)");
+// JS passes dtypes as the standalone format's codes (the indexes of numdecode_pco_dtype_names()).
+DType parse_dtype(unsigned code) {
+  auto d = code < 256 ? dtype_from_byte(uint8_t(code)) : std::nullopt;
+  if (!d) fail("unknown Pco dtype code ", code);
   return *d;
+}
+
+// Text for JS: kept until the next call that returns text.
+const char* text_result(std::string text) {
+  static std::string kept;
+  kept = std::move(text);
+  return kept.c_str();
+}
+
+// Bytes for JS to copy out: kept until the next call that returns bytes.
+struct BytesResult {
+  uint32_t ptr;
+  uint32_t size;
+};
+const BytesResult* bytes_result(ByteBuffer bytes) {
+  static ByteBuffer kept;
+  static BytesResult result;
+  kept = std::move(bytes);
+  result = {uint32_t(reinterpret_cast<uintptr_t>(kept.data())), uint32_t(kept.size())};
+  return &result;
 }
 
 // Decoding reuses one buffer across calls (its pages are already mapped, so repeated
@@ -73,58 +98,60 @@ uintptr_t decode(uintptr_t ptr, size_t len, double max_output_bytes, bool into) 
   });
 }
 
-// Dtype names by standalone code, for reading DecodeResult::dtype_code (index 0: none).
-val dtype_names() {
-  val names = val::array();
-  names.set(0, val::null());
+// Dtype names by standalone code, for reading dtype codes (index 0: none), as a JSON array.
+const char* dtype_names() {
+  std::string json = "[null";
   for (unsigned code = 1; code < 256; ++code) {
     auto d = dtype_from_byte(uint8_t(code));
     if (!d) break;
-    names.set(code, std::string(dtype_name(*d)));
+    json += ",\"" + std::string(dtype_name(*d)) + "\"";
   }
-  return names;
+  return text_result(json + "]");
 }
 
-val decode_chunks(uintptr_t ptr, size_t len, double max_output_bytes) {
+// Every chunk's values, one after another in static memory, with a table JS reads:
+// [count, then per chunk: dtype code, ptr, size].
+const uint32_t* decode_chunks(uintptr_t ptr, size_t len, double max_output_bytes) {
   return guarded([&] {
-    StandaloneFile f = read_standalone(heap_bytes(ptr, len), true, output_limit(max_output_bytes));
-    val chunks = val::array();
+    StandaloneFile& f = scratch_file();  // JS copies the chunks out, then releases a large one
+    static std::vector<uint32_t> table;
+    read_standalone(heap_bytes(ptr, len), f, true, output_limit(max_output_bytes));
+    table.assign(1, uint32_t(f.chunks.size()));
     for (size_t i = 0; i < f.chunks.size(); ++i) {
-      val chunk = val::object();
-      chunk.set("dtype", std::string(dtype_name(f.chunks[i].dtype)));
-      chunk.set("bytes", copy_to_js(f.chunk_values(i), f.chunks[i].value_bytes()));
-      chunks.call<void>("push", chunk);
+      table.push_back(uint32_t(f.chunks[i].dtype));
+      table.push_back(uint32_t(reinterpret_cast<uintptr_t>(f.chunk_values(i))));
+      table.push_back(uint32_t(f.chunks[i].value_bytes()));
     }
-    return chunks;
+    return static_cast<const uint32_t*>(table.data());
   });
 }
 
-val inspect(uintptr_t ptr, size_t len) {
-  return guarded([&] { return val(inspect_json(read_standalone(heap_bytes(ptr, len), false))); });
+const char* inspect(uintptr_t ptr, size_t len) {
+  return guarded([&] { return text_result(inspect_json(read_standalone(heap_bytes(ptr, len), false))); });
 }
 
-val wrapped_header(uintptr_t ptr, size_t len) {
+const char* wrapped_header(uintptr_t ptr, size_t len) {
   return guarded([&] {
     FormatVersion v = read_wrapped_header(heap_bytes(ptr, len));
-    return val("{\"formatVersion\":{\"major\":" + std::to_string(v.major) + ",\"minor\":" + std::to_string(v.minor) + "}}");
+    return text_result("{\"formatVersion\":{\"major\":" + std::to_string(v.major) + ",\"minor\":" + std::to_string(v.minor) + "}}");
   });
 }
 
-val wrapped_chunk(uintptr_t hptr, size_t hlen, uintptr_t mptr, size_t mlen, std::string dtype) {
+const char* wrapped_chunk(uintptr_t hptr, size_t hlen, uintptr_t mptr, size_t mlen, unsigned dtype) {
   return guarded([&] {
     FormatVersion v = read_wrapped_header(heap_bytes(hptr, hlen));
     ChunkDecoder chunk = read_wrapped_chunk(heap_bytes(mptr, mlen), parse_dtype(dtype), v);
-    return val(chunk_meta_json(chunk.meta()));
+    return text_result(chunk_meta_json(chunk.meta()));
   });
 }
 
-val wrapped_page(uintptr_t hptr, size_t hlen, uintptr_t mptr, size_t mlen, std::string dtype, uintptr_t pptr,
-                 size_t plen, double n) {
+const BytesResult* wrapped_page(uintptr_t hptr, size_t hlen, uintptr_t mptr, size_t mlen, unsigned dtype, uintptr_t pptr,
+                                size_t plen, double n) {
   return guarded([&] {
     if (!(n >= 0) || n != static_cast<double>(static_cast<size_t>(n))) fail("page n must be a non-negative integer, got ", n);
     FormatVersion v = read_wrapped_header(heap_bytes(hptr, hlen));
     ChunkDecoder chunk = read_wrapped_chunk(heap_bytes(mptr, mlen), parse_dtype(dtype), v);
-    return copy_to_js(decode_wrapped_page(chunk, heap_bytes(pptr, plen), static_cast<size_t>(n)));
+    return bytes_result(decode_wrapped_page(chunk, heap_bytes(pptr, plen), static_cast<size_t>(n)));
   });
 }
 
@@ -142,7 +169,15 @@ ViewTable& view_table() {
   return table;
 }
 
-val decode_view(uintptr_t ptr, size_t len, double max_output_bytes) {
+// What decode_view leaves for JS.
+struct ViewResult {
+  uint32_t handle;
+  uint32_t dtype_code;  // 0 when the file declares none
+  uint32_t ptr;
+  uint32_t byte_length;
+};
+
+const ViewResult* decode_view(uintptr_t ptr, size_t len, double max_output_bytes) {
   return guarded([&] {
     StandaloneFile f = read_standalone(heap_bytes(ptr, len), true, output_limit(max_output_bytes));
     std::optional<DType> dtype = single_dtype(f, "pco.decodeView");
@@ -151,12 +186,9 @@ val decode_view(uintptr_t ptr, size_t len, double max_output_bytes) {
     if (table.next_handle == 0) table.next_handle = 1;
     ByteBuffer& kept = table.buffers[handle] = std::move(f.values);
     table.live_bytes += kept.size();
-    val result = val::object();
-    result.set("handle", handle);
-    result.set("dtype", dtype ? val(std::string(dtype_name(*dtype))) : val::null());
-    result.set("ptr", static_cast<double>(reinterpret_cast<uintptr_t>(kept.data())));
-    result.set("byteLength", static_cast<double>(kept.size()));
-    return result;
+    static ViewResult result;
+    result = {handle, dtype ? uint32_t(*dtype) : 0u, uint32_t(reinterpret_cast<uintptr_t>(kept.data())), uint32_t(kept.size())};
+    return static_cast<const ViewResult*>(&result);
   });
 }
 
@@ -170,38 +202,44 @@ bool release_view(uint32_t handle) {
   return true;
 }
 
-val view_stats() {
+// [live views, bytes they hold].
+const uint32_t* view_stats() {
   const ViewTable& table = view_table();
-  val stats = val::object();
-  stats.set("live", static_cast<double>(table.buffers.size()));
-  stats.set("bytes", static_cast<double>(table.live_bytes));
+  static uint32_t stats[2];
+  stats[0] = uint32_t(table.buffers.size());
+  stats[1] = uint32_t(table.live_bytes);
   return stats;
 }
 // ---- end of zero-copy views -------------------------------------------------------------------
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(pco) {
-  emscripten::function("pcoDtypeNames", &dtype_names);
-  emscripten::function("pcoDecodeChunks", &decode_chunks);
-  emscripten::function("pcoInspect", &inspect);
-  emscripten::function("pcoWrappedHeader", &wrapped_header);
-  emscripten::function("pcoWrappedChunk", &wrapped_chunk);
-  emscripten::function("pcoWrappedPage", &wrapped_page);
-  // Zero-copy views
-  emscripten::function("pcoDecodeView", &decode_view);
-  emscripten::function("pcoReleaseView", &release_view);
-  emscripten::function("pcoViewStats", &view_stats);
-}
-
 }  // namespace numdecode::bindings
 
-// The small-file path, called on every pco.decode / decodeInto: plain C exports rather than
-// embind functions, because embind's generic invoker (the one that needs no `new Function`, so
-// that pages with a strict Content-Security-Policy work) costs more than decoding a few values.
+// The entry points js/pco.js calls (exported in CMakeLists.txt). Pointers travel as uint32.
 extern "C" {
+using namespace numdecode::bindings;
 EMSCRIPTEN_KEEPALIVE uintptr_t numdecode_pco_decode(uintptr_t ptr, size_t len, double max_output_bytes, int into) {
-  return numdecode::bindings::decode(ptr, len, max_output_bytes, into != 0);
+  return decode(ptr, len, max_output_bytes, into != 0);
 }
-EMSCRIPTEN_KEEPALIVE void numdecode_pco_release_scratch() { numdecode::bindings::release_large_scratch(); }
+EMSCRIPTEN_KEEPALIVE void numdecode_pco_release_scratch() { release_large_scratch(); }
+EMSCRIPTEN_KEEPALIVE const char* numdecode_pco_dtype_names() { return dtype_names(); }
+EMSCRIPTEN_KEEPALIVE const uint32_t* numdecode_pco_decode_chunks(uintptr_t ptr, size_t len, double max_output_bytes) {
+  return decode_chunks(ptr, len, max_output_bytes);
+}
+EMSCRIPTEN_KEEPALIVE const char* numdecode_pco_inspect(uintptr_t ptr, size_t len) { return inspect(ptr, len); }
+EMSCRIPTEN_KEEPALIVE const char* numdecode_pco_wrapped_header(uintptr_t ptr, size_t len) { return wrapped_header(ptr, len); }
+EMSCRIPTEN_KEEPALIVE const char* numdecode_pco_wrapped_chunk(uintptr_t hptr, size_t hlen, uintptr_t mptr, size_t mlen,
+                                                             unsigned dtype) {
+  return wrapped_chunk(hptr, hlen, mptr, mlen, dtype);
+}
+EMSCRIPTEN_KEEPALIVE const void* numdecode_pco_wrapped_page(uintptr_t hptr, size_t hlen, uintptr_t mptr, size_t mlen,
+                                                            unsigned dtype, uintptr_t pptr, size_t plen, double n) {
+  return wrapped_page(hptr, hlen, mptr, mlen, dtype, pptr, plen, n);
+}
+EMSCRIPTEN_KEEPALIVE const void* numdecode_pco_decode_view(uintptr_t ptr, size_t len, double max_output_bytes) {
+  return decode_view(ptr, len, max_output_bytes);
+}
+EMSCRIPTEN_KEEPALIVE int numdecode_pco_release_view(uint32_t handle) { return release_view(handle) ? 1 : 0; }
+EMSCRIPTEN_KEEPALIVE const uint32_t* numdecode_pco_view_stats() { return view_stats(); }
 }

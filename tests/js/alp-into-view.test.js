@@ -86,7 +86,7 @@ describe('decodeView', () => {
       expect(view.dtype).toBe(dtypeOf(c));
       expect(view.length).toBe(c.n);
       expect(view.values).toBeInstanceOf(TypeOf(c));
-      expect(view.values.buffer).toBe(getModule().HEAPU8.buffer);
+      expect(view.values.buffer).toBe(getModule('alp').HEAPU8.buffer);
       check(c, view.values);
     } finally {
       view.release();
@@ -104,7 +104,7 @@ describe('decodeView', () => {
     if (typeof Symbol.dispose === 'symbol') expect(view[Symbol.dispose]).toBe(view.release);
     const before = sha256(bytesOf(view.values));
     // Force growth: a large allocation while the view lives.
-    const mod = getModule();
+    const mod = getModule('alp');
     const big = mod._malloc(256 << 20);
     try {
       expect(sha256(bytesOf(view.values))).toBe(before);

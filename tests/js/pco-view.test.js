@@ -19,7 +19,7 @@ describe('values equal the corpus', () => {
       // Same typed array class as pco.decode gives.
       expect(view.values.constructor).toBe(pco.decode(readBytes(pcoDir, c.file)).constructor);
       // The values live in wasm memory: no copy.
-      expect(view.values.buffer).toBe(getModule().HEAPU8.buffer);
+      expect(view.values.buffer).toBe(getModule('pco').HEAPU8.buffer);
       expectSameBytes(bytesOf(view.values), readBytes(pcoDir, c.expected), name);
     } finally {
       view.release();
@@ -57,13 +57,13 @@ test('release() frees the memory: the next decode of the same size reuses it', (
 test('decode-release cycles do not grow wasm memory', () => {
   const file = readBytes(pcoDir, 'bench_i64_timestamps_2m.pco'); // 16 MB of values
   pco.decodeView(file).release(); // the first decode may grow memory once
-  const heapSize = getModule().HEAPU8.length;
+  const heapSize = getModule('pco').HEAPU8.length;
   for (let i = 0; i < 8; i++) {
     const view = pco.decodeView(file);
     expect(view.values.length).toBe(2_000_000);
     view.release();
   }
-  expect(getModule().HEAPU8.length).toBe(heapSize);
+  expect(getModule('pco').HEAPU8.length).toBe(heapSize);
   expect(pco.viewStats().live).toBe(0);
 });
 
@@ -86,9 +86,9 @@ test('memory growth detaches arrays taken earlier; view.values gives a fresh, co
   // Keep decoding large files (views held) until the heap has grown.
   const big = readBytes(pcoDir, 'bench_f64_sensor_2m.pco');
   const held = [];
-  const startBuffer = getModule().HEAPU8.buffer;
-  while (getModule().HEAPU8.buffer === startBuffer && held.length < 40) held.push(pco.decodeView(big));
-  expect(getModule().HEAPU8.buffer).not.toBe(startBuffer);
+  const startBuffer = getModule('pco').HEAPU8.buffer;
+  while (getModule('pco').HEAPU8.buffer === startBuffer && held.length < 40) held.push(pco.decodeView(big));
+  expect(getModule('pco').HEAPU8.buffer).not.toBe(startBuffer);
   expect(early.length).toBe(0); // detached: the documented invalidation
   expectSameBytes(bytesOf(view.values), want, 'after growth');
   for (const v of held) v.release();

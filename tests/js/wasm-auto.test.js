@@ -9,12 +9,12 @@ import { projectRoot } from './corpus.js';
 const pkg = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8'));
 
 test('init() picks the SIMD build where the engine supports it; concurrent calls share one load', async () => {
-  expect(() => getModule()).toThrow('numdecode: await init() before decoding');
+  expect(() => getModule('pco')).toThrow('numdecode: await init() before decoding pco');
   const calls = [init(), init({ simd: 'auto' }), init()];
   await Promise.all(calls);
-  const mod = getModule();
+  const mod = getModule('pco');
   await init();
-  expect(getModule()).toBe(mod);
+  expect(getModule('pco')).toBe(mod);
   expect(simdSupported()).toBe(true); // Node 20 has wasm SIMD
   expect(buildInfo()).toEqual({ simd: true, version: pkg.version });
 });
@@ -32,9 +32,9 @@ test('asking for the other build after loading is an error', async () => {
 
 test('withInputs copies inputs into the heap and frees them, also when fn throws', async () => {
   await init();
-  const mod = getModule();
+  const mod = getModule('pco');
   const a = new Uint8Array([1, 2, 3, 250]);
-  const seen = withInputs([a, new Uint8Array(0)], (ptrA, lenA, ptrB, lenB) => {
+  const seen = withInputs('pco', [a, new Uint8Array(0)], (ptrA, lenA, ptrB, lenB) => {
     expect(lenA).toBe(4);
     expect(lenB).toBe(0);
     expect(ptrB).not.toBe(0);
@@ -43,12 +43,12 @@ test('withInputs copies inputs into the heap and frees them, also when fn throws
   });
   // The allocator hands the freed block out again: nothing was kept.
   expect(() =>
-    withInputs([a], (ptr) => {
+    withInputs('pco', [a], (ptr) => {
       expect(ptr).toBe(seen);
       throw new Error('boom');
     }),
   ).toThrow('boom');
-  withInputs([a], (ptr) => expect(ptr).toBe(seen));
+  withInputs('pco', [a], (ptr) => expect(ptr).toBe(seen));
 });
 
 test('viewAs gives the typed array of each dtype over little-endian bytes', () => {

@@ -1,0 +1,28 @@
+// numdecode/pco: the Pco decoder alone (no other format's wasm or JS is loaded).
+import type { InitOptions } from './wasm.js';
+
+export { buildInfo, simdSupported, DTYPES } from './wasm.js';
+export type { Dtype, DtypeArrayMap, DecodedArray, InitOptions, BuildInfo } from './wasm.js';
+export * as pco from './pco.js';
+export type {
+  PcoFileInfo,
+  PcoChunkInfo,
+  PcoChunk,
+  PcoMode,
+  PcoDelta,
+  PcoLatentVar,
+  PcoBin,
+  PcoFormatVersion,
+  PcoWrappedReader,
+  PcoWrappedChunk,
+  PcoView,
+  PcoViewStats,
+  PcoBytes,
+  PcoDecodeOptions,
+  PcoTypedDecodeOptions,
+} from './pco.js';
+export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError } from './errors.js';
+export type { NumdecodeErrorCode } from './errors.js';
+
+/** Loads the Pco WebAssembly module only; resolves to this entry's namespace. */
+export function init(options?: Omit<InitOptions, 'formats'>): Promise<typeof import('./pco-entry.js')>;
