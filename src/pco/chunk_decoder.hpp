@@ -4,36 +4,10 @@
 #include <vector>
 
 #include "core/bit_reader.hpp"
+#include "pco/ans/latent_table.hpp"
 #include "pco/metadata.hpp"
 
 namespace numdecode::pco {
-
-// One tANS table entry: how to move to the next state, and its bin's offset width.
-// 8 bytes, so the decode loop reads one small entry per symbol (the bin's lower is apart) and
-// indexes it with a plain scaled address.
-struct alignas(8) AnsNode {
-  uint16_t next_base;  // < 2^14
-  uint16_t ans_mask;   // (1 << bits_to_read) - 1: saves computing it on the decode's critical path
-  uint8_t bits_to_read;
-  uint8_t offset_bits;
-};
-static_assert(sizeof(AnsNode) == 8);
-
-struct LatentTable {
-  unsigned ans_size_log = 0;
-  size_t n_bins = 0;
-  unsigned max_offset_bits = 0;
-  unsigned min_bits_per_latent = 0;  // a lower bound, to refuse page sizes the data cannot hold
-  std::vector<AnsNode> nodes;    // 2^ans_size_log entries when n_bins > 1
-  // Bin lowers: per state when n_bins > 1, else single_lower. For a delta-coded variable they
-  // include the centering of deltas (+2^(bits-1)), so delta decoding adds deltas as they come.
-  std::vector<uint64_t> lowers;
-  uint64_t single_lower = 0;
-};
-
-// The spread of state indices over bins (the reference's spread_state_symbols).
-std::vector<uint32_t> spread_state_symbols(unsigned ans_size_log, const std::vector<Bin>& bins);
-LatentTable build_latent_table(const LatentVarMeta& var);
 
 class ChunkDecoder {
  public:

@@ -10,6 +10,11 @@
 
 namespace numdecode::pco {
 
+// Unsigned arithmetic of at least 32 bits for L: u8/u16 operands would be promoted to int,
+// whose multiplication may overflow (undefined); the result is truncated back to L anyway.
+template <class L>
+using Wide = std::conditional_t<(sizeof(L) < 4), uint32_t, L>;
+
 template <class L>
 constexpr L kTopBit = L(L(1) << (sizeof(L) * 8 - 1));
 

@@ -1,0 +1,215 @@
+// Reads a batch of one latent variable's latents: tANS bin symbols, then each bin's offset bits.
+// Private to the page decoder (included by one translation unit, so it all inlines there).
+#pragma once
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <type_traits>
+
+#include "core/bit_reader.hpp"
+#include "core/bytes.hpp"
+#include "pco/ans/latent_table.hpp"
+#include "pco/batch.hpp"
+
+namespace numdecode::pco {
+namespace {
+
+// Branch-free: (1 << 64) is not defined in C++, so build the mask in two steps.
+inline uint64_t low_bits_mask(unsigned bits) { return ((uint64_t{1} << (bits & 63)) - 1) | (bits >= 64 ? ~uint64_t{0} : 0); }
+
+// Reads 64 bits at any bit position. Checked, a word that would pass the end is zero-filled;
+// unchecked, the caller has shown that every read of the batch lies 8 bytes inside the data.
+template <bool kChecked>
+struct BitPeeker {
+  const BitReader& r;
+  const uint8_t* data;
+  size_t len;
+  explicit BitPeeker(const BitReader& reader) : r(reader), data(reader.data()), len(reader.size_bytes()) {}
+  [[gnu::always_inline]] uint64_t operator()(size_t bit) const {
+    size_t byte = bit >> 3;
+    uint64_t w;
+    if (!kChecked || __builtin_expect(byte + 8 <= len, 1)) std::memcpy(&w, data + byte, 8);
+    else w = r.word_at(byte);
+    return w >> (bit & 7);
+  }
+};
+
+// Offsets of k latents that all share one bin (no tANS bits): a fixed-width unpack.
+template <class Peek, class W>
+void unpack_single_bin(const Peek& peek, size_t bit, const LatentTable& t, size_t k, W* out) noexcept {
+  const W lower = W(t.single_lower);
+  const unsigned width = t.max_offset_bits;
+  if (width == 0) {
+    std::fill_n(out, k, lower);
+  } else if (width % 8 == 0 && bit % 8 == 0 && bit / 8 + k * (width / 8) + 8 <= peek.len) {
+    // Whole-byte offsets at a byte boundary: plain loads, which the compiler vectorises.
+    const uint8_t* src = peek.data + bit / 8;
+    switch (width) {
+      case 8: for (size_t i = 0; i < k; ++i) out[i] = W(lower + W(src[i])); break;
+      case 16: for (size_t i = 0; i < k; ++i) out[i] = W(lower + W(load_le<uint16_t>(src + 2 * i))); break;
+      case 32: for (size_t i = 0; i < k; ++i) out[i] = W(lower + W(load_le<uint32_t>(src + 4 * i))); break;
+      case 64: for (size_t i = 0; i < k; ++i) out[i] = W(lower + W(load_le<uint64_t>(src + 8 * i))); break;
+      default: {
+        const uint64_t mask = low_bits_mask(width);
+        for (size_t i = 0; i < k; ++i) out[i] = W(lower + W(load_le<uint64_t>(src + i * (width / 8)) & mask));
+      }
+    }
+  } else if (width <= 56) {
+    const uint64_t mask = low_bits_mask(width);
+    for (size_t i = 0; i < k; ++i, bit += width) out[i] = W(lower + W(peek(bit) & mask));
+  } else {
+    const uint64_t mask = low_bits_mask(width - 32);
+    for (size_t i = 0; i < k; ++i, bit += width)
+      out[i] = W(lower + W((peek(bit) & 0xffffffffu) | ((peek(bit + 32) & mask) << 32)));
+  }
+}
+
+
+// (1 << bits) - 1 for bits 0..56, as one load: V8 builds it in four instructions otherwise.
+constexpr auto kLowMasks = [] {
+  std::array<uint64_t, 57> masks{};
+  for (unsigned b = 0; b < masks.size(); ++b) masks[b] = (uint64_t{1} << b) - 1;
+  return masks;
+}();
+
+// Offsets of at most 56 / kGroup bits: kGroup of them from each 64-bit read. Returns the bit
+// position after the last.
+template <size_t kGroup, class W, class Peek, class Sink>
+[[gnu::always_inline]] inline size_t read_offsets_grouped(const Peek& peek, size_t bit, const AnsNode* nodes,
+                                                          const uint64_t* lowers, const uint16_t* syms, size_t k,
+                                                          Sink& sink) noexcept {
+  size_t j = 0;
+  NUMDECODE_NO_VECTORIZE
+  for (; j + kGroup <= k; j += kGroup) {
+    const uint64_t w = peek(bit);
+    unsigned used = 0;
+    for (size_t g = 0; g < kGroup; ++g) {
+      const unsigned ob = nodes[syms[j + g]].offset_bits;
+      sink(j + g, W(lowers[syms[j + g]] + W((w >> used) & kLowMasks[ob])));
+      used += ob;
+    }
+    bit += used;
+  }
+  NUMDECODE_NO_VECTORIZE
+  for (; j < k; ++j) {
+    const unsigned ob = nodes[syms[j]].offset_bits;
+    sink(j, W(lowers[syms[j]] + W(peek(bit) & kLowMasks[ob])));
+    bit += ob;
+  }
+  return bit;
+}
+
+// Where decoded latents go: stored, as usual, or handed to a fused delta + join (see
+// PageDecoder::run). Latents reach a sink in order.
+template <class W>
+struct StoreLatents {
+  W* out;
+  [[gnu::always_inline]] void operator()(size_t j, W v) const noexcept { out[j] = v; }
+};
+
+// Reads k latents of one variable: tANS bin symbols (4 interleaved states), then their offsets.
+// kNoOffsets (every bin has 0 offset bits): each symbol's lower goes straight to out.
+template <bool kChecked, bool kNoOffsets, class W, class Sink>
+Sink decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], size_t k, Sink sink_in) noexcept {
+  // A local copy: wasm passes structs in memory, and state in memory might alias the output.
+  Sink sink = sink_in;
+  const BitPeeker<kChecked> peek(r);
+  size_t bit = r.bit_pos();
+  if (t.n_bins == 1) {  // a single bin spends no tANS bits
+    if constexpr (std::is_same_v<Sink, StoreLatents<W>>) {
+      unpack_single_bin(peek, bit, t, k, sink.out);
+    } else {  // k <= kBatch
+      W latents[kBatch];
+      unpack_single_bin(peek, bit, t, k, latents);
+      for (size_t j = 0; j < k; ++j) sink(j, latents[j]);
+    }
+    r.seek_bits(bit + k * t.max_offset_bits);
+    return sink;
+  }
+  // First the tANS bits: each symbol's state (which names its bin) goes to syms.
+  uint16_t syms[kNoOffsets ? 1 : kBatch];
+  const AnsNode* nodes = t.nodes.data();
+  const uint64_t* lowers = t.lowers.data();
+  auto emit = [&](size_t at, uint32_t state) {
+    if constexpr (kNoOffsets) sink(at, W(lowers[state]));
+    else syms[at] = uint16_t(state);
+  };
+  uint32_t s0 = st[0], s1 = st[1], s2 = st[2], s3 = st[3];
+  size_t i = 0;
+  // 4 symbols use at most 4*14 bits, so one 64-bit word serves all four. Each state's next
+  // value needs only its own node and the bit counts before it: short dependency chains.
+  for (; i + 4 <= k; i += 4) {
+    const uint64_t w = peek(bit);
+    const AnsNode& n0 = nodes[s0];
+    const AnsNode& n1 = nodes[s1];
+    const AnsNode& n2 = nodes[s2];
+    const AnsNode& n3 = nodes[s3];
+    emit(i, s0), emit(i + 1, s1), emit(i + 2, s2), emit(i + 3, s3);
+    const unsigned c1 = n0.bits_to_read, c2 = c1 + n1.bits_to_read, c3 = c2 + n2.bits_to_read;
+    bit += c3 + n3.bits_to_read;
+    s0 = n0.next_base + (uint32_t(w) & n0.ans_mask);
+    s1 = n1.next_base + (uint32_t(w >> c1) & n1.ans_mask);
+    s2 = n2.next_base + (uint32_t(w >> c2) & n2.ans_mask);
+    s3 = n3.next_base + (uint32_t(w >> c3) & n3.ans_mask);
+  }
+  uint32_t tail[4] = {s0, s1, s2, s3};
+  for (; i < k; ++i) {
+    uint32_t& s = tail[i & 3];
+    const AnsNode& nd = nodes[s];
+    emit(i, s);
+    s = nd.next_base + (uint32_t(peek(bit)) & nd.ans_mask);
+    bit += nd.bits_to_read;
+  }
+  std::copy_n(tail, 4, st);
+  if constexpr (kNoOffsets) {
+    r.seek_bits(bit);
+    return sink;
+  }
+
+  // Then the offsets, in symbol order, each added to its bin's lower. Narrow offsets come
+  // several to one 64-bit read (a read serves 57 bits at any bit position).
+  if (t.max_offset_bits <= 7) {
+    bit = read_offsets_grouped<8, W>(peek, bit, nodes, lowers, syms, k, sink);
+  } else if (t.max_offset_bits <= 14) {
+    bit = read_offsets_grouped<4, W>(peek, bit, nodes, lowers, syms, k, sink);
+  } else if (t.max_offset_bits <= 28) {
+    bit = read_offsets_grouped<2, W>(peek, bit, nodes, lowers, syms, k, sink);
+  } else if (t.max_offset_bits <= 56) {
+    bit = read_offsets_grouped<1, W>(peek, bit, nodes, lowers, syms, k, sink);
+  } else {
+    NUMDECODE_NO_VECTORIZE
+    for (size_t j = 0; j < k; ++j) {
+      const unsigned ob = nodes[syms[j]].offset_bits;
+      uint64_t v = peek(bit) & low_bits_mask(ob < 32 ? ob : 32);
+      if (ob > 32) v |= (peek(bit + 32) & low_bits_mask(ob - 32)) << 32;
+      sink(j, W(lowers[syms[j]] + W(v)));
+      bit += ob;
+    }
+  }
+  r.seek_bits(bit);
+  return sink;
+}
+
+// Bounds checks per read only for the batches near the end of the data. The sink travels by
+// value, so that its state can live in registers: by reference, the compiler must assume that
+// stores to the output may change it and reload it after each one.
+template <class W, class Sink>
+Sink decode_latents_into(const LatentTable& t, BitReader& r, uint32_t st[4], size_t k, Sink sink) noexcept {
+  const unsigned max_bits_per_latent = (t.n_bins > 1 ? t.ans_size_log : 0) + t.max_offset_bits;
+  const uint64_t last_bit = r.bit_pos() + uint64_t(k) * max_bits_per_latent;
+  const bool unchecked = last_bit / 8 + 8 <= r.size_bytes();
+  if (t.max_offset_bits == 0 && t.n_bins > 1) {
+    if (unchecked) return decode_latents_peeking<false, true, W>(t, r, st, k, sink);
+    return decode_latents_peeking<true, true, W>(t, r, st, k, sink);
+  }
+  if (unchecked) return decode_latents_peeking<false, false, W>(t, r, st, k, sink);
+  return decode_latents_peeking<true, false, W>(t, r, st, k, sink);
+}
+
+template <class W>
+void decode_latents(const LatentTable& t, BitReader& r, uint32_t st[4], size_t k, W* out) noexcept {
+  decode_latents_into<W>(t, r, st, k, StoreLatents<W>{out});
+}
+
+}  // namespace
+}  // namespace numdecode::pco

@@ -1,0 +1,53 @@
+#include "pco/ans/latent_table.hpp"
+
+#include <algorithm>
+#include <bit>
+
+namespace numdecode::pco {
+
+std::vector<uint32_t> spread_state_symbols(unsigned ans_size_log, const std::vector<Bin>& bins) {
+  const uint32_t size = uint32_t{1} << ans_size_log;
+  uint32_t stride = size * 3 / 5;
+  if (stride % 2 == 0) stride += 1;  // odd stride visits every slot of a power-of-two table
+  const uint32_t mask = size - 1;
+  std::vector<uint32_t> symbols(size, 0);
+  uint32_t step = 0;
+  for (uint32_t s = 0; s < bins.size(); ++s)
+    for (uint32_t w = 0; w < bins[s].weight; ++w, ++step) symbols[(stride * step) & mask] = s;
+  return symbols;
+}
+
+LatentTable build_latent_table(const LatentVarMeta& var) {
+  LatentTable t;
+  t.ans_size_log = var.ans_size_log;
+  t.n_bins = var.bins.size();
+  unsigned min_offset_bits = var.bins.empty() ? 0 : 64;
+  for (const Bin& b : var.bins) {
+    t.max_offset_bits = std::max(t.max_offset_bits, b.offset_bits);
+    min_offset_bits = std::min(min_offset_bits, b.offset_bits);
+  }
+  t.min_bits_per_latent = min_offset_bits;
+  const uint64_t bias = var.delta_coded ? uint64_t{1} << (var.latent_bits - 1) : 0;  // delta centering
+  if (t.n_bins == 1) t.single_lower = var.bins[0].lower + bias;
+  if (t.n_bins <= 1) return t;
+  unsigned min_ans_bits = kMaxAnsBits;
+  const uint32_t size = uint32_t{1} << var.ans_size_log;
+  std::vector<uint32_t> symbols = spread_state_symbols(var.ans_size_log, var.bins);
+  std::vector<uint32_t> x_s(var.bins.size());
+  for (size_t s = 0; s < var.bins.size(); ++s) x_s[s] = var.bins[s].weight;
+  t.nodes.resize(size);
+  t.lowers.resize(size);
+  for (uint32_t i = 0; i < size; ++i) {
+    uint32_t s = symbols[i];
+    uint32_t x = x_s[s]++;
+    unsigned bits = var.ans_size_log - (31 - std::countl_zero(x));
+    t.nodes[i] = AnsNode{uint16_t((x << bits) - size), uint16_t((1u << bits) - 1), uint8_t(bits),
+                         uint8_t(var.bins[s].offset_bits)};
+    t.lowers[i] = var.bins[s].lower + bias;
+    min_ans_bits = std::min(min_ans_bits, bits);
+  }
+  t.min_bits_per_latent += min_ans_bits;
+  return t;
+}
+
+}  // namespace numdecode::pco
