@@ -39,6 +39,10 @@ export class Hdf5Matrix extends Matrix {
     return located(super.read(start, end, options), this);
   }
 
+  readView(start, end, options) {
+    return located(super.readView(start, end, options), this);
+  }
+
   toDense(start, end, options) {
     return located(super.toDense(start, end, options), this);
   }

@@ -10,9 +10,11 @@
 //
 // idxptr values are JS numbers (Float64Array): exact up to 2^53, and an idxptr beyond that is
 // reported as an error rather than rounded.
-import { getModule, init, viewAs, withInputs } from '../wasm.js';
+import { ensureFormat, getModule, withInputs } from '../wasm.js';
 import { CODES } from '../errors.js';
 import { BpcellsError, toSource } from './sources.js';
+import { decodeRun } from './chunk-decoder.js';
+import { checkInto, jsOutput, viewOutput } from './slice-output.js';
 
 const HEADER = 8;
 const CHUNK = 128;
@@ -24,7 +26,7 @@ const DEFAULT_PREFETCH = 4 * 1024 * 1024;
 // Wasm errors arrive as plain Errors: give them our class and prefix.
 function wasm(fn) {
   try {
-    return fn(getModule());
+    return fn(getModule('bpcells'));
   } catch (err) {
     if (err instanceof BpcellsError) throw err;
     throw new BpcellsError(err?.message ?? String(err), { cause: err });
@@ -32,7 +34,7 @@ function wasm(fn) {
 }
 
 function checkHeader(bytes, type, name) {
-  wasm((mod) => withInputs([bytes.subarray(0, HEADER)], (p, l) => mod.bpcellsCheckArrayHeader(p, l, type, name)));
+  wasm((mod) => withInputs('bpcells', [bytes.subarray(0, HEADER)], (p, l) => mod.bpcellsCheckArrayHeader(p, l, type, name)));
 }
 
 // u64 little-endian values -> numbers, refusing anything above 2^53.
@@ -326,9 +328,10 @@ class PackedStream {
     return raw;
   }
 
-  // Values [p0, p1) of the stream as a Uint32Array; limit > 0 bounds every value.
-  async decode(p0, p1, limit) {
-    if (p1 === p0) return new Uint32Array(0);
+  // What chunk-decoder.js needs for values [p0, p1) of the stream: the chunks' word offsets,
+  // starts and packed words, fetched and checked; nothing is decoded yet.
+  async fetch(p0, p1) {
+    if (p1 === p0) return null;
     const c0 = Math.floor(p0 / CHUNK);
     const c1 = Math.ceil(p1 / CHUNK);
     let abs;
@@ -359,16 +362,15 @@ class PackedStream {
       );
     }
     const data = await this.data.slice(w0, w1);
-    const rel = new Uint32Array(abs.length);
-    for (let i = 0; i < abs.length; i++) rel[i] = abs[i] - w0;
-    const relBytes = new Uint8Array(rel.buffer);
-    const out = wasm((mod) =>
-      withInputs([data, relBytes, startsBytes], (dp, dl, ip, il, sp, sl) =>
-        mod.bpcellsDecodeChunks(this.variant, dp, dl, ip, il, sp, sl, c0, p0 - c0 * CHUNK, p1 - p0, limit, this.prefix),
-      ),
-    );
-    return viewAs('u32', out);
+    return { variant: this.variant, name: this.prefix, firstChunk: c0, abs, starts: startsBytes, data, skip: p0 - c0 * CHUNK, count: p1 - p0 };
   }
+}
+
+// Little-endian values as fetched (possibly a view of a cached file) into a target of
+// slice-output.js: a JS typed array or a place in wasm memory. One copy either way.
+function copyBytes(bytes, target) {
+  if (target.array) new Uint8Array(target.array.buffer, target.array.byteOffset, bytes.length).set(bytes);
+  else getModule('bpcells').HEAPU8.set(bytes, target.ptr);
 }
 
 /** A BPCells matrix directory opened for lazy reading. Create with open(). */
@@ -481,14 +483,36 @@ export class Matrix {
   /**
    * Entries of major-axis positions [start, end) (columns for 'col', rows for 'row'):
    * {idxptr: Float64Array (end-start+1, from 0), index: Uint32Array, val: typed array}.
+   * options.into {idxptr?, index?, val?}: the caller's arrays receive those parts (at their start;
+   * the result holds the filled subarrays); the others are fresh.
    */
   async read(start = 0, end = this.major, options) {
     checkMajorRange('read', start, end, this.major);
-    const { signal } = checkOptions('read', options, ['signal']);
-    return abortable(this._read(start, end), signal, `read(${start}, ${end})`);
+    const { signal, into } = checkOptions('read', options, ['signal', 'into']);
+    const what = `read(${start}, ${end})`;
+    checkInto(what, into, this.dtype);
+    const output = (nnz, entries) => jsOutput(what, into, this.dtype, nnz, entries);
+    return abortable(this._read(start, end, output, signal), signal, what);
   }
 
-  async _read(start, end) {
+  /**
+   * As read(), but index and val stay in wasm memory (decoded there, no copy): a view
+   * {idxptr, index, val, dtype, nnz, byteLength, released, release()} (also close() and
+   * Symbol.dispose). index and val are valid until release(); re-read them after other numdecode
+   * calls (wasm memory growth detaches typed arrays taken earlier). A view never released leaks.
+   */
+  async readView(start = 0, end = this.major, options) {
+    checkMajorRange('readView', start, end, this.major);
+    const { signal } = checkOptions('readView', options, ['signal']);
+    const what = `readView(${start}, ${end})`;
+    const pending = this._read(start, end, (nnz, entries) => viewOutput(what, this.dtype, nnz, entries), signal);
+    // A view that arrives after the caller gave up is nobody's: free it.
+    if (signal) pending.then((view) => signal.aborted && view.release(), () => {});
+    return abortable(pending, signal, what);
+  }
+
+  // Fetches everything first, then decodes synchronously into output(nnz, entries) (slice-output.js).
+  async _read(start, end, output, signal) {
     const ptr = await this._idxptr.get(start, end + 1);
     const p0 = ptr[0];
     const p1 = ptr[ptr.length - 1];
@@ -497,30 +521,37 @@ export class Matrix {
     if (p1 > this.nnz) {
       throw new BpcellsError(`idxptr: not monotone, entry ${end} (${p1}) is greater than the last entry (${this.nnz})`, { file: 'idxptr' });
     }
-    const [index, val] = await Promise.all([this._readIndex(p0, p1), this._readVal(p0, p1)]);
-    const idxptr = new Float64Array(ptr.length);
-    for (let i = 0; i < ptr.length; i++) idxptr[i] = ptr[i] - p0;
-    return { idxptr, index, val };
+    const [indexPart, valPart] = await Promise.all([
+      this._indexStream ? this._indexStream.fetch(p0, p1) : this._indexFile.slice(p0, p1),
+      this._valStream ? this._valStream.fetch(p0, p1) : this._valFile.slice(p0, p1),
+    ]);
+    // The caller has its rejection already; write nothing (its `into` arrays may be in use again).
+    if (signal?.aborted) throw new BpcellsError('read aborted', { code: CODES.ABORTED, cause: signal.reason });
+    const out = output(p1 - p0, ptr.length);
+    try {
+      // minor > 0 when nnz > 0 (checked at open)
+      if (this._indexStream) decodeRun(indexPart, out.index, this.minor);
+      else this._copyIndex(indexPart, out.index, p0);
+      if (this._valStream) decodeRun(valPart, out.val, 0);
+      else copyBytes(valPart, out.val);
+    } catch (err) {
+      out.fail();
+      throw err;
+    }
+    for (let i = 0; i < ptr.length; i++) out.idxptr[i] = ptr[i] - p0;
+    return out.finish();
   }
 
-  async _readIndex(p0, p1) {
-    if (this._indexStream) return this._indexStream.decode(p0, p1, this.minor); // minor > 0 when nnz > 0 (checked at open)
-    const bytes = await this._indexFile.slice(p0, p1);
-    const index = new Uint32Array(p1 - p0);
-    new Uint8Array(index.buffer).set(bytes);
+  // An unpacked index: copied once to its target, then every value checked against minor.
+  _copyIndex(bytes, target, p0) {
+    copyBytes(bytes, target);
+    const index = target.array ?? new Uint32Array(getModule('bpcells').HEAPU8.buffer, target.ptr, bytes.length / 4);
     const minor = this.minor;
     for (let i = 0; i < index.length; i++) {
       if (index[i] >= minor) {
         throw new BpcellsError(`index: value ${index[i]} at position ${p0 + i} is out of range (must be < ${minor})`, { file: 'index' });
       }
     }
-    return index;
-  }
-
-  async _readVal(p0, p1) {
-    if (this._valStream) return this._valStream.decode(p0, p1, 0);
-    const bytes = await this._valFile.slice(p0, p1);
-    return viewAs(this.dtype, bytes.slice()); // a copy: never hand out views of cached files
   }
 
   /**
@@ -588,7 +619,7 @@ export async function open(source, options = {}) {
 /** Opens a matrix from a source made already (a directory source, or an HDF5 group's). */
 export async function openSource(src, options = {}) {
   options = options ?? {};
-  await init();
+  await ensureFormat('bpcells'); // only the BPCells module: a page reading matrices needs no other
   // Fetched together; a failure is reported for the first file in this order, so that a
   // directory without a `version` says so whatever answered first.
   const first = await Promise.allSettled([src.readAll('version'), src.readAll('storage_order'), src.readAll('shape')]);
@@ -596,7 +627,7 @@ export async function openSource(src, options = {}) {
   if (failed) throw failed.reason;
   const [versionBytes, orderBytes, shapeBytes] = first.map((r) => r.value);
   const version = JSON.parse(
-    wasm((mod) => withInputs([versionBytes], (p, l) => mod.bpcellsParseVersion(p, l))),
+    wasm((mod) => withInputs('bpcells', [versionBytes], (p, l) => mod.bpcellsParseVersion(p, l))),
   );
   const storageOrder = parseStorageOrder(orderBytes);
   checkHeader(shapeBytes, 'u32', 'shape');

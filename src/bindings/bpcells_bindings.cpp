@@ -4,6 +4,7 @@
 // Every function runs inside bindings::guarded, which turns C++ exceptions into JS Errors
 // (an escaping C++ exception would reach JS as a bare number).
 #include <emscripten/bind.h>
+#include <emscripten/emscripten.h>
 #include <emscripten/val.h>
 
 #include <cstdint>
@@ -84,6 +85,32 @@ val parse_version_js(uintptr_t ptr, size_t len) {
 bool simd_js() { return simd_kernels_available(); }
 
 }  // namespace
+
+// The decode path of Matrix.read / readView: a plain C export (no embind invoker per call) that
+// writes values [skip, skip+count) of chunks first_chunk.. straight to `out` (count u32 in wasm
+// memory, allocated by JS). idx: nchunks+1 u32 word offsets relative to data; starts: nchunks u32
+// (d1/d1z only). stream names the stream in messages: 0 = "index", 1 = "val".
+extern "C" EMSCRIPTEN_KEEPALIVE int numdecode_bpcells_decode_to(int variant, uintptr_t data_ptr, size_t data_len,
+                                                               uintptr_t idx_ptr, size_t nchunks, uintptr_t starts_ptr,
+                                                               double first_chunk, double skip, double count,
+                                                               double value_limit, int stream, uintptr_t out) {
+  return guarded([&]() -> int {
+    const char* name = stream == 0 ? "index" : "val";
+    if (variant < 0 || variant > 3) fail("bpcells: unknown BP-128 variant ", variant);
+    // Reused across calls: a read decodes in blocks of a few hundred chunks.
+    static std::vector<uint64_t> offsets;
+    offsets.resize(nchunks + 1);
+    const uint8_t* idx = reinterpret_cast<const uint8_t*>(idx_ptr);
+    for (size_t i = 0; i <= nchunks; ++i) offsets[i] = load_le<uint32_t>(idx + 4 * i);
+    const bool delta = variant == 2 || variant == 3;
+    ChunkRun run{static_cast<Variant>(variant), bytes_at(data_ptr, data_len), offsets,
+                 bytes_at(starts_ptr, delta ? 4 * nchunks : 0), as_count(first_chunk, "first chunk"), name};
+    const uint64_t n = as_count(count, "count");
+    if (n == 0) return 0;
+    decode_chunks(run, as_count(skip, "skip"), n, reinterpret_cast<uint32_t*>(out), as_count(value_limit, "value limit"));
+    return 0;
+  });
+}
 
 EMSCRIPTEN_BINDINGS(bpcells) {
   emscripten::function("bpcellsDecodeChunks", &decode_chunks_js);

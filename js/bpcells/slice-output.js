@@ -1,0 +1,149 @@
+// Where Matrix.read / readView put a slice: fresh typed arrays, the caller's arrays (`into`), or
+// wasm memory (a zero-copy view). The reader decodes into "targets": {array} (a JS typed array
+// that receives the values at its start) or {ptr} (a byte offset in wasm memory).
+import { CODES } from '../errors.js';
+import { getModule, wasmView } from '../wasm.js';
+import { BpcellsError } from './sources.js';
+
+const FORMAT = 'bpcells';
+const VALUE_TYPES = { u32: Uint32Array, f32: Float32Array, f64: Float64Array };
+const INTO_NAMES = ['idxptr', 'index', 'val'];
+
+const className = (x) => (x === null ? 'null' : typeof x === 'object' ? (x.constructor?.name ?? 'an object') : typeof x);
+
+/** The typed-array class of a matrix's values. */
+export function valueArrayType(dtype) {
+  return VALUE_TYPES[dtype];
+}
+
+/**
+ * options.into, checked before anything is read: an object whose optional idxptr / index / val
+ * are a Float64Array / Uint32Array / the value class. Exact classes (no subclass or Buffer
+ * surprises): a wrong one is a TypeError naming the class wanted.
+ */
+export function checkInto(what, into, dtype) {
+  if (into === undefined) return null;
+  if (into === null || typeof into !== 'object' || ArrayBuffer.isView(into)) {
+    throw new TypeError(`${what}: options.into must be an object {idxptr?, index?, val?}, got ${className(into)}`);
+  }
+  for (const key of Object.keys(into)) {
+    if (!INTO_NAMES.includes(key)) throw new TypeError(`${what}: unknown into.${key} (one of ${INTO_NAMES.join(', ')})`);
+  }
+  const want = { idxptr: Float64Array, index: Uint32Array, val: VALUE_TYPES[dtype] };
+  for (const key of INTO_NAMES) {
+    const given = into[key];
+    if (given === undefined) continue;
+    if (!(given instanceof want[key])) {
+      const why = key === 'val' ? ` (the matrix holds ${dtype} values)` : '';
+      throw new TypeError(`${what}: into.${key} must be a ${want[key].name}${why}, got ${className(given)}`);
+    }
+  }
+  return into;
+}
+
+function needRoom(what, key, array, length) {
+  if (array.length < length) {
+    throw new RangeError(`${what}: into.${key} has room for ${array.length} values, the slice needs ${length}`);
+  }
+}
+
+/** Fresh arrays for the parts `into` does not give; RangeError if a given array is too small. */
+export function jsOutput(what, into, dtype, nnz, entries) {
+  if (into) {
+    if (into.index) needRoom(what, 'index', into.index, nnz);
+    if (into.val) needRoom(what, 'val', into.val, nnz);
+    if (into.idxptr) needRoom(what, 'idxptr', into.idxptr, entries);
+  }
+  const index = into?.index ? into.index.subarray(0, nnz) : new Uint32Array(nnz);
+  const val = into?.val ? into.val.subarray(0, nnz) : new VALUE_TYPES[dtype](nnz);
+  const idxptr = into?.idxptr ? into.idxptr.subarray(0, entries) : new Float64Array(entries);
+  return {
+    index: { array: index },
+    val: { array: val },
+    idxptr,
+    finish: () => ({ idxptr, index, val }),
+    fail: () => {},
+  };
+}
+
+// Live views, for viewStats() (and the tests' leak checks).
+const live = { views: 0, bytes: 0 };
+
+/** How many BPCells slice views are live and how many bytes of wasm memory they hold. */
+export function viewStats() {
+  return { live: live.views, bytes: live.bytes };
+}
+
+function malloc(mod, bytes, what) {
+  const ptr = mod._malloc(Math.max(bytes, 1));
+  if (ptr === 0) throw new BpcellsError(`${what}: out of wasm memory for ${bytes} bytes of output`, { code: CODES.OUTPUT_LIMIT });
+  return ptr;
+}
+
+/**
+ * Index and values decoded straight into one wasm allocation; finish() wraps it in the view
+ * readView returns, fail() frees it.
+ */
+export function viewOutput(what, dtype, nnz, entries) {
+  const mod = getModule(FORMAT);
+  const Type = VALUE_TYPES[dtype];
+  const valBytes = nnz * Type.BYTES_PER_ELEMENT;
+  // Values first: f64 values need 8-byte alignment, malloc gives it and 4-byte indices follow.
+  const bytes = valBytes + nnz * 4;
+  const base = malloc(mod, bytes, what);
+  const idxptr = new Float64Array(entries);
+  let freed = false;
+  const free = () => {
+    if (freed) return;
+    freed = true;
+    mod._free(base);
+  };
+  return {
+    index: { ptr: base + valBytes },
+    val: { ptr: base },
+    idxptr,
+    fail: free,
+    finish: () => makeView(what, Type, dtype, base, valBytes, nnz, idxptr, bytes, free),
+  };
+}
+
+// The view: `index` and `val` getters over wasm memory (re-created after memory growth, throwing
+// once released) and one release() for both, as pco.decodeView's `values`.
+function makeView(what, Type, dtype, base, valBytes, nnz, idxptr, bytes, free) {
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    live.views -= 1;
+    live.bytes -= bytes;
+    free();
+  };
+  const indexView = wasmView(FORMAT, what, Uint32Array, base + valBytes, nnz, () => {});
+  const valView = wasmView(FORMAT, what, Type, base, nnz, () => {});
+  live.views += 1;
+  live.bytes += bytes;
+  const view = {
+    dtype,
+    nnz,
+    byteLength: bytes,
+    idxptr,
+    get index() {
+      return indexView.values;
+    },
+    get val() {
+      return valView.values;
+    },
+    get released() {
+      return released;
+    },
+    /** Frees the index and values' memory. Safe to call more than once. */
+    release() {
+      indexView.release();
+      valView.release();
+      release();
+    },
+  };
+  view.close = view.release;
+  if (typeof Symbol.dispose === 'symbol') view[Symbol.dispose] = view.release;
+  return view;
+}
