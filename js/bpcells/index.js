@@ -4,4 +4,5 @@
 export { open, list } from './open.js';
 export { readSlice, readNames } from './one-shot.js';
 export { Matrix } from './matrix.js';
+export { viewStats } from './slice-output.js';
 export { BpcellsError, HttpSource, LocalDirSource, ObjectSource, toSource } from './sources.js';
