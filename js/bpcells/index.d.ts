@@ -80,6 +80,60 @@ export interface BpcellsCallOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * Caller-owned arrays for read(): each part given receives the slice at its start (pass a
+ * subarray to write elsewhere); parts not given are fresh arrays. Exact classes: a wrong one is a
+ * TypeError, one shorter than the slice a RangeError naming the length needed (nothing written).
+ * If the read fails on damaged data, the arrays may hold part of the slice; an aborted read
+ * writes nothing.
+ */
+export interface BpcellsInto<D extends BpcellsDtype = BpcellsDtype> {
+  /** Room for end-start+1 offsets. */
+  idxptr?: Float64Array;
+  /** Room for the slice's entries (idxptr[end] - idxptr[start]). */
+  index?: Uint32Array;
+  /** Room for the slice's entries, in the matrix's value class. */
+  val?: BpcellsValueArrayMap[D];
+}
+
+export interface BpcellsReadOptions<D extends BpcellsDtype = BpcellsDtype> extends BpcellsCallOptions {
+  into?: BpcellsInto<D>;
+}
+
+/**
+ * Matrix.readView(): index and val decoded into wasm memory, read in place (no copy). `index` and
+ * `val` are valid until release(); any later numdecode call may grow wasm memory, which detaches
+ * typed arrays taken earlier (they read as length 0): read the getters again for fresh ones.
+ * After release() the getters throw. A view never released keeps its memory.
+ */
+export interface BpcellsSliceView<D extends BpcellsDtype = BpcellsDtype> {
+  readonly dtype: D;
+  /** Entries in the slice. */
+  readonly nnz: number;
+  /** Bytes of wasm memory the view holds (index + val). */
+  readonly byteLength: number;
+  /** end-start+1 offsets from 0 (a plain JS array, not in wasm memory). */
+  readonly idxptr: Float64Array;
+  readonly index: Uint32Array;
+  readonly val: BpcellsValueArrayMap[D];
+  readonly released: boolean;
+  /** Frees index and val. Safe to call more than once. */
+  release(): void;
+  /** The same as release(). */
+  close(): void;
+  /** The same as release(), for `using view = await m.readView()`. */
+  [Symbol.dispose](): void;
+}
+
+/** Live views from readView() not yet released, and the wasm bytes they hold. */
+export interface BpcellsViewStats {
+  live: number;
+  bytes: number;
+}
+
+/** How many readView() views are live and how many bytes of wasm memory they hold. */
+export function viewStats(): BpcellsViewStats;
+
 /** Matrix.inspect(): the header facts. */
 export interface BpcellsMatrixInfo<D extends BpcellsDtype = BpcellsDtype> {
   version: string;
@@ -120,9 +174,15 @@ export interface BpcellsMatrix<D extends BpcellsDtype = BpcellsDtype> {
   colNames(options?: BpcellsCallOptions): Promise<string[]>;
   /**
    * Entries of storage-axis positions [start, end) (default: all). A range outside the matrix is
-   * a RangeError; options.signal rejects the call with ERR_ABORTED.
+   * a RangeError; options.signal rejects the call with ERR_ABORTED; options.into gives arrays
+   * to fill instead of fresh ones (the result then holds their filled subarrays).
    */
-  read(start?: number, end?: number, options?: BpcellsCallOptions): Promise<BpcellsSlice<D>>;
+  read(start?: number, end?: number, options?: BpcellsReadOptions<D>): Promise<BpcellsSlice<D>>;
+  /**
+   * As read(), with index and val left in wasm memory: the fastest whole-matrix read. Call
+   * release() when done (or `using`).
+   */
+  readView(start?: number, end?: number, options?: BpcellsCallOptions): Promise<BpcellsSliceView<D>>;
   /**
    * Dense copy of positions [start, end): shape [nrow, end-start] ('col') or [end-start, ncol]
    * ('row'), row-major values. Refuses more than maxCells cells (default 2^24).

@@ -1,7 +1,7 @@
 // Compiled (not run) by tests/js/declarations.test.js: the BPCells declarations must type
 // real usage through the package entry point.
 import { bpcells } from 'numdecode';
-import type { BpcellsMatrix, BpcellsSlice, BpcellsOpenOptions, BpcellsSourceObject } from 'numdecode';
+import type { BpcellsMatrix, BpcellsSlice, BpcellsSliceView, BpcellsOpenOptions, BpcellsSourceObject } from 'numdecode';
 
 export async function example(signal: AbortSignal) {
   const options: BpcellsOpenOptions = { prefetchBytes: 0, maxBytes: 1 << 20, timeout: 5000, signal };
@@ -34,6 +34,25 @@ export async function example(signal: AbortSignal) {
   const groups = await bpcells.list('counts.h5');
   const firstShape: [number, number] | undefined = groups[0].shape;
   void [where, firstShape];
+  // Into the caller's arrays, and a zero-copy view released by `using` or release().
+  const index = new Uint32Array(m.nnz);
+  const filled: BpcellsSlice = await m.read(0, m.major, { into: { index, idxptr: new Float64Array(m.major + 1) }, signal });
+  const fromInto: Uint32Array = filled.index;
+  const view: BpcellsSliceView = await m.readView(0, 10, { signal });
+  const entries: number = view.nnz + view.index.length + view.val.length + view.idxptr[1] + view.byteLength;
+  view.release();
+  {
+    using scoped = await m.readView();
+    void scoped.index;
+  }
+  const live: number = bpcells.viewStats().live;
+  const counts = (await bpcells.open('m/')) as BpcellsMatrix<'u32'>;
+  await counts.read(0, 1, { into: { val: new Uint32Array(8) } });
+  // @ts-expect-error: a u32 matrix's values go into a Uint32Array
+  await counts.read(0, 1, { into: { val: new Float64Array(8) } });
+  // @ts-expect-error: readView takes no into
+  await m.readView(0, 1, { into: {} });
+  void [fromInto, entries, live];
   // @ts-expect-error: storage order is 'col' | 'row'
   const bad: 'csc' = m.storageOrder;
   return [order, first, names, cells, requests, bad];
