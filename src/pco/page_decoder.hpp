@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "core/bit_reader.hpp"
@@ -13,6 +14,7 @@
 #include "pco/batch.hpp"
 #include "pco/chunk_decoder.hpp"
 #include "pco/delta/delta_decoder.hpp"
+#include "pco/delta/prefix_sum.hpp"
 #include "pco/mode/join.hpp"
 #include "pco/numbers.hpp"
 
@@ -145,42 +147,34 @@ struct PageDecoder {
     delta.apply(raw, b, lookbacks, dst);
   }
 
-  // A consecutive order-1 primary: each delta goes into the running sum as it is decoded, and
-  // map(sum) to out (the sums themselves, or the join of Classic/IntMult: see run()).
-  template <class Out, class Map>
-  struct PrefixSum {
-    P m;
-    Out* out;
-    Map map;
-    [[gnu::always_inline]] void operator()(size_t j, P d) noexcept {
-      out[j] = map(m);
-      m = P(m + d);
-    }
-  };
-
-  template <class Out, class Map>
-  static void decode_prefix_sums(const LatentTable& t, BitReader& r, uint32_t* ans, size_t kd, size_t b,
-                                 DeltaDecoder<P>& delta, Out* out, Map map) noexcept {
-    const auto done = decode_latents_into<P>(t, r, ans, kd, PrefixSum<Out, Map>{delta.order1_state(), out, map});
-    for (size_t j = kd; j < b; ++j) out[j] = map(done.m);  // past the page's last delta
-    delta.order1_state() = done.m;
-  }
-
   // The sums to p. Not inlined into run(): V8 allocates registers worse in one function
   // holding it all.
   [[gnu::noinline]] static void decode_prefix_summed(const LatentTable& t, BitReader& r, uint32_t* ans, size_t kd,
                                                      size_t b, DeltaDecoder<P>& delta, P* p) noexcept {
-    decode_prefix_sums(t, r, ans, kd, b, delta, p, [](P v) { return v; });
+    decode_prefix_sums(t, r, ans, kd, b, delta.order1_state(), p, SumsAsIs{});
   }
 
-  // Classic or IntMult joined as the sums come: secondary absent or the constant s0.
+  // Classic or IntMult joined as the sums come: secondary absent or the constant s0. Only where
+  // the primary latent is the number's own (not Dict). The maps depend on the latent width
+  // alone, so every dtype of one width shares one decoder: a signed number is its unsigned
+  // latent plus the top bit (mod 2^bits), which goes into the running sum's start (Classic) or
+  // into s0 (IntMult) instead of into each number.
   static void decode_joined(const ChunkMeta& m, const LatentTable& t, BitReader& r, uint32_t* ans, size_t kd,
                             size_t b, DeltaDecoder<P>& delta, L s0, L* out) noexcept {
-    if (m.mode.kind == ModeKind::IntMult) {
-      const L base = L(m.mode.base);
-      decode_prefix_sums(t, r, ans, kd, b, delta, out, [base, s0](P v) { return Join<L, K, P>::int_mult_one(v, base, s0); });
-    } else {
-      decode_prefix_sums(t, r, ans, kd, b, delta, out, [](P v) { return Join<L, K, P>::classic_one(v); });
+    if constexpr (std::is_same_v<P, L>) {
+      constexpr L shift = K == NumKind::Signed ? kTopBit<L> : L(0);
+      if constexpr (K != NumKind::Float) {
+        if (m.mode.kind == ModeKind::IntMult) {
+          decode_prefix_sums(t, r, ans, kd, b, delta.order1_state(), out, IntMultSums<L>{L(m.mode.base), L(s0 + shift)});
+          return;
+        }
+        L& sum = delta.order1_state();
+        sum = L(sum + shift);
+        decode_prefix_sums(t, r, ans, kd, b, sum, out, SumsAsIs{});
+        sum = L(sum - shift);
+      } else {
+        decode_prefix_sums(t, r, ans, kd, b, delta.order1_state(), out, FloatClassicSums{});
+      }
     }
   }
 };

@@ -11,6 +11,22 @@
 
 namespace numdecode::pco {
 
+// Maps of the fused order-1 path (delta/prefix_sum.hpp), by latent width only (see
+// PageDecoder::decode_joined for signed numbers).
+struct SumsAsIs {
+  template <class W>
+  W operator()(W v) const noexcept { return v; }
+};
+struct FloatClassicSums {
+  template <class L>
+  L operator()(L v) const noexcept { return from_latent_ordered<L, NumKind::Float>(v); }
+};
+template <class L>
+struct IntMultSums {
+  L base, s0;
+  L operator()(L v) const noexcept { return L(Wide<L>(v) * base + s0); }
+};
+
 // L: the number's latent type, K its kind, P the primary latent type (u32 for Dict).
 template <class L, NumKind K, class P>
 struct Join {
