@@ -84,8 +84,15 @@ class PageReader {
   void decode_range_into(size_t start, size_t end, T* out, Kernel kernel = Kernel::kAuto) const;
   // Every value. All vectors are validated before the output is allocated.
   ValueVector<T> decode_all(Kernel kernel = Kernel::kAuto) const;
+  // The same as decode_range_into for memory the caller discards when this throws (the wasm
+  // binding's fresh buffer): each vector is checked just before it is decoded, while its bytes
+  // are in cache, so a bad vector throws after the earlier ones were written.
+  void decode_range_streaming(size_t start, size_t end, T* out, Kernel kernel = Kernel::kAuto) const;
 
  private:
+  // Vector k's metadata, checked except for its exception positions (decode_checked_into checks
+  // those as it patches).
+  VectorInfo vector_layout(size_t k) const;
   void decode_checked_into(const VectorInfo& info, T* out, Kernel kernel) const;
   // The validated metadata of every vector that [start, end) touches (throws on a bad range or vector).
   std::vector<VectorInfo> infos_for_range(size_t start, size_t end) const;

@@ -61,6 +61,24 @@ PageHeader parse_header(Bytes page, unsigned for_info_bytes) {
   return h;
 }
 
+// The largest of `count` exception positions (little-endian u16). A max reduction without an
+// early exit, which compilers vectorize: a page may hold an exception for every fifth value.
+unsigned max_position(const uint8_t* positions, unsigned count) {
+  unsigned largest = 0;
+  for (unsigned j = 0; j < count; ++j) largest = std::max<unsigned>(largest, load_le<uint16_t>(positions + 2 * j));
+  return largest;
+}
+
+// Names the first position outside the vector (the error path, kept out of the checking loop:
+// fail() takes its parts by reference, which would keep the loop's counters in memory).
+[[noreturn, gnu::noinline]] void fail_position(const VectorInfo& v, const uint8_t* positions) {
+  unsigned j = 0;
+  while (j + 1 < v.num_exceptions && load_le<uint16_t>(positions + 2 * j) < v.num_values) ++j;
+  const unsigned pos = load_le<uint16_t>(positions + 2 * j);
+  fail("ALP vector ", v.index, ": exception ", j, " position ", pos, " is outside the vector's ", v.num_values,
+       " values");
+}
+
 }  // namespace
 
 template <class T>
@@ -71,6 +89,14 @@ PageReader<T>::PageReader(Bytes page) : page_(page) {
 
 template <class T>
 VectorInfo PageReader<T>::vector_info(size_t k) const {
+  const VectorInfo v = vector_layout(k);
+  const uint8_t* positions = page_.data() + v.positions_offset;
+  if (max_position(positions, v.num_exceptions) >= v.num_values) fail_position(v, positions);
+  return v;
+}
+
+template <class T>
+VectorInfo PageReader<T>::vector_layout(size_t k) const {
   using Traits = AlpTraits<T>;
   const PageHeader& h = header_;
   if (k >= h.num_vectors) fail("ALP: vector ", k, " requested but the page has ", h.num_vectors, " vectors");
@@ -136,14 +162,6 @@ VectorInfo PageReader<T>::vector_info(size_t k) const {
   v.packed_offset = v.offset + meta_bytes;
   v.positions_offset = v.packed_offset + packed_bytes;
   v.exceptions_offset = v.positions_offset + size_t{v.num_exceptions} * 2;
-
-  const uint8_t* positions = page_.data() + v.positions_offset;
-  for (unsigned j = 0; j < v.num_exceptions; ++j) {
-    const unsigned pos = load_le<uint16_t>(positions + 2 * j);
-    if (pos >= v.num_values)
-      fail("ALP vector ", k, ": exception ", j, " position ", pos, " is outside the vector's ", v.num_values,
-           " values");
-  }
   return v;
 }
 
@@ -167,11 +185,15 @@ void PageReader<T>::decode_checked_into(const VectorInfo& v, T* out, Kernel kern
       kernels::decode_f64_simd(packed, end, v.num_values, v.bit_width, v.frame_of_reference, f10, f10neg, out);
   }
   // Exceptions are raw IEEE bytes (NaN payloads kept): copy bytes, never go through a float register.
-  // Positions were checked in vector_info; a repeated position keeps the last value, like the reference.
+  // A repeated position keeps the last value, like the reference. Positions are checked here (the
+  // streaming decode has not checked them before) at the cost of one predictable branch.
   const uint8_t* positions = page_.data() + v.positions_offset;
   const uint8_t* values = page_.data() + v.exceptions_offset;
-  for (unsigned j = 0; j < v.num_exceptions; ++j)
-    std::memcpy(out + load_le<uint16_t>(positions + 2 * j), values + j * sizeof(T), sizeof(T));
+  for (unsigned j = 0; j < v.num_exceptions; ++j) {
+    const unsigned pos = load_le<uint16_t>(positions + 2 * j);
+    if (pos >= v.num_values) [[unlikely]] fail_position(v, positions);
+    std::memcpy(out + pos, values + j * sizeof(T), sizeof(T));
+  }
 }
 
 template <class T>
@@ -229,6 +251,22 @@ ValueVector<T> PageReader<T>::decode_range(size_t start, size_t end, Kernel kern
   ValueVector<T> out(end - start);
   write_range(infos, start, end, out.data(), kernel);
   return out;
+}
+
+template <class T>
+void PageReader<T>::decode_range_streaming(size_t start, size_t end, T* out, Kernel kernel) const {
+  if (start > end || end > header_.num_elements)
+    fail("ALP: range [", start, ", ", end, ") is outside the page's ", header_.num_elements, " values");
+  if (start == end) return;
+  const unsigned lvs = header_.log_vector_size;
+  for (size_t k = start >> lvs, last = (end - 1) >> lvs; k <= last; ++k) {
+    const size_t lo = k << lvs, hi = std::min<size_t>(header_.num_elements, (k + 1) << lvs);
+    if (lo >= start && hi <= end) {
+      decode_checked_into(vector_layout(k), out + (lo - start), kernel);
+    } else {  // a vector the range cuts: decoded aside, the wanted part copied
+      write_range({vector_info(k)}, std::max(start, lo), std::min(end, hi), out + (std::max(start, lo) - start), kernel);
+    }
+  }
 }
 
 template <class T>

@@ -172,12 +172,13 @@ inline void store_f64x4_from_i32(double* out, V encoded, double f10, double f10n
 // the shuffle masks and shift amounts below are computed once per vector.
 //
 // f32: a group is two halves of 4 lanes; half h starts at byte floor(h*bw/2) with bit offset
-// (4*h*bw) mod 8. Lane i takes the 4 bytes holding its first bit. When the value fits in them
-// (bit shift + bw <= 32, every width except 27, 29, 30, 31), a multiply by 2^(32-shift-bw) moves it
-// to the top of the lane and one uniform right shift brings it down: SSE4.1/SIMD128 have no
-// per-lane shift, but they have a per-lane multiply. Otherwise ("spanning"), the lane also takes the
-// 4 bytes starting one byte later; value = (later << (8-shift)) | (first << (8-shift)) >> 8,
-// both shifts done by the same multiply.
+// (4*h*bw) mod 8. Lane i takes the 4 bytes holding its first bit (shift = its bit offset, <= 7).
+// SSE4.1/SIMD128 have no per-lane shift, but they have a per-lane multiply: times 2^(8-shift)
+// puts every lane's value at bit 8, and one constant right shift by 8 brings it down. Up to 24
+// bits the value still fits the lane after that multiply; wider values ("spanning") also take
+// the 4 bytes starting one byte later: value = (later << (8-shift)) | (first << (8-shift)) >> 8,
+// both shifts done by the same multiply. The shift stays a constant: LLVM 14 turns a wasm
+// shift by a loop-invariant amount into four scalar shifts.
 struct F32Plan {
   alignas(16) uint8_t shuffle[2][16];
   alignas(16) uint32_t multiplier[2][4];
@@ -186,28 +187,23 @@ struct F32Plan {
 
 F32Plan plan_f32(unsigned bw) {
   F32Plan plan{};
-  unsigned shifts[2][4];
   for (unsigned h = 0; h < 2; ++h) {
     const unsigned half_bit = (4 * h * bw) & 7;
     for (unsigned lane = 0; lane < 4; ++lane) {
       const unsigned bit = half_bit + lane * bw;
       for (unsigned b = 0; b < 4; ++b) plan.shuffle[h][4 * lane + b] = static_cast<uint8_t>((bit >> 3) + b);
-      shifts[h][lane] = bit & 7;
-      if ((bit & 7) + bw > 32) plan.spanning = true;
+      plan.multiplier[h][lane] = 1u << (8 - (bit & 7));
     }
   }
-  for (unsigned h = 0; h < 2; ++h)
-    for (unsigned lane = 0; lane < 4; ++lane)
-      plan.multiplier[h][lane] = plan.spanning ? 1u << (8 - shifts[h][lane]) : 1u << (32 - shifts[h][lane] - bw);
+  plan.spanning = bw > 24;
   return plan;
 }
 
 template <bool kSpanning>
-inline V unpack_f32_half(const uint8_t* p, V shuffle, V multiplier, unsigned bw, V mask) {
+inline V unpack_f32_half(const uint8_t* p, V shuffle, V multiplier, V mask) {
   const V first = shuffle_bytes(load(p), shuffle);
   if constexpr (!kSpanning) {
-    (void)mask;
-    return shr_u32(mul_u32(first, multiplier), static_cast<int>(32 - bw));
+    return and_(shr_u32(mul_u32(first, multiplier), 8), mask);
   } else {
     const V later = shuffle_bytes(load(p + 1), shuffle);
     return and_(or_(mul_u32(later, multiplier), shr_u32(mul_u32(first, multiplier), 8)), mask);
@@ -225,8 +221,8 @@ size_t decode_f32_groups(const uint8_t* packed, size_t groups, unsigned bw, cons
   const size_t second_half = bw / 2;
   for (size_t g = 0; g < groups; ++g) {
     const uint8_t* base = packed + g * bw;
-    const V d0 = unpack_f32_half<kSpanning>(base, shuffle0, mult0, bw, mask);
-    const V d1 = unpack_f32_half<kSpanning>(base + second_half, shuffle1, mult1, bw, mask);
+    const V d0 = unpack_f32_half<kSpanning>(base, shuffle0, mult0, mask);
+    const V d1 = unpack_f32_half<kSpanning>(base + second_half, shuffle1, mult1, mask);
     store_f32x4(out + 8 * g, add_u32(d0, frame_v), f10, f10neg);
     store_f32x4(out + 8 * g + 4, add_u32(d1, frame_v), f10, f10neg);
   }
@@ -246,8 +242,8 @@ size_t decode_f64_narrow_groups(const uint8_t* packed, size_t groups, unsigned b
   const size_t second_half = bw / 2;
   for (size_t g = 0; g < groups; ++g) {
     const uint8_t* base = packed + g * bw;
-    const V d0 = unpack_f32_half<kSpanning>(base, shuffle0, mult0, bw, mask);
-    const V d1 = unpack_f32_half<kSpanning>(base + second_half, shuffle1, mult1, bw, mask);
+    const V d0 = unpack_f32_half<kSpanning>(base, shuffle0, mult0, mask);
+    const V d1 = unpack_f32_half<kSpanning>(base + second_half, shuffle1, mult1, mask);
     store_f64x4_from_i32(out + 8 * g, add_u32(d0, frame_v), f10, f10neg);
     store_f64x4_from_i32(out + 8 * g + 4, add_u32(d1, frame_v), f10, f10neg);
   }

@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <sstream>
 #include <string>
 
 #include "alp/alp.hpp"
@@ -58,13 +57,25 @@ std::string json_string(const std::string& s) {
   return out + "\"";
 }
 
+// Text built with <<, as std::ostream writes each part (core/error.hpp): std::ostringstream would
+// link libc++'s iostream and locale code, a fifth of the module.
+struct Text {
+  std::string text;
+  template <class T>
+  Text& operator<<(const T& part) {
+    detail::append_part(text, part);
+    return *this;
+  }
+  const std::string& str() const { return text; }
+};
+
 // Header fields, then one entry per vector. A malformed vector gets {"index", "error"} instead of
 // failing the whole call, so that the CLI can show where a damaged page goes wrong.
 template <class T>
 std::string inspect_json(Bytes page) {
   const PageReader<T> reader(page);
   const PageHeader& h = reader.header();
-  std::ostringstream j;
+  Text j;
   j << "{\"dtype\":\"" << AlpTraits<T>::kName << "\",\"layout\":\"" << layout_name(h.layout) << "\""
     << ",\"headerBytes\":" << h.header_bytes;
   if (h.layout == Layout::kDraft) j << ",\"version\":" << h.version;
@@ -161,8 +172,8 @@ EMSCRIPTEN_KEEPALIVE double numdecode_alp_size(uintptr_t ptr, size_t len, int f3
   });
 }
 
-// Values [start, end) into out (room for end - start values); nothing is written if any touched
-// vector is malformed.
+// Values [start, end) into out (room for end - start values), a fresh buffer that js/alp.js frees
+// when this throws: each vector is checked as it is decoded (in cache), not all of them first.
 EMSCRIPTEN_KEEPALIVE void numdecode_alp_decode_to(uintptr_t ptr, size_t len, int f32, double start, double end,
                                                   uintptr_t out) {
   using namespace numdecode;
@@ -170,8 +181,8 @@ EMSCRIPTEN_KEEPALIVE void numdecode_alp_decode_to(uintptr_t ptr, size_t len, int
   bindings::guarded([&]() -> int {
     const Bytes page = bindings::heap_bytes(ptr, len);
     const size_t s = bindings::index_arg(start, "range start"), e = bindings::index_arg(end, "range end");
-    if (f32) PageReader<float>(page).decode_range_into(s, e, reinterpret_cast<float*>(out));
-    else PageReader<double>(page).decode_range_into(s, e, reinterpret_cast<double*>(out));
+    if (f32) PageReader<float>(page).decode_range_streaming(s, e, reinterpret_cast<float*>(out));
+    else PageReader<double>(page).decode_range_streaming(s, e, reinterpret_cast<double*>(out));
     return 0;
   });
 }

@@ -54,6 +54,15 @@ std::vector<T> decode(const std::vector<uint8_t>& page, Kernel kernel = Kernel::
   return std::vector<T>(values.begin(), values.end());
 }
 
+// The whole page through decode_range_streaming (the wasm binding's path).
+template <class T>
+std::vector<T> decode_streaming(const std::vector<uint8_t>& page, Kernel kernel = Kernel::kAuto) {
+  const PageReader<T> reader{Bytes(page)};
+  std::vector<T> out(reader.size());
+  reader.decode_range_streaming(0, reader.size(), out.data(), kernel);
+  return out;
+}
+
 // Same page in the merged layout: the draft page without its version byte (offsets count from the
 // offset array, so nothing else moves).
 std::vector<uint8_t> to_merged(const std::vector<uint8_t>& draft) {
@@ -175,7 +184,11 @@ void check_random_access(const std::vector<uint8_t>& page, std::mt19937_64& rng)
   for (auto [a, b] : ranges) {
     EXPECT_TRUE(same(reader.decode_range(a, b), all.data() + a, b - a)) << "range " << a << ".." << b;
     EXPECT_TRUE(same(reader.decode_range(a, b, Kernel::kScalar), all.data() + a, b - a));
+    ValueVector<T> streamed(b - a);
+    reader.decode_range_streaming(a, b, streamed.data());
+    EXPECT_TRUE(same(streamed, all.data() + a, b - a)) << "streaming range " << a << ".." << b;
   }
+  EXPECT_THROW(reader.decode_range_streaming(0, n + 1, nullptr), DecodeError);
   EXPECT_THROW(reader.decode_range(0, n + 1), DecodeError);
   EXPECT_THROW(reader.decode_vector(reader.num_vectors()), DecodeError);
 }
@@ -261,12 +274,14 @@ void check_corrupt_case(const Json& c) {
     auto it = kExpectedMessage.find(key);
     ASSERT_NE(it, kExpectedMessage.end()) << "no expected message listed for " << key;
     for (Kernel kernel : {Kernel::kAuto, Kernel::kScalar}) {
-      try {
-        decode<T>(page, kernel);
-        ADD_FAILURE() << "accepted a must-reject page";
-      } catch (const DecodeError& e) {
-        EXPECT_NE(std::string(e.what()).find(it->second), std::string::npos)
-            << "message: " << e.what() << "\nexpected to contain: " << it->second;
+      for (bool streaming : {false, true}) {
+        try {
+          streaming ? decode_streaming<T>(page, kernel) : decode<T>(page, kernel);
+          ADD_FAILURE() << "accepted a must-reject page" << (streaming ? " (streaming)" : "");
+        } catch (const DecodeError& e) {
+          EXPECT_NE(std::string(e.what()).find(it->second), std::string::npos)
+              << "message: " << e.what() << "\nexpected to contain: " << it->second;
+        }
       }
     }
   } else {
@@ -444,6 +459,7 @@ void check_every_bit_width() {
       const std::vector<T> expected = expected_values(v);
       EXPECT_TRUE(bytes_of(decode<T>(page, Kernel::kAuto)) == bytes_of(expected));
       EXPECT_TRUE(bytes_of(decode<T>(page, Kernel::kScalar)) == bytes_of(expected));
+      EXPECT_TRUE(bytes_of(decode_streaming<T>(page)) == bytes_of(expected));
       // Same vector followed by more bytes: the fast paths may read further, results must not change.
       std::vector<uint8_t> padded = page;
       padded.resize(page.size() + 40, 0xFF);
