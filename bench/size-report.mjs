@@ -3,7 +3,9 @@
 // tests/nobuild/size.html (no build step, packages through an import map) decodes one corpus file
 // per format, and every JS and wasm response is counted, raw and gzip -9 (brotli too), grouped as
 // numdecode JS, numdecode wasm (+ its emscripten glue) and other packages. Corpus data is not
-// counted. Prints a Markdown table; --json prints the per-file figures.
+// counted. Prints a Markdown table; --json prints the per-file figures. The page's cases use the
+// entry a page would (the Pco page numdecode/pco, the Zarr page numdecode/zarr), and each loads
+// only its format's wasm module.
 //
 //   node bench/size-report.mjs [--json]
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -64,15 +66,21 @@ export async function measure(formats = FORMATS, { brotli = true } = {}) {
 
 const kB = (n) => (n / 1000).toFixed(1);
 
+/** The numdecode .wasm files a page fetched (file names, sorted). */
+export function wasmModules(files) {
+  return files.filter((f) => f.group === 'wasm' && f.path.endsWith('.wasm')).map((f) => path.basename(f.path)).sort();
+}
+
 export function markdown(report) {
   const lines = [
-    '| page uses | numdecode JS | wasm + glue | other packages | total (raw) | total gzip -9 | total brotli |',
-    '|---|---|---|---|---|---|---|',
+    '| page uses | wasm module | numdecode JS | wasm + glue | other packages | total (raw) | total gzip -9 | total brotli |',
+    '|---|---|---|---|---|---|---|---|',
   ];
   const cell = (t) => `${kB(t.raw)} / ${kB(t.gzip)}`;
-  for (const [format, { totals }] of Object.entries(report)) {
+  for (const [format, { totals, files }] of Object.entries(report)) {
+    const modules = wasmModules(files).join(', ');
     lines.push(
-      `| ${format} | ${cell(totals.js)} | ${cell(totals.wasm)} | ${cell(totals.deps)} | ${kB(totals.all.raw)} | ${kB(totals.all.gzip)} | ${kB(totals.all.brotli)} |`,
+      `| ${format} | ${modules} | ${cell(totals.js)} | ${cell(totals.wasm)} | ${cell(totals.deps)} | ${kB(totals.all.raw)} | ${kB(totals.all.gzip)} | ${kB(totals.all.brotli)} |`,
     );
   }
   lines.push('', 'kB = 1000 bytes; cells are raw / gzip -9. Corpus data not counted.');

@@ -97,7 +97,7 @@ maybe('no build step: import map in headless Chromium', () => {
     // Code and wasm from the package folders only (the server also serves the project at /).
     expect(paths.filter((p) => !/^\/(site|app|node_modules|corpus)\//.test(p))).toEqual([]);
     expect(paths).toContain('/node_modules/numdecode/js/worker/worker.js');
-    expect(paths).toContain('/node_modules/numdecode/dist/numdecode-simd.wasm');
+    expect(paths).toContain('/node_modules/numdecode/dist/numdecode-pco-simd.wasm');
     expect(browser.pageErrors).toEqual([]);
   });
 
@@ -108,7 +108,7 @@ maybe('no build step: import map in headless Chromium', () => {
     expect(local.filter((p) => !/^\/(site|app|corpus)\//.test(p))).toEqual([]);
     const fromCdn = http.filter((u) => u.origin === cdnBase).map((u) => u.pathname);
     expect(fromCdn).toContain('/npm/numdecode/js/worker/worker.js');
-    expect(fromCdn).toContain('/npm/numdecode/dist/numdecode-simd.wasm');
+    expect(fromCdn).toContain('/npm/numdecode/dist/numdecode-pco-simd.wasm');
     expect(fromCdn).toContain('/npm/hyparquet/src/index.js');
     expect(browser.pageErrors).toEqual([]);
   });

@@ -7,6 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { pcoDir, projectRoot } from './corpus.js';
 
+// One module per format, each in a SIMD and a scalar build.
+const DIST_FILES = ['pco', 'alp', 'bpcells'].flatMap((m) => ['simd', 'scalar'].flatMap((b) => [`numdecode-${m}-${b}.mjs`, `numdecode-${m}-${b}.wasm`]));
+
 let work;
 let tarball;
 let files;
@@ -31,7 +34,7 @@ afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-test('the tarball holds the library, both wasm builds, types and CommonJS entries, and nothing else', () => {
+test('the tarball holds the library, every format\'s wasm builds, types and CommonJS entries, and nothing else', () => {
   for (const f of [
     'package.json',
     'README.md',
@@ -51,33 +54,35 @@ test('the tarball holds the library, both wasm builds, types and CommonJS entrie
     'js/worker/index.d.ts',
     'js/worker/index.d.cts',
     'js/worker/worker.js',
-    'dist/numdecode-simd.mjs',
-    'dist/numdecode-simd.wasm',
-    'dist/numdecode-scalar.mjs',
-    'dist/numdecode-scalar.wasm',
+    'js/pco-entry.js',
+    'js/pco-entry.cjs',
+    'js/pco-entry.d.ts',
+    'js/pco-entry.d.cts',
+    ...DIST_FILES.map((f) => `dist/${f}`),
   ]) {
     expect(files).toContain(f);
   }
   expect(files.filter((f) => /^(tests|src|node_modules|build|bench|scripts)\//.test(f))).toEqual([]);
-  expect(readdirSync(path.join(app, 'node_modules', 'numdecode', 'dist')).sort()).toEqual(
-    ['numdecode-scalar.mjs', 'numdecode-scalar.wasm', 'numdecode-simd.mjs', 'numdecode-simd.wasm'],
-  );
+  expect(readdirSync(path.join(app, 'node_modules', 'numdecode', 'dist')).sort()).toEqual([...DIST_FILES].sort());
 });
 
 const file = (name) => JSON.stringify(path.join(pcoDir, name));
 
-test('import: numdecode, numdecode/zarr, numdecode/worker', () => {
+test('import: numdecode, numdecode/pco, numdecode/zarr, numdecode/worker', () => {
   const script = `
     import { readFileSync } from 'node:fs';
     import { init, pco, buildInfo } from 'numdecode';
+    import * as light from 'numdecode/pco';
     import { registerPcodec, PcodecCodec } from 'numdecode/zarr';
     import { createWorkerPool } from 'numdecode/worker';
     const bytes = new Uint8Array(readFileSync(${file('classic_f64_n1000.pco')}));
     const want = new Uint8Array(readFileSync(${file('classic_f64_n1000.bin')}));
     const same = (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).equals(want);
+    const lightApi = await light.init();
+    const out = { light: same(lightApi.pco.decode(bytes)) && lightApi === light };
     await init();
     const view = pco.decodeView(bytes);
-    const out = { version: buildInfo().version, decode: same(pco.decode(bytes)), view: same(view.values) };
+    Object.assign(out, { version: buildInfo().version, decode: same(pco.decode(bytes)), view: same(view.values) });
     view.release();
     const registry = registerPcodec(new Map());
     const entry = await registry.get('numcodecs.pcodec')();
@@ -89,10 +94,10 @@ test('import: numdecode, numdecode/zarr, numdecode/worker', () => {
     console.log(JSON.stringify(out));
   `;
   const out = JSON.parse(run(process.execPath, ['--input-type=module', '-e', script], app));
-  expect(out).toEqual({ version: expect.stringMatching(/^\d+\.\d+\.\d+/), decode: true, view: true, zarr: true, worker: true });
+  expect(out).toEqual({ light: true, version: expect.stringMatching(/^\d+\.\d+\.\d+/), decode: true, view: true, zarr: true, worker: true });
 });
 
-test('require: numdecode, numdecode/zarr, numdecode/worker', () => {
+test('require: numdecode, numdecode/pco, numdecode/zarr, numdecode/worker', () => {
   const script = `
     const { readFileSync } = require('node:fs');
     const numdecode = require('numdecode');
@@ -110,6 +115,9 @@ test('require: numdecode, numdecode/zarr, numdecode/worker', () => {
           !(err instanceof numdecode.AlpError) && err.code === numdecode.CODES.BAD_DATA;
       }
       out.decode = same(numdecode.pco.decode(bytes));
+      const light = require('numdecode/pco');
+      await light.init({ simd: 'auto' });
+      out.light = same(light.pco.decode(bytes));
       out.inspect = numdecode.pco.inspect(bytes).chunks.length;
       out.dtypes = numdecode.DTYPES.length;
       const esm = await numdecode.load();
@@ -128,6 +136,7 @@ test('require: numdecode, numdecode/zarr, numdecode/worker', () => {
     beforeInit: 'numdecode: await init() before pco',
     errorFamily: true,
     decode: true,
+    light: true,
     inspect: 1,
     dtypes: 11,
     sameModule: true,

@@ -23,9 +23,9 @@ test('the bin is an executable Node script', () => {
   expect(statSync(bin).mode & 0o111).not.toBe(0);
 });
 
-test('the files list ships the JS, the wasm builds and the CLI', () => {
+test('the files list ships the JS, every format\'s wasm builds and the CLI', () => {
   expect(pkg.files).toEqual(expect.arrayContaining(['js', 'dist', 'bin', 'README.md']));
-  for (const f of ['numdecode-simd.mjs', 'numdecode-simd.wasm', 'numdecode-scalar.mjs', 'numdecode-scalar.wasm']) {
+  for (const f of ['pco', 'alp', 'bpcells'].flatMap((m) => ['simd', 'scalar'].flatMap((b) => [`numdecode-${m}-${b}.mjs`, `numdecode-${m}-${b}.wasm`]))) {
     expect(existsSync(path.join(projectRoot, 'dist', f))).toBe(true);
   }
 });

@@ -37,7 +37,7 @@ test('whole files, with types the browser needs', async () => {
   expect(res.status).toBe(200);
   expect(res.headers.get('accept-ranges')).toBe('bytes');
   expect(Buffer.from(await res.arrayBuffer()).equals(pkgBytes)).toBe(true);
-  const wasm = await fetch(`${base}/dist/numdecode-simd.wasm`, { method: 'HEAD' });
+  const wasm = await fetch(`${base}/dist/numdecode-pco-simd.wasm`, { method: 'HEAD' });
   expect(wasm.status).toBe(200);
   expect(wasm.headers.get('content-type')).toBe('application/wasm');
   expect((await fetch(`${base}/js/index.js`, { method: 'HEAD' })).headers.get('content-type')).toMatch(/^text\/javascript/);
