@@ -1,6 +1,6 @@
 // What the wasm benchmark measures: each case decodes one corpus file through the public API.
 // A format adds its cases here; `native` names the matching Google Benchmark (bench/native/).
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const corpusDir = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));
@@ -30,49 +30,8 @@ export const cases = [
     load: () => read(`alp/${file}`),
     run: (api, bytes) => api.alp.decode(bytes, dtype),
   })),
-  {
-    // A whole BPCells matrix (d1z indices + m1 values) read through the lazy reader from a
-    // source held in memory: decoding and JS glue, no I/O. Values are the nnz entries.
-    format: 'bpcells',
-    name: 'packed_uint_large_20000x3000 (whole read)',
-    load: () => {
-      const dir = `bpcells/packed_uint_large_20000x3000/matrix/`;
-      return Object.fromEntries(readdirSync(corpusDir + dir).map((f) => [f, read(dir + f)]));
-    },
-    run: async (api, files) => {
-      const source = {
-        size: async (name) => files[name]?.length ?? null,
-        read: async (name, start, end) => files[name].subarray(start, end),
-      };
-      const m = await api.bpcells.open(source);
-      return (await m.read()).val;
-    },
-  },
-  // BP-128 kernels through the binding on the large matrix's index (d1z) and values (m1):
-  // includes copying the compressed words into wasm memory and the integers out to JS.
-  ...[
-    ['d1z', 3, 'index', 'BM_d1z_index_simd'],
-    ['m1', 1, 'val', 'BM_m1_val_simd'],
-  ].map(([variant, code, array, native]) => ({
-    format: 'bpcells',
-    name: `${variant} ${array}_data kernel (binding)`,
-    native,
-    nativeValueBytes: 4,
-    nativeCopy: 'BM_memcpy_same_size',
-    load: () => {
-      const dir = 'bpcells/packed_uint_large_20000x3000/matrix/';
-      const payload = (f) => read(dir + f).subarray(8); // after the 8-byte array header
-      return {
-        data: payload(`${array}_data`),
-        idx: payload(`${array}_idx`),
-        starts: array === 'index' ? payload('index_starts') : new Uint8Array(0),
-      };
-    },
-    run: (api, { data, idx, starts }) => {
-      const count = (idx.length / 4 - 1) * 128;
-      return api.bpcellsKernel(code, data, idx, starts, count);
-    },
-  })),
+  // BPCells: bench/bpcells-read.mjs (whole-matrix reads of the local directory and the BP-128
+  // kernels, each beside its reference).
 ];
 
 // Small files: the per-call cost (JS <-> wasm crossing, header and metadata parsing, output

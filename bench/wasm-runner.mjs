@@ -8,15 +8,6 @@ import * as wasm from '../js/wasm.js';
 
 const simd = process.argv[2] === 'simd';
 await index.init({ simd });
-// The BPCells kernel cases call the binding directly (the public API wraps it in lazy I/O).
-api.bpcellsKernel = (variant, data, idx, starts, count) =>
-  wasm.viewAs(
-    'u32',
-    wasm.withInputs('bpcells', [data, idx, starts], (dp, dl, ip, il, sp, sl) =>
-      wasm.binding('bpcells', 'bpcellsDecodeChunks')(variant, dp, dl, ip, il, sp, sl, 0, 0, count, 0, 'bench'),
-    ),
-  );
-
 // Best of several rounds of at least `minSeconds` each: the machine is shared and noisy.
 async function time(fn, minSeconds = 0.3, rounds = 5) {
   let best = Infinity;

@@ -18,7 +18,6 @@
 #include "bpcells/matrix.hpp"
 #include "core/error.hpp"
 
-using emscripten::typed_memory_view;
 using emscripten::val;
 using namespace numdecode;
 using namespace numdecode::bpcells;
@@ -33,28 +32,6 @@ uint64_t as_count(double x, const char* what) {
   if (!(x >= 0) || x > 9007199254740992.0 || x != static_cast<double>(static_cast<uint64_t>(x)))
     fail("bpcells: ", what, " must be a non-negative integer, got ", x);
   return static_cast<uint64_t>(x);
-}
-
-// Decodes values [skip, skip+count) of the chunks described by `idx` (n+1 little-endian u32
-// word offsets relative to the start of `data`) and `starts` (n u32, d1/d1z only).
-// variant: 0 = BP-128, 1 = m1, 2 = d1, 3 = d1z. value_limit 0 = no range check.
-// Returns a Uint8Array of count little-endian u32.
-val decode_chunks_js(int variant, uintptr_t data_ptr, size_t data_len, uintptr_t idx_ptr, size_t idx_len,
-                     uintptr_t starts_ptr, size_t starts_len, double first_chunk, double skip, double count,
-                     double value_limit, std::string name) {
-  return guarded([&]() -> val {
-    if (variant < 0 || variant > 3) fail("bpcells: unknown BP-128 variant ", variant);
-    if (idx_len % 4 != 0 || idx_len < 4) fail("bpcells: ", name, "_idx run of ", idx_len, " bytes is not n+1 u32");
-    std::vector<uint64_t> offsets(idx_len / 4);
-    for (size_t i = 0; i < offsets.size(); ++i) offsets[i] = load_le<uint32_t>(bytes_at(idx_ptr, idx_len).data() + 4 * i);
-    ChunkRun run{static_cast<Variant>(variant), bytes_at(data_ptr, data_len), offsets,
-                 bytes_at(starts_ptr, starts_len), as_count(first_chunk, "first chunk"), name};
-    const uint64_t n = as_count(count, "count");
-    if (n > uint64_t{128} * (offsets.size() - 1)) fail("bpcells: ", name, ": ", n, " values requested from ", offsets.size() - 1, " chunks");
-    std::vector<uint32_t> out(n);
-    decode_chunks(run, as_count(skip, "skip"), n, out.data(), as_count(value_limit, "value limit"));
-    return bindings::copy_to_js(reinterpret_cast<const uint8_t*>(out.data()), out.size() * 4);
-  });
 }
 
 // Throws unless the first 8 bytes are the header of `type` ("u32", "u64", "f32", "f64").
@@ -113,7 +90,6 @@ extern "C" EMSCRIPTEN_KEEPALIVE int numdecode_bpcells_decode_to(int variant, uin
 }
 
 EMSCRIPTEN_BINDINGS(bpcells) {
-  emscripten::function("bpcellsDecodeChunks", &decode_chunks_js);
   emscripten::function("bpcellsCheckArrayHeader", &check_header_js);
   emscripten::function("bpcellsParseVersion", &parse_version_js);
   emscripten::function("bpcellsSimd", &simd_js);
