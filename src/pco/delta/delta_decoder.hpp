@@ -56,6 +56,18 @@ class DeltaDecoder {
       state_[0] = m;
       return;
     }
+    if (d_.kind == DeltaKind::Consecutive && d_.order == 2) {
+      // Both levels in one pass (level 1's sums feed level 0's as they come), into the output.
+      W m0 = state_[0], m1 = state_[1];
+      for (size_t i = 0; i < b; ++i) {
+        out[i] = m0;
+        m0 = W(m0 + m1);
+        m1 = W(m1 + d[i]);
+      }
+      state_[0] = m0;
+      state_[1] = m1;
+      return;
+    }
     switch (d_.kind) {
       case DeltaKind::Consecutive:
         for (size_t lvl = d_.order; lvl-- > 0;) {
