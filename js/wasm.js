@@ -99,15 +99,16 @@ async function loadModule(format, simd, options) {
     moduleArgs.wasmBinary = await readFile(WASM_FILE[format](simd));
   }
   const mod = await Promise.race([factory(moduleArgs), instantiateFailed]);
-  let info;
+  // Another format's module (or another program) given as options.module, wasmBinary or wasmUrl
+  // links against this glue but calls the wrong functions: its build facts do not read back.
+  let info = null;
   try {
     info = readBuildInfo(mod);
-  } catch (err) {
-    info = { format: `something else (${err?.message ?? err})` };
+  } catch {
+    // reported below
   }
-  if (info.format !== format) {
-    // Another format's module (or another program) given as options.module, wasmBinary or wasmUrl.
-    throw new NumdecodeError(`numdecode init: the wasm given for ${format} is not numdecode's ${format} module: it is ${info.format}`);
+  if (info?.format !== format) {
+    throw new NumdecodeError(`numdecode init: the wasm given for ${format} is not numdecode's ${format} module (another format's, or another program)`);
   }
   if (info.simd !== simd) {
     throw new NumdecodeError(
