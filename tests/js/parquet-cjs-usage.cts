@@ -7,5 +7,7 @@ export async function example(bytes: Uint8Array) {
   const pages = await parquet.readPages(bytes, { column: 'a' });
   const esm = await parquet.load();
   const isError: boolean = new Error('x') instanceof esm.ParquetError;
-  return [r.numRows, info.numRows, pages.dtype, isError];
+  const damaged: boolean = new Error('y') instanceof parquet.ParquetError;
+  const code: string = parquet.CODES.BAD_DATA;
+  return [r.numRows, info.numRows, pages.dtype, isError, damaged, code];
 }

@@ -1,6 +1,7 @@
 // numdecode/parquet: the parquet-cpp ALP corpus bit-exact against its CSVs (whole files, a row
 // range across vectors, one column over HTTP), the wider shapes built in memory by
 // parquet-build.js (expected values are the values written), inspect(), and damaged files.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
@@ -8,7 +9,7 @@ import { parquetWriteBuffer } from 'hyparquet-writer';
 import { compressors } from 'hyparquet-compressors';
 import { init, alp, ParquetError, IoError, NumdecodeError } from '../../js/index.js';
 import { read, inspect, readPages } from '../../js/parquet.js';
-import { corpusRoot, readJson } from './corpus.js';
+import { corpusRoot, projectRoot, readJson } from './corpus.js';
 import { buildParquet } from './parquet-build.js';
 import { startServer, serveRange } from './io-test-server.js';
 
@@ -388,6 +389,22 @@ describe('damaged files', () => {
     expect(err).toBeInstanceOf(ParquetError);
     expect(err.code).toBe('ERR_BAD_DATA');
     expect(err.message).toMatch(/footer/);
+  });
+
+  test('the CommonJS entry: CODES, and ParquetError answers instanceof for its errors', () => {
+    // A child process: the real require() and import(), outside Jest's module registry.
+    const file = path.join(corpusRoot, 'parquet-alp/alp_spotify1.parquet');
+    const script = `
+      const parquet = require(${JSON.stringify(path.join(projectRoot, 'js/parquet.cjs'))});
+      const bytes = require('node:fs').readFileSync(${JSON.stringify(file)});
+      parquet.read(bytes.subarray(0, bytes.length - 100)).then(
+        () => console.log('no error'),
+        (err) => console.log(JSON.stringify([err instanceof parquet.ParquetError, err instanceof parquet.NumdecodeError,
+          err.code === parquet.CODES.BAD_DATA, new Error('x') instanceof parquet.ParquetError, err.message])));`;
+    const out = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', timeout: 30000 });
+    const [isParquet, isNumdecode, badData, plainIsParquet, message] = JSON.parse(out);
+    expect([isParquet, isNumdecode, badData, plainIsParquet]).toEqual([true, true, true, false]);
+    expect(message).toMatch(/footer/);
   });
 
   test('a page size past the column chunk', async () => {
