@@ -6,6 +6,22 @@ import { fileURLToPath } from 'node:url';
 export const corpusDir = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));
 const read = (path) => new Uint8Array(readFileSync(corpusDir + path));
 
+// Per page: its copy in wasm memory and an output buffer, made on the first call.
+const alpInWasm = new WeakMap();
+function alpDecoderAlone(wasm, bytes, dtype) {
+  const mod = wasm.getModule('alp');
+  const f32 = dtype === 'f32' ? 1 : 0;
+  let at = alpInWasm.get(bytes);
+  if (at === undefined) {
+    const page = mod._malloc(bytes.length);
+    mod.HEAPU8.set(bytes, page);
+    const n = mod._numdecode_alp_size(page, bytes.length, f32);
+    at = { page, n, out: mod._malloc(n * (f32 ? 4 : 8)) };
+    alpInWasm.set(bytes, at);
+  }
+  mod._numdecode_alp_decode_to(at.page, bytes.length, f32, 0, at.n, at.out);
+}
+
 export const cases = [
   ...['bench_f64_sensor_2m.pco', 'bench_i64_timestamps_2m.pco', 'bench_u32_random_1500k.pco'].map((file) => ({
     format: 'pco',
@@ -16,6 +32,8 @@ export const cases = [
     run: (api, bytes) => api.pco.decode(bytes),
     // The public API into an array allocated once (out: what run() returned).
     into: (api, bytes, out) => api.pco.decodeInto(bytes, out),
+    // The public API leaving the values in wasm memory.
+    view: (api, bytes) => api.pco.decodeView(bytes).release(),
     // The decoder alone: values land in wasm memory and are not copied out to JS.
     core: (wasm, bytes) => wasm.withInputs('pco', [bytes], (ptr, len) => wasm.getModule('pco')._numdecode_pco_decode(ptr, len, Infinity, 0)),
   })),
@@ -29,6 +47,11 @@ export const cases = [
     nativeCopy,
     load: () => read(`alp/${file}`),
     run: (api, bytes) => api.alp.decode(bytes, dtype),
+    into: (api, bytes, out) => api.alp.decodeInto(bytes, out),
+    view: (api, bytes) => api.alp.decodeView(bytes, dtype).release(),
+    // The decoder alone, as the native benchmark runs it: the page copied into wasm memory once,
+    // the values decoded into a buffer allocated once.
+    core: (wasm, bytes) => alpDecoderAlone(wasm, bytes, dtype),
   })),
   // BPCells: bench/bpcells-read.mjs (whole-matrix reads of the local directory and the BP-128
   // kernels, each beside its reference).

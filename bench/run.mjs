@@ -56,9 +56,15 @@ const rows = simd.results.map((s, i) => {
     nativeCopyGBs: nativeCopy ? nativeCopy.bytes_per_second / 1e9 : undefined,
     wasmSimd: mvals(s.values, s.seconds),
     intoSimd: s.intoSeconds ? mvals(s.values, s.intoSeconds) : undefined,
+    viewSimd: s.viewSeconds ? mvals(s.values, s.viewSeconds) : undefined,
+    // Output bytes per second of each call path ÷ the same run's JS copy of those bytes.
+    apiPerCopy: s.copySeconds / s.seconds,
+    intoPerCopy: s.intoSeconds ? s.copySeconds / s.intoSeconds : undefined,
+    viewPerCopy: s.viewSeconds ? s.copySeconds / s.viewSeconds : undefined,
     wasmScalar: mvals(sc.values, sc.seconds),
     coreSimd: s.coreSeconds ? mvals(s.values, s.coreSeconds) : undefined,
     coreScalar: sc.coreSeconds ? mvals(sc.values, sc.coreSeconds) : undefined,
+    outBytes: s.outBytes,
     wasmSimdGBs: gbs(s.outBytes, s.seconds),
     jsCopyGBs: gbs(s.outBytes, s.copySeconds),
   };
@@ -77,6 +83,24 @@ for (const r of rows) {
       `${fmt(r.jsCopyGBs, 1)} | ${fmt(r.wasmSimdGBs / r.jsCopyGBs, 3)} |`,
   );
 }
+// Every call path against a JS copy of the same output bytes (TypedArray.set, same run), and the
+// wasm decoder against the native one. Issue 16's targets: ALP decodeInto and decodeView >= 0.5x
+// the copy, ALP wasm SIMD decoder >= 0.7x native.
+const pathLines = [
+  '| case | output MB | JS copy GB/s | decode (new array) ÷ copy | decodeInto ÷ copy | decodeView ÷ copy | wasm SIMD decoder ÷ native |',
+  '|---|---:|---:|---:|---:|---:|---:|',
+];
+for (const r of rows) {
+  const isAlp = r.format === 'alp';
+  const mark = (x, target) => (isAlp && x !== undefined ? (x >= target ? ' ✓' : ' ✗') : '');
+  const decoderPerNative = r.coreSimd / r.native;
+  pathLines.push(
+    `| ${r.format} ${r.name} | ${fmt(r.outBytes / 1e6, 1)} | ${fmt(r.jsCopyGBs, 1)} | ${fmt(r.apiPerCopy, 2)} | ` +
+      `${fmt(r.intoPerCopy, 2)}${mark(r.intoPerCopy, 0.5)} | ${fmt(r.viewPerCopy, 2)}${mark(r.viewPerCopy, 0.5)} | ` +
+      `${fmt(decoderPerNative, 2)}${mark(Number.isNaN(decoderPerNative) ? undefined : decoderPerNative, 0.7)} |`,
+  );
+}
+
 // Small files. The per-value cost comes from the difference between the two sizes, measured on
 // the call that allocates nothing (decodeInto; the native call reuses its buffer too); every
 // call of that runtime decodes the same way, so its per-call overhead is its time for the
@@ -103,14 +127,23 @@ for (const r of smallRows) {
   );
 }
 
+const commit = (() => {
+  try {
+    return execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+})();
 const machine = `${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, Node ${process.version}, load ${os
   .loadavg()
   .map((x) => x.toFixed(1))
-  .join(' ')}`;
+  .join(' ')}, commit ${commit}`;
 console.log(`numdecode benchmark on ${machine}\n`);
 console.log(lines.join('\n'));
+console.log('\nCall paths against a JS copy of the same output bytes (ALP targets: into/view ≥ 0.5, decoder ≥ 0.7× native)\n');
+console.log(pathLines.join('\n'));
 console.log(`\nPco small files (Int32, same kind of data at two sizes)\n`);
 console.log(smallLines.join('\n'));
 mkdirSync(`${root}test-output`, { recursive: true });
 writeFileSync(`${root}test-output/bench.json`, JSON.stringify({ machine, rows, small: smallRows }, null, 2));
-writeFileSync(`${root}test-output/bench.md`, `${machine}\n\n${lines.join('\n')}\n\n${smallLines.join('\n')}\n`);
+writeFileSync(`${root}test-output/bench.md`, `${machine}\n\n${lines.join('\n')}\n\n${pathLines.join('\n')}\n\n${smallLines.join('\n')}\n`);

@@ -34,10 +34,11 @@ for (const c of cases) {
   const seconds = await time(() => c.run(api, bytes));
   const coreSeconds = c.core ? await time(() => c.core(wasm, bytes)) : undefined;
   const intoSeconds = c.into ? await time(() => c.into(api, bytes, out)) : undefined;
+  const viewSeconds = c.view ? await time(() => c.view(api, bytes)) : undefined;
   const src = new Uint8Array(outBytes).fill(1);
   const dst = new Uint8Array(outBytes);
   const copySeconds = await time(() => dst.set(src));
-  results.push({ format: c.format, name: c.name, native: c.native, nativeCopy: c.nativeCopy, nativeValueBytes: c.nativeValueBytes, values, outBytes, seconds, coreSeconds, intoSeconds, copySeconds });
+  results.push({ format: c.format, name: c.name, native: c.native, nativeCopy: c.nativeCopy, nativeValueBytes: c.nativeValueBytes, values, outBytes, seconds, coreSeconds, intoSeconds, viewSeconds, copySeconds });
 }
 // Per-call times of small files in microseconds, per call style and file size. Timed in a
 // synchronous loop (awaiting each call would add a microtask turn to every call), the sizes
