@@ -30,21 +30,33 @@ LatentTable build_latent_table(const LatentVarMeta& var) {
   const uint64_t bias = var.delta_coded ? uint64_t{1} << (var.latent_bits - 1) : 0;  // delta centering
   if (t.n_bins == 1) t.single_lower = var.bins[0].lower + bias;
   if (t.n_bins <= 1) return t;
-  unsigned min_ans_bits = kMaxAnsBits;
   const uint32_t size = uint32_t{1} << var.ans_size_log;
   std::vector<uint32_t> symbols = spread_state_symbols(var.ans_size_log, var.bins);
-  std::vector<uint32_t> x_s(var.bins.size());
-  for (size_t s = 0; s < var.bins.size(); ++s) x_s[s] = var.bins[s].weight;
+  // Per bin: the next state's x (x runs from weight to 2 * weight - 1 over the bin's states, in
+  // table order), its offset width and its lower, so that the loop below touches small arrays.
+  struct BinState {
+    uint32_t x;
+    uint32_t offset_bits;
+    uint64_t lower;
+  };
+  std::vector<BinState> bins(var.bins.size());
+  unsigned min_ans_bits = kMaxAnsBits;
+  for (size_t s = 0; s < bins.size(); ++s) {
+    const Bin& b = var.bins[s];
+    bins[s] = BinState{b.weight, b.offset_bits, b.lower + bias};
+    // A bin's fewest bits are read in its last state, x = 2 * weight - 1.
+    min_ans_bits = std::min<unsigned>(min_ans_bits, var.ans_size_log - (31 - std::countl_zero(2 * b.weight - 1)));
+  }
   t.nodes.resize(size);
   t.lowers.resize(size);
+  AnsNode* nodes = t.nodes.data();
+  uint64_t* lowers = t.lowers.data();
   for (uint32_t i = 0; i < size; ++i) {
-    uint32_t s = symbols[i];
-    uint32_t x = x_s[s]++;
-    unsigned bits = var.ans_size_log - (31 - std::countl_zero(x));
-    t.nodes[i] = AnsNode{uint16_t((x << bits) - size), uint16_t((1u << bits) - 1), uint8_t(bits),
-                         uint8_t(var.bins[s].offset_bits)};
-    t.lowers[i] = var.bins[s].lower + bias;
-    min_ans_bits = std::min(min_ans_bits, bits);
+    BinState& b = bins[symbols[i]];
+    const uint32_t x = b.x++;
+    const unsigned bits = var.ans_size_log - (31 - std::countl_zero(x));
+    nodes[i] = AnsNode{uint16_t((x << bits) - size), uint16_t((1u << bits) - 1), uint8_t(bits), uint8_t(b.offset_bits)};
+    lowers[i] = b.lower;
   }
   t.min_bits_per_latent += min_ans_bits;
   return t;
