@@ -136,24 +136,39 @@ inline V vmax(V a, V b) { return wasm_u32x4_max(a, b); }
 #endif
 
 // Row `slot` of a B-bit chunk: bits [slot*B, slot*B+B) of every lane.
+// The two constant vectors of a chunk (the B-bit mask and 1s), made once per chunk from a value
+// the compiler cannot see: given as constants, each of the 32 rows re-created them in V8's wasm
+// code instead of keeping them in a register.
+volatile uint32_t g_all_ones = ~uint32_t{0};
+
+template <unsigned B>
+struct RowConstants {
+  V mask, one;
+  RowConstants() {
+    const V all = splat(g_all_ones);
+    mask = shr<32 - B>(all);
+    one = shr<31>(all);
+  }
+};
+
 template <unsigned B, unsigned Slot>
-inline V extract_row(const uint8_t* in) {
+inline V extract_row(const uint8_t* in, const RowConstants<B>& k) {
   constexpr unsigned pos = Slot * B, word = pos / 32, shift = pos % 32;
   V v = shr<shift>(load(in + 16 * word));
   if constexpr (shift + B > 32) v = vor(v, shl<32 - shift>(load(in + 16 * (word + 1))));
   // When the value ends exactly at bit 31 of a word the right shift already cleared the rest.
-  if constexpr (shift + B != 32) v = vand(v, splat((uint32_t{1} << B) - 1));
+  if constexpr (shift + B != 32) v = vand(v, k.mask);
   return v;
 }
 
-template <Variant Var>
-inline V transform_row(V v, V& carry) {
+template <Variant Var, unsigned B>
+inline V transform_row(V v, V& carry, const RowConstants<B>& k) {
   if constexpr (Var == Variant::Plain) {
     return v;
   } else if constexpr (Var == Variant::M1) {
-    return vadd(v, splat(1));
+    return vadd(v, k.one);
   } else {
-    if constexpr (Var == Variant::D1Z) v = vxor(shr<1>(v), vsub(splat(0), vand(v, splat(1))));
+    if constexpr (Var == Variant::D1Z) v = vxor(shr<1>(v), vsub(splat(0), vand(v, k.one)));
     // Inclusive prefix sum over the 4 lanes, then add the running total of earlier rows.
     v = vadd(v, lanes_up1(v));
     v = vadd(v, lanes_up2(v));
@@ -166,7 +181,8 @@ inline V transform_row(V v, V& carry) {
 template <unsigned B, Variant Var, size_t... Slot>
 inline void unpack_rows(const uint8_t* in, uint32_t start, uint32_t* out, std::index_sequence<Slot...>) {
   V carry = splat(start);
-  ((store(out + 4 * Slot, transform_row<Var>(extract_row<B, Slot>(in), carry))), ...);
+  const RowConstants<B> k;
+  ((store(out + 4 * Slot, transform_row<Var>(extract_row<B, Slot>(in, k), carry, k))), ...);
 }
 
 template <unsigned B, Variant Var>
