@@ -47,44 +47,49 @@ const StreamFiles& stream(const char* prefix) {
   return cache[prefix] = std::move(s);
 }
 
-void run(benchmark::State& state, const char* prefix, Variant v, Kernel k) {
+// A stream's arrays parsed from its files; nullopt (and the benchmark skipped) without the corpus.
+struct Stream {
+  ArrayFile data, idx;
+  std::vector<uint64_t> offsets;
+  Bytes starts;
+  uint64_t count;
+};
+
+std::optional<Stream> parsed(benchmark::State& state, const char* prefix) {
   const StreamFiles& s = stream(prefix);
   if (s.count == 0) {
     state.SkipWithError("corpus matrix packed_uint_large_20000x3000 not found");
-    return;
+    return std::nullopt;
   }
-  const auto data = parse_array_file(s.data, ElemType::U32, "data");
-  const auto idx = parse_array_file(s.idx, ElemType::U32, "idx");
-  const auto offsets = array_values<uint64_t>(parse_array_file(s.offsets, ElemType::U64, "offsets"));
-  Bytes starts = s.starts.empty() ? Bytes{} : parse_array_file(s.starts, ElemType::U32, "starts").payload;
+  return Stream{parse_array_file(s.data, ElemType::U32, "data"), parse_array_file(s.idx, ElemType::U32, "idx"),
+                array_values<uint64_t>(parse_array_file(s.offsets, ElemType::U64, "offsets")),
+                s.starts.empty() ? Bytes{} : parse_array_file(s.starts, ElemType::U32, "starts").payload, s.count};
+}
+
+void run(benchmark::State& state, const char* prefix, Variant v, Kernel k) {
+  const auto s = parsed(state, prefix);
+  if (!s) return;
   for (auto _ : state) {
-    auto out = decode_stream(v, data.payload, idx.payload, offsets, starts, s.count, prefix, 0, k);
+    auto out = decode_stream(v, s->data.payload, s->idx.payload, s->offsets, s->starts, s->count, prefix, 0, k);
     benchmark::DoNotOptimize(out.data());
   }
-  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(s.count) * 4);  // decoded bytes
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(s->count) * 4);  // decoded bytes
 }
 
 // The kernel alone, as the wasm bench's kernel cases run it: offsets resolved and the output
 // buffer allocated once, outside the loop (decode_stream above also allocates and zeroes it).
 void run_into(benchmark::State& state, const char* prefix, Variant v, Kernel k) {
-  const StreamFiles& s = stream(prefix);
-  if (s.count == 0) {
-    state.SkipWithError("corpus matrix packed_uint_large_20000x3000 not found");
-    return;
-  }
-  const auto data = parse_array_file(s.data, ElemType::U32, "data");
-  const auto idx = parse_array_file(s.idx, ElemType::U32, "idx");
-  const auto offsets = array_values<uint64_t>(parse_array_file(s.offsets, ElemType::U64, "offsets"));
-  Bytes starts = s.starts.empty() ? Bytes{} : parse_array_file(s.starts, ElemType::U32, "starts").payload;
-  const std::vector<uint64_t> words = resolve_word_offsets(idx.payload, offsets, prefix);
-  ChunkRun run{v, data.payload, words, starts, 0, prefix};
-  std::vector<uint32_t> out(s.count);
+  const auto s = parsed(state, prefix);
+  if (!s) return;
+  const std::vector<uint64_t> words = resolve_word_offsets(s->idx.payload, s->offsets, prefix);
+  ChunkRun run{v, s->data.payload, words, s->starts, 0, prefix};
+  std::vector<uint32_t> out(s->count);
   for (auto _ : state) {
-    decode_chunks(run, 0, s.count, out.data(), 0, k);
+    decode_chunks(run, 0, s->count, out.data(), 0, k);
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
-  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(s.count) * 4);  // decoded bytes
+  state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(s->count) * 4);  // decoded bytes
 }
 
 void BM_d1z_index_simd(benchmark::State& st) { run(st, "index", Variant::D1Z, Kernel::Auto); }
