@@ -4,7 +4,7 @@
 // memory (views), or in a bounded wasm buffer that is copied to the JS array (fresh arrays,
 // `into`). Block sizes were measured on the 3.8M-entry corpus matrix: each call costs ~1-2 µs
 // besides its work, and large copies out run faster than many 64 KiB ones.
-import { getModule } from '../wasm.js';
+import { binding, getModule } from '../wasm.js';
 import { BpcellsError } from './sources.js';
 import { CODES } from '../errors.js';
 
@@ -32,7 +32,7 @@ export function decodeRun(run, target, limit) {
   const { variant, abs, starts, data, skip, count, firstChunk } = run;
   if (count === 0) return;
   const mod = getModule('bpcells');
-  const decodeTo = mod._numdecode_bpcells_decode_to;
+  const decodeTo = binding('bpcells', '_numdecode_bpcells_decode_to'); // a clear error if dist/ is older
   const nchunks = abs.length - 1;
   const block = Math.min(target.array ? BLOCK_CHUNKS.array : BLOCK_CHUNKS.wasm, nchunks);
   const dataBytes = Math.min(data.length, block * CHUNK_BYTES_MAX);
