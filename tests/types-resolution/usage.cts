@@ -17,3 +17,12 @@ export async function rows(): Promise<number> {
   const result: parquet.ParquetReadResult = await parquet.read('data.parquet');
   return result.numRows;
 }
+
+import pcoOnly = require('numdecode/pco');
+
+export async function pcoPage(bytes: Uint8Array): Promise<number> {
+  await pcoOnly.init();
+  // @ts-expect-error: the light entry takes no formats
+  await pcoOnly.init({ formats: ['pco'] });
+  return pcoOnly.pco.decode(bytes).length;
+}

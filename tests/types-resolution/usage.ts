@@ -27,3 +27,18 @@ export async function viewer(bytes: Uint8Array, page: Uint8Array): Promise<numbe
   await pool.terminate();
   return first + doubles[0] + matrix.shape[0] + result.numRows + name.length + err.message.length + Number(info.simd);
 }
+
+// numdecode/pco: the light Pco-only entry.
+import * as pcoOnly from 'numdecode/pco';
+
+export async function pcoPage(bytes: Uint8Array): Promise<number> {
+  const api: typeof pcoOnly = await pcoOnly.init({ simd: 'auto' });
+  await init({ formats: ['pco', 'alp'] });
+  // @ts-expect-error: the light entry loads Pco only, it takes no formats
+  await pcoOnly.init({ formats: ['alp'] });
+  // @ts-expect-error: formats are checked
+  await init({ formats: ['zstd'] });
+  const values: Float64Array = api.pco.decode(bytes, { dtype: 'f64' });
+  const err: pcoOnly.NumdecodeError = new pcoOnly.PcoError('bad');
+  return values[0] + err.message.length + Number(pcoOnly.buildInfo().simd);
+}
