@@ -253,10 +253,12 @@ size_t decode_f64_narrow_groups(const uint8_t* packed, size_t groups, unsigned b
 // f64: a group of 8 is four pairs; pair p starts at byte floor(2*p*bw/8). Each 64-bit lane takes
 // the 8 bytes holding its first bit and is shifted right by its bit offset. Widths where a value
 // can straddle 9 bytes ("spanning") also OR in the 8 bytes one further on, shifted left by 8-shift.
+// Value i's bit offset is (i*bw) mod 8, which depends on bw mod 8 only: the kernel is instantiated
+// per residue so that every shift is a constant (LLVM 14 turns a wasm shift by a variable amount
+// in a loop into per-lane extracts and scalar shifts).
 struct F64Plan {
   alignas(16) uint8_t shuffle[4][16];
   unsigned pair_byte[4];
-  int shift[4][2];
   bool spanning = false;
 };
 
@@ -268,14 +270,22 @@ F64Plan plan_f64(unsigned bw) {
     for (unsigned lane = 0; lane < 2; ++lane) {
       const unsigned bit = (first_bit & 7) + lane * bw;
       for (unsigned b = 0; b < 8; ++b) plan.shuffle[p][8 * lane + b] = static_cast<uint8_t>((bit >> 3) + b);
-      plan.shift[p][lane] = static_cast<int>(bit & 7);
       if ((bit & 7) + bw > 64) plan.spanning = true;
     }
   }
   return plan;
 }
 
-template <bool kSpanning>
+// The two values of pair P (values 2P and 2P+1 of a group) for bit widths = R mod 8.
+template <bool kSpanning, unsigned R, unsigned P>
+inline V unpack_f64_pair(const uint8_t* at, V shuffle) {
+  constexpr int kShift0 = static_cast<int>((2 * P * R) & 7), kShift1 = static_cast<int>(((2 * P + 1) * R) & 7);
+  V d = shr_u64_lanes(shuffle_bytes(load(at), shuffle), kShift0, kShift1);
+  if constexpr (kSpanning) d = or_(d, shl_u64_lanes(shuffle_bytes(load(at + 1), shuffle), 8 - kShift0, 8 - kShift1));
+  return d;
+}
+
+template <bool kSpanning, unsigned R>
 size_t decode_f64_groups(const uint8_t* packed, size_t groups, unsigned bw, const F64Plan& plan,
                          uint64_t frame, double f10, double f10neg, double* out) {
   const V shuffle[4] = {load(plan.shuffle[0]), load(plan.shuffle[1]), load(plan.shuffle[2]), load(plan.shuffle[3])};
@@ -283,17 +293,28 @@ size_t decode_f64_groups(const uint8_t* packed, size_t groups, unsigned bw, cons
   const V frame_v = splat_u64(frame);
   for (size_t g = 0; g < groups; ++g) {
     const uint8_t* base = packed + g * bw;
-    for (unsigned p = 0; p < 4; ++p) {
-      const uint8_t* at = base + plan.pair_byte[p];
-      V d = shr_u64_lanes(shuffle_bytes(load(at), shuffle[p]), plan.shift[p][0], plan.shift[p][1]);
-      if constexpr (kSpanning) {
-        const V later = shuffle_bytes(load(at + 1), shuffle[p]);
-        d = or_(d, shl_u64_lanes(later, 8 - plan.shift[p][0], 8 - plan.shift[p][1]));
-      }
-      store_f64x2(out + 8 * g + 2 * p, add_u64(and_(d, mask), frame_v), f10, f10neg);
-    }
+    double* o = out + 8 * g;
+    store_f64x2(o, add_u64(and_(unpack_f64_pair<kSpanning, R, 0>(base + plan.pair_byte[0], shuffle[0]), mask), frame_v), f10, f10neg);
+    store_f64x2(o + 2, add_u64(and_(unpack_f64_pair<kSpanning, R, 1>(base + plan.pair_byte[1], shuffle[1]), mask), frame_v), f10, f10neg);
+    store_f64x2(o + 4, add_u64(and_(unpack_f64_pair<kSpanning, R, 2>(base + plan.pair_byte[2], shuffle[2]), mask), frame_v), f10, f10neg);
+    store_f64x2(o + 6, add_u64(and_(unpack_f64_pair<kSpanning, R, 3>(base + plan.pair_byte[3], shuffle[3]), mask), frame_v), f10, f10neg);
   }
   return groups * 8;
+}
+
+template <bool kSpanning>
+size_t decode_f64_groups_any(const uint8_t* packed, size_t groups, unsigned bw, const F64Plan& plan,
+                             uint64_t frame, double f10, double f10neg, double* out) {
+  switch (bw & 7) {
+    case 0: return decode_f64_groups<kSpanning, 0>(packed, groups, bw, plan, frame, f10, f10neg, out);
+    case 1: return decode_f64_groups<kSpanning, 1>(packed, groups, bw, plan, frame, f10, f10neg, out);
+    case 2: return decode_f64_groups<kSpanning, 2>(packed, groups, bw, plan, frame, f10, f10neg, out);
+    case 3: return decode_f64_groups<kSpanning, 3>(packed, groups, bw, plan, frame, f10, f10neg, out);
+    case 4: return decode_f64_groups<kSpanning, 4>(packed, groups, bw, plan, frame, f10, f10neg, out);
+    case 5: return decode_f64_groups<kSpanning, 5>(packed, groups, bw, plan, frame, f10, f10neg, out);
+    case 6: return decode_f64_groups<kSpanning, 6>(packed, groups, bw, plan, frame, f10, f10neg, out);
+    default: return decode_f64_groups<kSpanning, 7>(packed, groups, bw, plan, frame, f10, f10neg, out);
+  }
 }
 
 }  // namespace
@@ -337,8 +358,8 @@ void decode_f64_simd(const uint8_t* packed, const uint8_t* readable_end, size_t 
   const size_t reach = plan.pair_byte[3] + 16 + (plan.spanning ? 1 : 0);
   const size_t groups = avail >= reach ? std::min(n / 8, (avail - reach) / bit_width + 1) : 0;
   const size_t done = plan.spanning
-                          ? decode_f64_groups<true>(packed, groups, bit_width, plan, frame, pow10_factor, pow10_neg_exponent, out)
-                          : decode_f64_groups<false>(packed, groups, bit_width, plan, frame, pow10_factor, pow10_neg_exponent, out);
+                          ? decode_f64_groups_any<true>(packed, groups, bit_width, plan, frame, pow10_factor, pow10_neg_exponent, out)
+                          : decode_f64_groups_any<false>(packed, groups, bit_width, plan, frame, pow10_factor, pow10_neg_exponent, out);
   decode_f64_scalar(packed + groups * bit_width, readable_end, n - done, bit_width, frame, pow10_factor,
                     pow10_neg_exponent, out + done);
 }
