@@ -7,7 +7,8 @@
 //   const { values, shape, dataType } = await store.read('/t2m', '0,:,:');
 import * as zarr from 'zarrita';
 import { NumdecodeError, CODES } from '../errors.js';
-import { init, pco } from '../index.js';
+import * as pco from '../pco.js';
+import { ensureFormat } from '../wasm.js';
 import { registerPcodec } from '../zarr.js';
 import { countingStore } from './counting-store.js';
 import { assertReadable, describeArray } from './describe.js';
@@ -32,7 +33,7 @@ function decodingPool(pool) {
     async run(job) {
       adapter.capture?.push(job.args[0].slice());
       if (pool) return pool.run(job);
-      await init();
+      await ensureFormat('pco'); // the Pco module only
       return pco[job.op](...job.args);
     },
   };
