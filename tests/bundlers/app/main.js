@@ -1,9 +1,10 @@
 // The small app every bundler test builds (tests/js/bundlers.test.js): it uses numdecode,
-// numdecode/zarr and numdecode/worker the way a viewer would, from corpus files the test server
+// numdecode/pco, numdecode/zarr and numdecode/worker the way a viewer would, from corpus files the test server
 // serves under /corpus/. ?simd=0 forces the scalar build. The test calls window.runNumdecode()
 // and compares the SHA-256 of every decoded array with the corpus' expected bytes.
 import * as zarr from 'zarrita';
-import { init, buildInfo, pco, alp, bpcells } from 'numdecode';
+import { init, buildInfo, alp, bpcells } from 'numdecode';
+import * as pcoOnly from 'numdecode/pco';
 import { registerPcodec } from 'numdecode/zarr';
 import { createWorkerPool } from 'numdecode/worker';
 
@@ -21,6 +22,8 @@ async function fetchBytes(path) {
 
 window.runNumdecode = async ({ pcoFile, alpFile, alpDtype, bpcellsDir, zarrStore, zarrArray }) => {
   const simd = new URLSearchParams(location.search).get('simd') !== '0';
+  // Pco through the light entry first (its module only), then the other formats' modules.
+  const { pco } = await pcoOnly.init(simd ? {} : { simd: false });
   await init(simd ? {} : { simd: false });
   const out = { buildInfo: buildInfo() };
 
