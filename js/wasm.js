@@ -98,7 +98,17 @@ async function loadModule(format, simd, options) {
     const { readFile } = await import(/* webpackIgnore: true */ 'node:fs/promises');
     moduleArgs.wasmBinary = await readFile(WASM_FILE[format](simd));
   }
-  const mod = await Promise.race([factory(moduleArgs), instantiateFailed]);
+  const given = ['module', 'wasmBinary', 'wasmUrl'].some((k) => options[k] !== undefined);
+  const notOurs = `numdecode init: the wasm given for ${format} is not numdecode's ${format} module`;
+  let mod;
+  try {
+    mod = await Promise.race([factory(moduleArgs), instantiateFailed]);
+  } catch (err) {
+    if (err instanceof NumdecodeError) throw err;
+    // The glue aborts with a RuntimeError when the imports do not match (another format's module).
+    const why = err?.message ?? String(err);
+    throw new NumdecodeError(given ? `${notOurs} (${why})` : `numdecode init: the ${format} module failed to load: ${why}`, { cause: err });
+  }
   // Another format's module (or another program) given as options.module, wasmBinary or wasmUrl
   // links against this glue but calls the wrong functions: its build facts do not read back.
   let info = null;
@@ -108,7 +118,7 @@ async function loadModule(format, simd, options) {
     // reported below
   }
   if (info?.format !== format) {
-    throw new NumdecodeError(`numdecode init: the wasm given for ${format} is not numdecode's ${format} module (another format's, or another program)`);
+    throw new NumdecodeError(`${notOurs} (another format's, or another program)`);
   }
   if (info.simd !== simd) {
     throw new NumdecodeError(

@@ -44,9 +44,9 @@ test('init({ formats }) loads only those modules; the others load later in the s
   // The other build cannot be chosen for the next format.
   await expect(init({ formats: ['alp'], simd: false })).rejects.toThrow(/SIMD build is already loaded/);
   // The Pco module given as ALP's is refused; a retry with the right one loads.
-  await expect(init({ formats: ['alp'], wasmBinary: pcoWasm })).rejects.toThrow(
-    "numdecode init: the wasm given for alp is not numdecode's alp module (another format's, or another program)",
-  );
+  const refused = init({ formats: ['alp'], wasmBinary: pcoWasm });
+  await expect(refused).rejects.toThrow(NumdecodeError);
+  await expect(refused).rejects.toThrow("numdecode init: the wasm given for alp is not numdecode's alp module");
   expect(formatLoaded('alp')).toBe(false);
   await init({ formats: ['alp'], wasmBinary: dist('numdecode-alp-simd.wasm') });
   expect(sameBytes(alp.decode(page, 'f64'), path.join(alpDir, 'f64_bw64_n2048.bin'))).toBe(true);
@@ -62,4 +62,18 @@ test('bpcells.open loads the BPCells module itself', async () => {
   expect(sameBytes(val, path.join(dir, 'expected/val.u32'))).toBe(true);
   expect(sameBytes(index, path.join(dir, 'expected/index.u32'))).toBe(true);
   matrix.close();
+});
+
+test('a worker pool started with Pco only loads ALP in its worker on the first ALP job', async () => {
+  const { createWorkerPool } = await import('../../js/worker/index.js');
+  const pool = await createWorkerPool({ size: 1, init: { formats: ['pco'] } });
+  try {
+    const page = new Uint8Array(readFileSync(path.join(alpDir, 'f64_bw64_n2048.alp')));
+    const values = await pool.run({ format: 'alp', op: 'decode', args: [page, 'f64'] });
+    expect(sameBytes(values, path.join(alpDir, 'f64_bw64_n2048.bin'))).toBe(true);
+    const pcoValues = await pool.decodePco(readBytes(pcoDir, 'classic_f64_n1000.pco'));
+    expect(sameBytes(pcoValues, path.join(pcoDir, 'classic_f64_n1000.bin'))).toBe(true);
+  } finally {
+    await pool.terminate();
+  }
 });
