@@ -8,37 +8,53 @@ import * as wasm from '../js/wasm.js';
 
 const simd = process.argv[2] === 'simd';
 await index.init({ simd });
-// Best of several rounds of at least `minSeconds` each: the machine is shared and noisy.
-async function time(fn, minSeconds = 0.3, rounds = 5) {
-  let best = Infinity;
-  for (let r = 0; r < rounds; r++) {
-    let iterations = 0;
-    const start = process.hrtime.bigint();
-    let elapsed = 0;
-    do {
-      await fn();
-      iterations++;
-      elapsed = Number(process.hrtime.bigint() - start) / 1e9;
-    } while (elapsed < minSeconds);
-    best = Math.min(best, elapsed / iterations);
-  }
-  return best;
+// One timing of fn in seconds: the mean of as many calls as fit in minSeconds.
+async function timeOnce(fn, minSeconds) {
+  let iterations = 0;
+  const start = process.hrtime.bigint();
+  let elapsed = 0;
+  do {
+    await fn();
+    iterations++;
+    elapsed = Number(process.hrtime.bigint() - start) / 1e9;
+  } while (elapsed < minSeconds);
+  return elapsed / iterations;
 }
 
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const ROUNDS = 7;
+
+// A case's call paths and a JS copy of the same output bytes, timed in alternating rounds: each
+// path's time is its best round; its ratio to the copy is the median of the rounds' ratios
+// (with their range), so that a slower spell of the shared host hits both sides of a ratio.
 const results = [];
 for (const c of cases) {
   const bytes = c.load();
   const out = await c.run(api, bytes);
   const values = out.length;
   const outBytes = out.byteLength;
-  const seconds = await time(() => c.run(api, bytes));
-  const coreSeconds = c.core ? await time(() => c.core(wasm, bytes)) : undefined;
-  const intoSeconds = c.into ? await time(() => c.into(api, bytes, out)) : undefined;
-  const viewSeconds = c.view ? await time(() => c.view(api, bytes)) : undefined;
   const src = new Uint8Array(outBytes).fill(1);
   const dst = new Uint8Array(outBytes);
-  const copySeconds = await time(() => dst.set(src));
-  results.push({ format: c.format, name: c.name, native: c.native, nativeCopy: c.nativeCopy, nativeValueBytes: c.nativeValueBytes, values, outBytes, seconds, coreSeconds, intoSeconds, viewSeconds, copySeconds });
+  const paths = {
+    copy: () => dst.set(src),
+    run: () => c.run(api, bytes),
+    ...(c.core && { core: () => c.core(wasm, bytes) }),
+    ...(c.into && { into: () => c.into(api, bytes, out) }),
+    ...(c.view && { view: () => c.view(api, bytes) }),
+  };
+  const times = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
+  for (let r = 0; r < ROUNDS; r++) for (const [k, fn] of Object.entries(paths)) times[k].push(await timeOnce(fn, 0.15));
+  const best = (k) => (times[k] ? Math.min(...times[k]) : undefined);
+  const perCopy = {};
+  for (const k of ['run', 'into', 'view']) {
+    if (!times[k]) continue;
+    const ratios = times[k].map((t, r) => times.copy[r] / t);
+    perCopy[k] = { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
+  }
+  results.push({
+    format: c.format, name: c.name, native: c.native, nativeCopy: c.nativeCopy, nativeValueBytes: c.nativeValueBytes, values, outBytes,
+    seconds: best('run'), coreSeconds: best('core'), intoSeconds: best('into'), viewSeconds: best('view'), copySeconds: best('copy'), perCopy,
+  });
 }
 // Per-call times of small files in microseconds, per call style and file size. Timed in a
 // synchronous loop (awaiting each call would add a microtask turn to every call), the sizes
