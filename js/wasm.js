@@ -187,6 +187,7 @@ export async function loadFormats(options = {}) {
     throw new TypeError(`numdecode init: options.${given[0]} is one format's module: pass it with a single format, e.g. { formats: ['pco'], ${given[0]} }`);
   }
   const simd = chooseSimd(options.simd);
+  if (formats.length === 0) return;
   if (chosenSimd === null) chosenSimd = simd;
   else if (typeof options.simd === 'boolean' && options.simd !== chosenSimd) {
     throw new TypeError(`numdecode init: the ${kind(chosenSimd)} build is already loaded; cannot switch to simd: ${options.simd}`);

@@ -21,7 +21,9 @@ test('init({ formats }) loads only those modules; the others load later in the s
   await expect(init({ formats: ['pco', 'alp'], wasmBinary: pcoWasm })).rejects.toThrow(
     "options.wasmBinary is one format's module: pass it with a single format",
   );
-  expect(formatLoaded('pco')).toBe(false);
+  // No formats: nothing loads, and no build is chosen yet.
+  await init({ formats: [], simd: false });
+  expect(['pco', 'alp', 'bpcells'].map(formatLoaded)).toEqual([false, false, false]);
 
   await init({ formats: ['pco'], simd: true });
   expect(['pco', 'alp', 'bpcells'].map(formatLoaded)).toEqual([true, false, false]);
