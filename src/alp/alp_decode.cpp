@@ -187,11 +187,13 @@ void PageReader<T>::decode_checked_into(const VectorInfo& v, T* out, Kernel kern
   // Exceptions are raw IEEE bytes (NaN payloads kept): copy bytes, never go through a float register.
   // A repeated position keeps the last value, like the reference. Positions are checked here (the
   // streaming decode has not checked them before) at the cost of one predictable branch.
+  // The counts are read once: the stores to out might alias v, so the loop would reload them.
   const uint8_t* positions = page_.data() + v.positions_offset;
   const uint8_t* values = page_.data() + v.exceptions_offset;
-  for (unsigned j = 0; j < v.num_exceptions; ++j) {
+  const unsigned num_values = v.num_values, num_exceptions = v.num_exceptions;
+  for (unsigned j = 0; j < num_exceptions; ++j) {
     const unsigned pos = load_le<uint16_t>(positions + 2 * j);
-    if (pos >= v.num_values) [[unlikely]] fail_position(v, positions);
+    if (pos >= num_values) [[unlikely]] fail_position(v, positions);
     std::memcpy(out + pos, values + j * sizeof(T), sizeof(T));
   }
 }
