@@ -152,7 +152,7 @@ struct RowConstants {
 };
 
 template <unsigned B, unsigned Slot>
-inline V extract_row(const uint8_t* in, const RowConstants<B>& k) {
+inline V extract_row(const uint8_t* __restrict in, const RowConstants<B>& k) {
   constexpr unsigned pos = Slot * B, word = pos / 32, shift = pos % 32;
   V v = shr<shift>(load(in + 16 * word));
   if constexpr (shift + B > 32) v = vor(v, shl<32 - shift>(load(in + 16 * (word + 1))));
@@ -178,15 +178,18 @@ inline V transform_row(V v, V& carry, const RowConstants<B>& k) {
   }
 }
 
+// __restrict: the output never overlaps the packed words, so each word is loaded once, not
+// again after every row's store (which the compiler must otherwise assume could change it).
 template <unsigned B, Variant Var, size_t... Slot>
-inline void unpack_rows(const uint8_t* in, uint32_t start, uint32_t* out, std::index_sequence<Slot...>) {
+inline void unpack_rows(const uint8_t* __restrict in, uint32_t start, uint32_t* __restrict out,
+                        std::index_sequence<Slot...>) {
   V carry = splat(start);
   const RowConstants<B> k;
   ((store(out + 4 * Slot, transform_row<Var>(extract_row<B, Slot>(in, k), carry, k))), ...);
 }
 
 template <unsigned B, Variant Var>
-void unpack_simd_bits(const uint8_t* in, uint32_t start, uint32_t* out) {
+void unpack_simd_bits(const uint8_t* __restrict in, uint32_t start, uint32_t* __restrict out) {
   unpack_rows<B, Var>(in, start, out, std::make_index_sequence<32>{});
 }
 
