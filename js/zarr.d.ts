@@ -35,7 +35,7 @@ export interface ZarrChunk {
 }
 
 export interface PcodecOptions {
-  /** Options for numdecode's init(), which the codec calls before its first decode. */
+  /** Options for numdecode's init(), with which the codec loads the Pco module (only) before its first decode. */
   init?: InitOptions;
   /** Decode chunks in this worker pool (numdecode/worker) instead of the calling thread. */
   pool?: Pick<WorkerPool, 'run'>;

@@ -210,7 +210,7 @@ export class PcodecCodec {
 /**
  * A zarrita codec registry entry ({kind, fromConfig}) with options bound.
  * @param {{init?: import('./wasm.js').InitOptions, pool?: {run: Function}}} [options]
- *   init: options for numdecode's init() (called on first decode);
+ *   init: options for numdecode's init(), which loads the Pco module (only) on first decode;
  *   pool: a worker pool from numdecode/worker to decode chunks off the main thread.
  */
 export function pcodecCodecEntry(options = {}) {
