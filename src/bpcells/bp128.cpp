@@ -234,6 +234,21 @@ struct ChunkUnpacker {
   }
 };
 
+#if NUMDECODE_SIMD
+// The two variants matrices use (d1z indices, m1 values), dispatched by a switch on the width:
+// direct calls (a jump table), where the table above costs an indirect call per chunk.
+template <Variant Var>
+struct SimdSwitch {
+  template <size_t... I>
+  static bool dispatch(unsigned bits, const uint8_t* in, uint32_t start, uint32_t* out, std::index_sequence<I...>) {
+    return ((bits == I + 1 && (unpack_simd_bits<I + 1, Var>(in, start, out), true)) || ...);
+  }
+  void operator()(unsigned bits, const uint8_t* in, uint32_t start, uint32_t* out) const {
+    if (!dispatch(bits, in, start, out, std::make_index_sequence<31>{})) unpack_chunk(Var, bits, in, start, out);
+  }
+};
+#endif
+
 // The largest of n values, 0 for none (neither wasm nor SSE builds vectorize the plain loop).
 uint32_t max_value(const uint32_t* values, uint64_t n) {
   uint32_t m = 0;
@@ -264,8 +279,11 @@ void unpack_chunk(Variant variant, unsigned bits, const uint8_t* in, uint32_t st
   unpack_chunk_scalar(variant, bits, in, start, out);
 }
 
-void decode_chunks(const ChunkRun& run, uint64_t skip, uint64_t count, uint32_t* out, uint64_t value_limit,
-                   Kernel kernel) {
+namespace {
+
+template <class Unpack>
+void decode_loop(const ChunkRun& run, uint64_t skip, uint64_t count, uint32_t* out, uint64_t value_limit,
+                 const Unpack& unpack) {
   if (run.word_offsets.empty()) fail(run.name, ": no chunk offsets given");
   const uint64_t nchunks = run.word_offsets.size() - 1;
   if (skip > nchunks * kChunkValues || count > nchunks * kChunkValues - skip)
@@ -277,7 +295,6 @@ void decode_chunks(const ChunkRun& run, uint64_t skip, uint64_t count, uint32_t*
   const uint64_t data_words = run.data.size() / 4;
 
   alignas(16) uint32_t tmp[kChunkValues];
-  const ChunkUnpacker unpack(run.variant, kernel);
   uint64_t written = 0;
   for (uint64_t c = skip / kChunkValues; written < count; ++c) {
     const uint64_t chunk = run.first_chunk + c;
@@ -313,6 +330,19 @@ void decode_chunks(const ChunkRun& run, uint64_t skip, uint64_t count, uint32_t*
     }
     written += hi - lo;
   }
+}
+
+}  // namespace
+
+void decode_chunks(const ChunkRun& run, uint64_t skip, uint64_t count, uint32_t* out, uint64_t value_limit,
+                   Kernel kernel) {
+#if NUMDECODE_SIMD
+  if (kernel != Kernel::Scalar && run.variant == Variant::M1)
+    return decode_loop(run, skip, count, out, value_limit, SimdSwitch<Variant::M1>{});
+  if (kernel != Kernel::Scalar && run.variant == Variant::D1Z)
+    return decode_loop(run, skip, count, out, value_limit, SimdSwitch<Variant::D1Z>{});
+#endif
+  decode_loop(run, skip, count, out, value_limit, ChunkUnpacker(run.variant, kernel));
 }
 
 std::vector<uint64_t> resolve_word_offsets(Bytes idx_payload, std::span<const uint64_t> idx_offsets,
