@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds both WebAssembly modules into dist/: numdecode-simd.{mjs,wasm} (SIMD128 kernels) and
-# numdecode-scalar.{mjs,wasm} (for engines without SIMD). CMake skips what is up to date.
+# Builds the WebAssembly modules into dist/: one per format (pco, alp, bpcells), each in two builds,
+# numdecode-<format>-simd.{mjs,wasm} (SIMD128 kernels) and numdecode-<format>-scalar.{mjs,wasm} (for
+# engines without SIMD). CMake skips what is up to date.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Debian's emscripten runs its JS tools with the system node and needs Debian's node modules (acorn).
@@ -19,4 +20,4 @@ build() {
 
 build build-wasm-simd -DNUMDECODE_SCALAR=OFF
 build build-wasm-scalar -DNUMDECODE_SCALAR=ON
-ls -l dist/numdecode-simd.mjs dist/numdecode-simd.wasm dist/numdecode-scalar.mjs dist/numdecode-scalar.wasm
+ls -l dist/numdecode-{pco,alp,bpcells}-{simd,scalar}.{mjs,wasm}

@@ -1,9 +1,18 @@
 // The worker side of numdecode/worker: runs in a browser module Worker or a Node worker_threads
-// Worker. Loads numdecode once, then runs jobs {id, format, op, args}: format names an export of
-// numdecode (pco, alp, bpcells, ...), op one of its functions. Typed arrays in the result are
+// Worker. Loads numdecode once, then runs jobs {id, format, op, args}: format names a namespace of
+// numdecode (pco, alp, bpcells, io), op one of its functions. Typed arrays in the result are
 // transferred back (no copy).
-import * as numdecode from '../index.js';
 import { serializeError } from '../errors.js';
+import { FORMATS, buildInfo, ensureFormat, loadFormats } from '../wasm.js';
+
+// The namespaces a job may name, each imported on its first job: a worker that only decodes Pco
+// (a Zarr viewer's pool) loads no other format's JS.
+const NAMESPACES = {
+  pco: () => import('../pco.js'),
+  alp: () => import('../alp.js'),
+  bpcells: () => import('../bpcells/index.js'),
+  io: () => import('../io/index.js'),
+};
 
 // A browser worker's global is a WorkerGlobalScope; Node's worker_threads has none.
 const port =
@@ -35,12 +44,11 @@ function transferables(value, found = new Set(), depth = 0) {
   return found;
 }
 
-function lookup(format, op) {
-  const api = Object.hasOwn(numdecode, format) ? numdecode[format] : undefined;
-  if (api === null || typeof api !== 'object') {
-    const formats = Object.keys(numdecode).filter((k) => typeof numdecode[k] === 'object' && numdecode[k] !== null);
-    throw new Error(`numdecode worker: unknown format ${JSON.stringify(format)} (one of ${formats.join(', ')})`);
+async function lookup(format, op) {
+  if (!Object.hasOwn(NAMESPACES, format)) {
+    throw new Error(`numdecode worker: unknown format ${JSON.stringify(format)} (one of ${Object.keys(NAMESPACES).join(', ')})`);
   }
+  const api = await NAMESPACES[format]();
   const fn = Object.hasOwn(api, op) ? api[op] : undefined;
   if (typeof fn !== 'function') {
     const ops = Object.keys(api).filter((k) => typeof api[k] === 'function');
@@ -50,7 +58,10 @@ function lookup(format, op) {
 }
 
 async function runOne({ format, op, args }) {
-  return detachViews(await lookup(format, op)(...(args ?? [])));
+  const fn = await lookup(format, op);
+  // A format the pool's init options left out loads on its first job, in the build chosen at init.
+  if (FORMATS.includes(format)) await ensureFormat(format);
+  return detachViews(await fn(...(args ?? [])));
 }
 
 function closeResource(value) {
@@ -114,8 +125,8 @@ async function run(message) {
 listen(async (message) => {
   if (message?.type === 'init') {
     try {
-      await numdecode.init(message.options);
-      port.postMessage({ type: 'ready', buildInfo: numdecode.buildInfo() });
+      await loadFormats(message.options);
+      port.postMessage({ type: 'ready', buildInfo: buildInfo() });
     } catch (err) {
       port.postMessage({ type: 'ready', error: errorData(err) });
     }

@@ -5,7 +5,7 @@ import type { BuildInfo, Dtype, PcoFileInfo, DecodedArray } from 'numdecode';
 export async function example(bytes: Uint8Array, header: Uint8Array, meta: Uint8Array, page: Uint8Array) {
   await init();
   await init({ simd: 'auto' });
-  await init({ simd: false, wasmBinary: new ArrayBuffer(8) });
+  await init({ simd: false, formats: ['pco'], wasmBinary: new ArrayBuffer(8) });
   const info: BuildInfo = buildInfo();
   const simd: boolean = info.simd;
 
