@@ -39,6 +39,9 @@ export * as io from './io/index.js';
 export type {
   BpcellsMatrix,
   BpcellsSlice,
+  BpcellsSliceView,
+  BpcellsInto,
+  BpcellsReadOptions,
   BpcellsDtype,
   BpcellsOpenOptions,
   BpcellsSourceObject,
