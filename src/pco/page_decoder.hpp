@@ -69,6 +69,8 @@ struct PageDecoder {
     // The common delta (consecutive, order 1) on the primary runs in the offset loop: each
     // latent goes into the prefix sum as it is decoded.
     const bool order1_primary = pvar->delta_coded && m.delta.kind == DeltaKind::Consecutive && m.delta.order == 1;
+    // Order 2 (smooth fields) also sums in the offset loop, into p; the join follows.
+    const bool order2_primary = pvar->delta_coded && m.delta.kind == DeltaKind::Consecutive && m.delta.order == 2;
     // A secondary latent of one bin without offset bits (IntMult's usual case) is one value:
     // filled once, never decoded (it spends no bits).
     const bool constant_secondary = svar && !svar->delta_coded && cd.tables_[si].n_bins == 1 &&
@@ -103,6 +105,7 @@ struct PageDecoder {
         r.check_in_bounds("page body");
       } else {
         if (order1_primary) decode_prefix_summed(cd.tables_[pi], r, ans[pi].data(), kd, b, pdelta, p);
+        else if (order2_primary) decode_prefix_summed2(cd.tables_[pi], r, ans[pi].data(), kd, b, pdelta, p);
         else decode_var<P>(cd, r, *pvar, pi, ans[pi].data(), b, kd, p_raw, p, pdelta, lookbacks);
         if (svar && !constant_secondary) decode_var<L>(cd, r, *svar, si, ans[si].data(), b, kd, s_raw, s, sdelta, lookbacks);
         r.check_in_bounds("page body");  // before the Dict check: a short page is "insufficient data"
@@ -152,6 +155,11 @@ struct PageDecoder {
   [[gnu::noinline]] static void decode_prefix_summed(const LatentTable& t, BitReader& r, uint32_t* ans, size_t kd,
                                                      size_t b, DeltaDecoder<P>& delta, P* p) noexcept {
     decode_prefix_sums(t, r, ans, kd, b, delta.order1_state(), p, SumsAsIs{});
+  }
+
+  [[gnu::noinline]] static void decode_prefix_summed2(const LatentTable& t, BitReader& r, uint32_t* ans, size_t kd,
+                                                      size_t b, DeltaDecoder<P>& delta, P* p) noexcept {
+    decode_prefix_sums2(t, r, ans, kd, b, delta.order2_state(0), delta.order2_state(1), p);
   }
 
   // Classic or IntMult joined as the sums come: secondary absent or the constant s0. Only where
