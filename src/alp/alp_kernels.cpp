@@ -210,31 +210,19 @@ inline V unpack_f32_half(const uint8_t* p, V shuffle, V multiplier, V mask) {
   }
 }
 
-// Returns how many values (a multiple of 8) the SIMD loop decoded.
-template <bool kSpanning>
-size_t decode_f32_groups(const uint8_t* packed, size_t groups, unsigned bw, const F32Plan& plan,
-                         uint32_t frame, float f10, float f10neg, float* out) {
-  const V shuffle0 = load(plan.shuffle[0]), shuffle1 = load(plan.shuffle[1]);
-  const V mult0 = load(plan.multiplier[0]), mult1 = load(plan.multiplier[1]);
-  const V mask = splat_u32(static_cast<uint32_t>(low_mask(bw)));
-  const V frame_v = splat_u32(frame);
-  const size_t second_half = bw / 2;
-  for (size_t g = 0; g < groups; ++g) {
-    const uint8_t* base = packed + g * bw;
-    const V d0 = unpack_f32_half<kSpanning>(base, shuffle0, mult0, mask);
-    const V d1 = unpack_f32_half<kSpanning>(base + second_half, shuffle1, mult1, mask);
-    store_f32x4(out + 8 * g, add_u32(d0, frame_v), f10, f10neg);
-    store_f32x4(out + 8 * g + 4, add_u32(d1, frame_v), f10, f10neg);
-  }
-  return groups * 8;
+// Four decoded integers to values: f32 lanes, or (f64 narrow path) int32 -> double.
+inline void store_x4(float* out, V encoded, float f10, float f10neg) { store_f32x4(out, encoded, f10, f10neg); }
+inline void store_x4(double* out, V encoded, double f10, double f10neg) {
+  store_f64x4_from_i32(out, encoded, f10, f10neg);
 }
 
-// f64 vectors whose encoded integers all fit in int32 (bit width <= 32 and frame..frame+2^bw-1
-// inside the int32 range; typical for decimal data) unpack 4 values per vector register exactly
-// like f32 and convert with the exact int32 -> double instruction.
-template <bool kSpanning>
-size_t decode_f64_narrow_groups(const uint8_t* packed, size_t groups, unsigned bw, const F32Plan& plan,
-                                uint32_t frame, double f10, double f10neg, double* out) {
+// Groups of 8 integers of at most 32 bits, 4 per vector register: every f32 vector, and f64
+// vectors whose encoded integers all fit in int32 (bit width <= 32 and frame..frame+2^bw-1 inside
+// the int32 range; typical for decimal data), converted with the exact int32 -> double
+// instruction. Returns how many values (a multiple of 8) the SIMD loop decoded.
+template <bool kSpanning, class T>
+size_t decode_narrow_groups(const uint8_t* packed, size_t groups, unsigned bw, const F32Plan& plan, uint32_t frame,
+                            T f10, T f10neg, T* out) {
   const V shuffle0 = load(plan.shuffle[0]), shuffle1 = load(plan.shuffle[1]);
   const V mult0 = load(plan.multiplier[0]), mult1 = load(plan.multiplier[1]);
   const V mask = splat_u32(static_cast<uint32_t>(low_mask(bw)));
@@ -244,8 +232,8 @@ size_t decode_f64_narrow_groups(const uint8_t* packed, size_t groups, unsigned b
     const uint8_t* base = packed + g * bw;
     const V d0 = unpack_f32_half<kSpanning>(base, shuffle0, mult0, mask);
     const V d1 = unpack_f32_half<kSpanning>(base + second_half, shuffle1, mult1, mask);
-    store_f64x4_from_i32(out + 8 * g, add_u32(d0, frame_v), f10, f10neg);
-    store_f64x4_from_i32(out + 8 * g + 4, add_u32(d1, frame_v), f10, f10neg);
+    store_x4(out + 8 * g, add_u32(d0, frame_v), f10, f10neg);
+    store_x4(out + 8 * g + 4, add_u32(d1, frame_v), f10, f10neg);
   }
   return groups * 8;
 }
@@ -328,8 +316,8 @@ void decode_f32_simd(const uint8_t* packed, const uint8_t* readable_end, size_t 
   const size_t reach = bit_width / 2 + 16 + (plan.spanning ? 1 : 0);
   const size_t groups = avail >= reach ? std::min(n / 8, (avail - reach) / bit_width + 1) : 0;
   const size_t done = plan.spanning
-                          ? decode_f32_groups<true>(packed, groups, bit_width, plan, frame, pow10_factor, pow10_neg_exponent, out)
-                          : decode_f32_groups<false>(packed, groups, bit_width, plan, frame, pow10_factor, pow10_neg_exponent, out);
+                          ? decode_narrow_groups<true>(packed, groups, bit_width, plan, frame, pow10_factor, pow10_neg_exponent, out)
+                          : decode_narrow_groups<false>(packed, groups, bit_width, plan, frame, pow10_factor, pow10_neg_exponent, out);
   // Groups end on byte boundaries, so the scalar kernel continues from a whole byte.
   decode_f32_scalar(packed + groups * bit_width, readable_end, n - done, bit_width, frame, pow10_factor,
                     pow10_neg_exponent, out + done);
@@ -349,8 +337,8 @@ void decode_f64_simd(const uint8_t* packed, const uint8_t* readable_end, size_t 
     const auto frame32 = static_cast<uint32_t>(frame);
     const size_t done =
         plan.spanning
-            ? decode_f64_narrow_groups<true>(packed, groups, bit_width, plan, frame32, pow10_factor, pow10_neg_exponent, out)
-            : decode_f64_narrow_groups<false>(packed, groups, bit_width, plan, frame32, pow10_factor, pow10_neg_exponent, out);
+            ? decode_narrow_groups<true>(packed, groups, bit_width, plan, frame32, pow10_factor, pow10_neg_exponent, out)
+            : decode_narrow_groups<false>(packed, groups, bit_width, plan, frame32, pow10_factor, pow10_neg_exponent, out);
     return decode_f64_scalar(packed + groups * bit_width, readable_end, n - done, bit_width, frame, pow10_factor,
                              pow10_neg_exponent, out + done);
   }

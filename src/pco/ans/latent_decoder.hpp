@@ -198,12 +198,24 @@ Sink decode_latents_into(const LatentTable& t, BitReader& r, uint32_t st[4], siz
   const unsigned max_bits_per_latent = (t.n_bins > 1 ? t.ans_size_log : 0) + t.max_offset_bits;
   const uint64_t last_bit = r.bit_pos() + uint64_t(k) * max_bits_per_latent;
   const bool unchecked = last_bit / 8 + 8 <= r.size_bytes();
+  if constexpr (!std::is_same_v<Sink, StoreLatents<W>>) {
+    // The few checked batches at the end of the data go through the stored path and then the
+    // sink: a fused sink gets no checked decoder of its own (a smaller module, same values).
+    if (!unchecked) {
+      W latents[kBatch];  // k <= kBatch
+      decode_latents_into<W>(t, r, st, k, StoreLatents<W>{latents});
+      for (size_t j = 0; j < k; ++j) sink(j, latents[j]);
+      return sink;
+    }
+  }
   if (t.max_offset_bits == 0 && t.n_bins > 1) {
     if (unchecked) return decode_latents_peeking<false, true, W>(t, r, st, k, sink);
-    return decode_latents_peeking<true, true, W>(t, r, st, k, sink);
+    if constexpr (std::is_same_v<Sink, StoreLatents<W>>) return decode_latents_peeking<true, true, W>(t, r, st, k, sink);
+    return sink;  // not reached
   }
   if (unchecked) return decode_latents_peeking<false, false, W>(t, r, st, k, sink);
-  return decode_latents_peeking<true, false, W>(t, r, st, k, sink);
+  if constexpr (std::is_same_v<Sink, StoreLatents<W>>) return decode_latents_peeking<true, false, W>(t, r, st, k, sink);
+  return sink;  // not reached: other sinks took the stored path above
 }
 
 template <class W>
