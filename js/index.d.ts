@@ -1,23 +1,7 @@
-export { init, buildInfo, simdSupported, DTYPES } from './wasm.js';
-export type { Dtype, DtypeArrayMap, DecodedArray, InitOptions, BuildInfo } from './wasm.js';
-export * as pco from './pco.js';
-export type {
-  PcoFileInfo,
-  PcoChunkInfo,
-  PcoChunk,
-  PcoMode,
-  PcoDelta,
-  PcoLatentVar,
-  PcoBin,
-  PcoFormatVersion,
-  PcoWrappedReader,
-  PcoWrappedChunk,
-  PcoView,
-  PcoViewStats,
-  PcoBytes,
-  PcoDecodeOptions,
-  PcoTypedDecodeOptions,
-} from './pco.js';
+// The main entry is numdecode/pco's API (Pco, the error family, build facts) plus the other
+// formats; init here takes { formats } (the light entry's init loads Pco only).
+export * from './pco-entry.js';
+export { init } from './wasm.js';
 // ALP (added by the ALP branch)
 export * as alp from './alp.js';
 export type {
@@ -48,5 +32,4 @@ export type {
   BpcellsSource,
   BpcellsStats,
 } from './bpcells/index.js';
-export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError } from './errors.js';
-export type { NumdecodeErrorCode, NumdecodeErrorDetails } from './errors.js';
+export type { NumdecodeErrorDetails } from './errors.js';
