@@ -124,12 +124,6 @@ async function openBytes(name, bytes, format) {
   }
   const kind = format === 'auto' || format === 'pco' ? 'pco' : 'alp';
   const dtype = format === 'alp-f64' ? 'f64' : 'f32';
-  if (kind === 'alp' && !numdecode.alp) {
-    showView('view-alp');
-    $('alp-unavailable').hidden = false;
-    $('alp-body').hidden = true;
-    throw new Error('ALP is not available in this build of numdecode');
-  }
   document.body.dataset.state = 'busy';
   setStage(`decoding ${name} (${formatBytes(bytes.length)})`);
   const copy = bytes.slice(); // the worker takes the buffer; keep ours for the views
@@ -144,8 +138,6 @@ async function openBytes(name, bytes, format) {
     renderPco({ name, bytes, result, requestCsv });
   } else {
     showView('view-alp');
-    $('alp-unavailable').hidden = true;
-    $('alp-body').hidden = false;
     renderAlp({ name, bytes, result, requestCsv });
   }
   clearStatus();
@@ -173,20 +165,19 @@ async function openPicked(file) {
   return openBytes(file.name, new Uint8Array(await file.arrayBuffer()), $('format').value);
 }
 
-/** Opens a BPCells matrix: a base URL or {size, read} source (directory), or an HDF5 file (URL, File). */
-async function openMatrix(name, source) {
+// A container view's start: earlier opens become stale, their messages go, its view shows busy.
+function beginOpen(viewId, stage) {
   ++openGeneration;
   clearError();
   $('ask-alp').hidden = true;
-  showView('view-bpcells');
-  if (!numdecode.bpcells) {
-    $('bp-unavailable').hidden = false;
-    $('bp-body').hidden = true;
-    throw new Error('BPCells is not available in this build of numdecode');
-  }
-  $('bp-unavailable').hidden = true;
+  showView(viewId);
   document.body.dataset.state = 'busy';
-  setStage(`opening the BPCells matrix ${name}`);
+  setStage(stage);
+}
+
+/** Opens a BPCells matrix: a base URL or {size, read} source (directory), or an HDF5 file (URL, File). */
+async function openMatrix(name, source) {
+  beginOpen('view-bpcells', `opening the BPCells matrix ${name}`);
   $('bp-body').hidden = true;
   const matrix = await openBpcells(numdecode.bpcells, source, setStage);
   $('bp-body').hidden = false;
@@ -242,12 +233,7 @@ async function hasVersionFile(base) {
 // Zarr (issue 17): the view loads zarrita (import map in index.html), so it is imported only
 // when a store is opened; a chunk opened from it goes to the Pco view with a way back.
 async function openZarrStore(name, source, { hints, listMetadataKeys, array } = {}) {
-  ++openGeneration;
-  clearError();
-  $('ask-alp').hidden = true;
-  showView('view-zarr');
-  document.body.dataset.state = 'busy';
-  setStage(`opening the Zarr store ${name}`);
+  beginOpen('view-zarr', `opening the Zarr store ${name}`);
   const view = await import('./views/zarr-view.js');
   const openPco = async (chunkName, bytes) => {
     await openBytes(chunkName, bytes, 'pco');
@@ -267,12 +253,7 @@ async function openZarrStore(name, source, { hints, listMetadataKeys, array } = 
 // Parquet (issue 15): numdecode/parquet reads it (hyparquet through the import map in
 // index.html); a URL is read lazily, by ranges. An ALP page opens in the ALP view with a way back.
 async function openParquet(name, source) {
-  ++openGeneration;
-  clearError();
-  $('ask-alp').hidden = true;
-  showView('view-parquet');
-  document.body.dataset.state = 'busy';
-  setStage(`opening the Parquet file ${name}`);
+  beginOpen('view-parquet', `opening the Parquet file ${name}`);
   const view = await import('./views/parquet-view.js');
   const openAlpPage = async (pageName, bytes, dtype) => {
     await openBytes(pageName, bytes, `alp-${dtype}`);
@@ -520,7 +501,7 @@ async function start() {
   try {
     await numdecode.init();
     const info = numdecode.buildInfo();
-    const formats = ['Pco', numdecode.alp ? 'ALP' : null, numdecode.bpcells ? 'BPCells' : null, 'Zarr (pcodec)'].filter(Boolean);
+    const formats = ['Pco', 'ALP', 'BPCells', 'Zarr (pcodec)'];
     $('build').textContent = `numdecode ${info.version}, ${info.simd ? 'WebAssembly SIMD128' : 'scalar WebAssembly'} build; formats: ${formats.join(', ')}.`;
   } catch (err) {
     showError('Could not load the numdecode WebAssembly module', err);
