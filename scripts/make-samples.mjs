@@ -9,21 +9,11 @@ import { mkdir, writeFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as numdecode from '../js/index.js';
+// The same seeded PRNG as the tests' (mulberry32): the same samples on every machine.
+import { rng } from '../tests/js/seeded-random.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(root, 'web', 'samples');
-
-// Small deterministic PRNG (mulberry32): the same samples on every machine.
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function gaussian(rand) {
   return Math.sqrt(-2 * Math.log(1 - rand())) * Math.cos(2 * Math.PI * rand());
@@ -71,14 +61,10 @@ async function main() {
     samples.push({ file, format, description, bytes: bytes.length });
   };
 
-  if (numdecode.alp) {
-    await write('prices_f64_n100000.alp', numdecode.alp.encode(prices(100_000, 1)), 'alp-f64',
-      'ALP f64, 100k prices with 2 decimals and 5 exceptions');
-    await write('sensor_f32_n1000000.alp', numdecode.alp.encode(sensor(1_000_000, 2)), 'alp-f32',
-      'ALP f32, 1M sensor readings with NaN dropouts');
-  } else {
-    process.stdout.write('make-samples: this build has no ALP encoder; no ALP samples written\n');
-  }
+  await write('prices_f64_n100000.alp', numdecode.alp.encode(prices(100_000, 1)), 'alp-f64',
+    'ALP f64, 100k prices with 2 decimals and 5 exceptions');
+  await write('sensor_f32_n1000000.alp', numdecode.alp.encode(sensor(1_000_000, 2)), 'alp-f32',
+    'ALP f32, 1M sensor readings with NaN dropouts');
   // A damaged file: the Pco magic followed by bytes that are not a valid header.
   const junk = new Uint8Array(64);
   const rand = rng(3);
