@@ -5,6 +5,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { BpcellsError, CODES, bpcells, init } from '../../js/index.js';
 import { cases, expected, setDir, u8, sameBytes } from './bpcells-helpers.js';
+import { rejection } from './rejection.js';
 
 const c = cases.find((x) => x.name === 'packed_uint_col_names');
 let m;
@@ -13,15 +14,6 @@ beforeAll(async () => {
   await init();
   m = await bpcells.open(path.join(setDir, c.dir));
 });
-
-async function rejection(promise) {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a rejection');
-}
 
 test('inspect() gives the header facts as plain data', () => {
   const info = m.inspect();

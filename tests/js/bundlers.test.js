@@ -33,6 +33,19 @@ const EXPECTED = {
 // dtypes_v3.zarr/float64 is 5000 values in chunks of 2048: 3 chunks, plus the one Pco file.
 const POOL_JOBS = 4;
 
+// What the app reports after one run: the build asked for, in the page and in its worker pool,
+// and every format's values as the corpus holds them.
+function expectDecoded(out, simd) {
+  expect(out.buildInfo.simd).toBe(simd);
+  expect(out.poolBuildInfo.simd).toBe(simd);
+  expect(out.pco).toEqual(EXPECTED.pco);
+  expect(out.alp).toEqual(EXPECTED.alp);
+  expect(out.bpcells).toEqual(EXPECTED.bpcells);
+  expect(out.poolPco).toBe(EXPECTED.pco.sha256);
+  expect(out.zarr).toEqual(EXPECTED.zarr);
+  expect(out.poolStats).toMatchObject({ completed: POOL_JOBS, failed: 0 });
+}
+
 const maybe = chromiumAvailable ? describe : describe.skip;
 
 maybe('bundled apps in headless Chromium', () => {
@@ -70,14 +83,7 @@ maybe('bundled apps in headless Chromium', () => {
     requested = [];
     for (const [query, simd] of [['', true], ['?simd=0', false]]) {
       const out = await run(name, query);
-      expect(out.buildInfo.simd).toBe(simd);
-      expect(out.poolBuildInfo.simd).toBe(simd);
-      expect(out.pco).toEqual(EXPECTED.pco);
-      expect(out.alp).toEqual(EXPECTED.alp);
-      expect(out.bpcells).toEqual(EXPECTED.bpcells);
-      expect(out.poolPco).toBe(EXPECTED.pco.sha256);
-      expect(out.zarr).toEqual(EXPECTED.zarr);
-      expect(out.poolStats).toMatchObject({ completed: POOL_JOBS, failed: 0 });
+      expectDecoded(out, simd);
     }
     expect(failedRequests).toEqual([]);
     // Code and wasm come from the bundle's own folder only (the server also serves the project at /).
@@ -129,14 +135,7 @@ maybe('the Vite dev server in headless Chromium', () => {
       await browser.page.goto(`${base}${query}`);
       await browser.page.waitForFunction(() => window.appReady === true, null, { timeout: 60000 });
       const out = await browser.page.evaluate((c) => window.runNumdecode(c), CASE);
-      expect(out.buildInfo.simd).toBe(simd);
-      expect(out.poolBuildInfo.simd).toBe(simd);
-      expect(out.pco).toEqual(EXPECTED.pco);
-      expect(out.alp).toEqual(EXPECTED.alp);
-      expect(out.bpcells).toEqual(EXPECTED.bpcells);
-      expect(out.poolPco).toBe(EXPECTED.pco.sha256);
-      expect(out.zarr).toEqual(EXPECTED.zarr);
-      expect(out.poolStats).toMatchObject({ completed: POOL_JOBS, failed: 0 });
+      expectDecoded(out, simd);
     }
     expect(browser.pageErrors).toEqual([]);
   }, 120000);

@@ -10,6 +10,7 @@ import { IoError, openDirectory, openFile } from '../../js/io/index.js';
 import { RangeCache } from '../../js/io/cache.js';
 import { backoff, parseRetryAfter } from '../../js/io/retry.js';
 import { pattern, serveRange, startServer } from './io-test-server.js';
+import { rejection } from './rejection.js';
 
 const FAST = { retryDelay: 1, maxRetryDelay: 20 };
 const DATA = pattern(10000);
@@ -29,15 +30,6 @@ afterAll(async () => {
 // Polls `cond` every 5 ms for at most 3 s (no fixed sleeps: a loaded machine may be slower).
 async function until(cond) {
   for (let i = 0; i < 600 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
-}
-
-async function rejection(p) {
-  return p.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (e) => e,
-  );
 }
 
 describe('sources', () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { CODES, NumdecodeError, init, pco } from '../../js/index.js';
 import { createWorkerPool } from '../../js/worker/index.js';
 import { pcoDir, readBytes } from './corpus.js';
+import { rejection } from './rejection.js';
 
 let pool;
 const big = readBytes(pcoDir, 'bench_i64_timestamps_2m.pco');
@@ -14,15 +15,6 @@ beforeAll(async () => {
   pool = await createWorkerPool({ size: 1 });
 });
 afterAll(() => pool?.terminate());
-
-async function rejection(promise) {
-  try {
-    await promise;
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a rejection');
-}
 
 test('a signal that already fired rejects at once with ERR_ABORTED', async () => {
   const err = await rejection(pool.decodePco(small, { signal: AbortSignal.abort() }));

@@ -1,0 +1,10 @@
+// The error a promise rejects with, for tests that check several of its fields; a promise that
+// fulfils fails the test.
+export async function rejection(promise) {
+  try {
+    await promise;
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected a rejection');
+}
