@@ -5,18 +5,12 @@
 // therefore keeps its own copies of the header and chunk metadata and passes them again for
 // each page.
 import { CODES, PcoError } from './errors.js';
-import { DTYPES, callWithInputs, getModule, isDtype, typedArrayFor, viewAs, wasmView } from './wasm.js';
+import { DTYPES, callWithInputs, getModule, isDtype, textAt, typedArrayFor, viewAs, wasmView } from './wasm.js';
 
 // The Pco module's entry points are plain C functions (src/bindings/pco_bindings.cpp); results that
 // are more than one number wait in the module's memory: text, uint32 tables, or bytes to copy out.
 const pcoModule = () => getModule('pco');
 const call = (inputs, fn) => callWithInputs('pco', PcoError, inputs, fn);
-
-// The NUL-terminated UTF-8 text at ptr.
-function textAt(mod, ptr) {
-  const heap = mod.HEAPU8;
-  return new TextDecoder().decode(heap.subarray(ptr, heap.indexOf(0, ptr)));
-}
 
 // A fresh copy of size bytes at ptr (new + set: V8's slice() of wasm memory is much slower).
 function copyOut(mod, ptr, size) {

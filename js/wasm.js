@@ -131,9 +131,15 @@ async function loadModule(format, simd, options) {
 
 const buildInfos = new WeakMap(); // module -> {simd, version}
 
+/** The NUL-terminated UTF-8 text at ptr in a module's memory (C strings its exports return). */
+export function textAt(mod, ptr) {
+  const heap = mod.HEAPU8;
+  return new TextDecoder().decode(heap.subarray(ptr, heap.indexOf(0, ptr)));
+}
+
 // {format, simd, version}, read through the glue from the module's build facts.
 function readBuildInfo(mod) {
-  const text = (at) => new TextDecoder().decode(mod.HEAPU8.subarray(at, mod.HEAPU8.indexOf(0, at)));
+  const text = (ptr) => textAt(mod, ptr);
   return { format: text(mod._numdecode_build_format()), simd: mod._numdecode_build_simd() === 1, version: text(mod._numdecode_build_version()) };
 }
 
