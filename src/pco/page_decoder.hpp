@@ -154,12 +154,12 @@ struct PageDecoder {
   // holding it all.
   [[gnu::noinline]] static void decode_prefix_summed(const LatentTable& t, BitReader& r, uint32_t* ans, size_t kd,
                                                      size_t b, DeltaDecoder<P>& delta, P* p) noexcept {
-    decode_prefix_sums(t, r, ans, kd, b, delta.order1_state(), p, SumsAsIs{});
+    decode_prefix_sums(t, r, ans, kd, b, delta.consecutive_sum(0), p, SumsAsIs{});
   }
 
   [[gnu::noinline]] static void decode_prefix_summed2(const LatentTable& t, BitReader& r, uint32_t* ans, size_t kd,
                                                       size_t b, DeltaDecoder<P>& delta, P* p) noexcept {
-    decode_prefix_sums2(t, r, ans, kd, b, delta.order2_state(0), delta.order2_state(1), p);
+    decode_prefix_sums2(t, r, ans, kd, b, delta.consecutive_sum(0), delta.consecutive_sum(1), p);
   }
 
   // Classic or IntMult joined as the sums come: secondary absent or the constant s0. Only where
@@ -173,15 +173,15 @@ struct PageDecoder {
       constexpr L shift = K == NumKind::Signed ? kTopBit<L> : L(0);
       if constexpr (K != NumKind::Float) {
         if (m.mode.kind == ModeKind::IntMult) {
-          decode_prefix_sums(t, r, ans, kd, b, delta.order1_state(), out, IntMultSums<L>{L(m.mode.base), L(s0 + shift)});
+          decode_prefix_sums(t, r, ans, kd, b, delta.consecutive_sum(0), out, IntMultSums<L>{L(m.mode.base), L(s0 + shift)});
           return;
         }
-        L& sum = delta.order1_state();
+        L& sum = delta.consecutive_sum(0);
         sum = L(sum + shift);
         decode_prefix_sums(t, r, ans, kd, b, sum, out, SumsAsIs{});
         sum = L(sum - shift);
       } else {
-        decode_prefix_sums(t, r, ans, kd, b, delta.order1_state(), out, FloatClassicSums{});
+        decode_prefix_sums(t, r, ans, kd, b, delta.consecutive_sum(0), out, FloatClassicSums{});
       }
     }
   }

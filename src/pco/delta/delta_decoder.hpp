@@ -37,10 +37,9 @@ class DeltaDecoder {
   }
 
   size_t window_n() const noexcept { return window_n_; }
-  // Consecutive order 1: the running value (the next latent before its delta).
-  W& order1_state() noexcept { return state_[0]; }
-  // Consecutive order 2: the running value and its running first difference.
-  W& order2_state(size_t level) noexcept { return state_[level]; }
+  // Consecutive deltas: the running sum of each level (0: the value itself, 1: its first
+  // difference, ...), for the sums fused into latent decoding (prefix_sum.hpp).
+  W& consecutive_sum(size_t level) noexcept { return state_[level]; }
 
   // d[0..b) holds the batch's deltas (entries past those read are junk that never
   // reaches the output). Writes b decoded latents to out. Lookbacks are checked by the
