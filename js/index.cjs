@@ -76,6 +76,9 @@ exports.buildInfo = function buildInfo() {
 exports.simdSupported = function simdSupported() {
   return loaded('simdSupported()').simdSupported();
 };
+exports.wasmInput = function wasmInput(format, byteLength) {
+  return loaded('wasmInput()').wasmInput(format, byteLength);
+};
 exports.DTYPES = Object.freeze(['u8', 'i8', 'u16', 'i16', 'f16', 'u32', 'i32', 'f32', 'u64', 'i64', 'f64']);
 exports.pco = deferred(['pco']);
 exports.alp = deferred(['alp']);

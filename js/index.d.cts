@@ -8,6 +8,7 @@ export type {
   DecodedArray,
   InitOptions,
   BuildInfo,
+  WasmInput,
   PcoFileInfo,
   PcoChunk,
   PcoView,
@@ -22,6 +23,8 @@ export const buildInfo: typeof esm.buildInfo;
 /** Works after init() or load() (it needs the ES module). */
 export const simdSupported: typeof esm.simdSupported;
 export const DTYPES: typeof esm.DTYPES;
+/** Works after init() (it needs the ES module). */
+export const wasmInput: typeof esm.wasmInput;
 /** Forward to the ES module's namespaces once init() (or load()) has loaded it. */
 export const pco: typeof esm.pco;
 export const alp: typeof esm.alp;

@@ -1,6 +1,6 @@
 // numdecode: Pco, ALP and BPCells decoders in WebAssembly.
 // await init() once, then call the format APIs.
-export { init, buildInfo, simdSupported, DTYPES } from './wasm.js';
+export { init, buildInfo, simdSupported, DTYPES, wasmInput } from './wasm.js';
 export * as pco from './pco.js';
 // ALP (added by the ALP branch)
 export * as alp from './alp.js';

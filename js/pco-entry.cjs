@@ -10,6 +10,6 @@ exports.init = async function init(options) {
   const entry = await import('./pco-entry.js');
   return entry.init(options);
 };
-for (const name of ['buildInfo', 'simdSupported', 'DTYPES', 'pco', 'CODES', 'NumdecodeError', 'IoError', 'PcoError', 'AlpError', 'BpcellsError', 'ParquetError']) {
+for (const name of ['buildInfo', 'simdSupported', 'DTYPES', 'wasmInput', 'pco', 'CODES', 'NumdecodeError', 'IoError', 'PcoError', 'AlpError', 'BpcellsError', 'ParquetError']) {
   exports[name] = full[name];
 }

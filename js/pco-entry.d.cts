@@ -7,6 +7,7 @@ export type {
   DecodedArray,
   InitOptions,
   BuildInfo,
+  WasmInput,
   PcoFileInfo,
   PcoChunk,
   PcoView,
@@ -18,6 +19,8 @@ export const buildInfo: typeof esm.buildInfo;
 /** Works after init() (it needs the ES module). */
 export const simdSupported: typeof esm.simdSupported;
 export const DTYPES: typeof esm.DTYPES;
+/** Works after init() (it needs the ES module). */
+export const wasmInput: typeof esm.wasmInput;
 /** Forwards to the ES module's pco namespace once init() has loaded it. */
 export const pco: typeof esm.pco;
 /** The error family; instanceof works once init() has run. */

@@ -1,8 +1,8 @@
 // numdecode/pco: the Pco decoder alone (no other format's wasm or JS is loaded).
 import type { InitOptions } from './wasm.js';
 
-export { buildInfo, simdSupported, DTYPES } from './wasm.js';
-export type { Dtype, DtypeArrayMap, DecodedArray, InitOptions, BuildInfo } from './wasm.js';
+export { buildInfo, simdSupported, DTYPES, wasmInput } from './wasm.js';
+export type { Dtype, DtypeArrayMap, DecodedArray, InitOptions, BuildInfo, WasmInput } from './wasm.js';
 export * as pco from './pco.js';
 export type {
   PcoFileInfo,

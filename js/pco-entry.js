@@ -10,7 +10,7 @@
 import { loadFormats } from './wasm.js';
 import * as self from './pco-entry.js';
 
-export { buildInfo, simdSupported, DTYPES } from './wasm.js';
+export { buildInfo, simdSupported, DTYPES, wasmInput } from './wasm.js';
 export * as pco from './pco.js';
 export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError } from './errors.js';
 

@@ -1,6 +1,6 @@
 // Compiled (not run) by `tsc -p tests/types`: output styles, `using` and the error family type-check.
-import { alp, pco, NumdecodeError, PcoError, CODES } from 'numdecode';
-import type { AlpView, NumdecodeErrorCode } from 'numdecode';
+import { alp, pco, wasmInput, NumdecodeError, PcoError, CODES } from 'numdecode';
+import type { AlpView, NumdecodeErrorCode, WasmInput } from 'numdecode';
 
 export function views(bytes: Uint8Array, page: Uint8Array) {
   {
@@ -12,6 +12,15 @@ export function views(bytes: Uint8Array, page: Uint8Array) {
     using f64 = alp.decodeView(page, 'f64');
     const values: Float64Array = f64.values;
     void values;
+  }
+  {
+    // Compressed bytes written once into wasm memory, decoded in place.
+    using input: WasmInput = wasmInput('alp', page.length);
+    input.bytes.set(page);
+    const inPlace: Float64Array = alp.decode(input.bytes.subarray(0, page.length), 'f64');
+    void inPlace;
+    // @ts-expect-error: only formats with a wasm module
+    wasmInput('zarr', 8);
   }
   const v: AlpView<'f32'> = alp.decodeView(page, { dtype: 'f32', start: 0, end: 10 });
   v.close();
