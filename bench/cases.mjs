@@ -1,10 +1,28 @@
 // What the wasm benchmark measures: each case decodes one corpus file through the public API.
 // A format adds its cases here; `native` names the matching Google Benchmark (bench/native/).
-import { readFileSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export const corpusDir = fileURLToPath(new URL('../../shared/corpus/', import.meta.url));
 const read = (path) => new Uint8Array(readFileSync(corpusDir + path));
+
+// The page written once into wasm memory, as an application reading a file would: read straight
+// into a wasmInput() buffer (no JS copy, and the decoders read it where it lies).
+function readIntoWasm(api, path) {
+  const fd = openSync(corpusDir + path, 'r');
+  try {
+    const size = fstatSync(fd).size;
+    const input = api.wasmInput('alp', size);
+    for (let at = 0; at < size; ) {
+      const n = readSync(fd, input.bytes, at, size - at, at);
+      if (n === 0) throw new Error(`${path}: file ended at byte ${at} of ${size}`);
+      at += n;
+    }
+    return input;
+  } finally {
+    closeSync(fd);
+  }
+}
 
 // Per page: its copy in wasm memory and an output buffer, made on the first call.
 const alpInWasm = new WeakMap();
@@ -49,6 +67,13 @@ export const cases = [
     run: (api, bytes) => api.alp.decode(bytes, dtype),
     into: (api, bytes, out) => api.alp.decodeInto(bytes, out),
     view: (api, bytes) => api.alp.decodeView(bytes, dtype).release(),
+    // The same calls on the page read once into wasm memory (input: what load() returned).
+    inWasm: {
+      load: (api) => readIntoWasm(api, `alp/${file}`),
+      run: (api, input) => api.alp.decode(input.bytes, dtype),
+      into: (api, input, out) => api.alp.decodeInto(input.bytes, out),
+      view: (api, input) => api.alp.decodeView(input.bytes, dtype).release(),
+    },
     // The decoder alone, as the native benchmark runs it: the page copied into wasm memory once,
     // the values decoded into a buffer allocated once.
     core: (wasm, bytes) => alpDecoderAlone(wasm, bytes, dtype),

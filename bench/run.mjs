@@ -63,6 +63,8 @@ const rows = simd.results.map((s, i) => {
     apiPerCopy: s.perCopy.run,
     intoPerCopy: s.perCopy.into,
     viewPerCopy: s.perCopy.view,
+    // The same calls on the page read once into wasm memory (a wasmInput buffer), if measured.
+    inWasmPerCopy: s.perCopy.intoInWasm && { run: s.perCopy.runInWasm, into: s.perCopy.intoInWasm, view: s.perCopy.viewInWasm },
     wasmScalar: mvals(sc.values, sc.seconds),
     coreSimd: s.coreSeconds ? mvals(s.values, s.coreSeconds) : undefined,
     coreScalar: sc.coreSeconds ? mvals(sc.values, sc.coreSeconds) : undefined,
@@ -101,6 +103,13 @@ for (const r of rows) {
     `| ${r.format} ${r.name} | ${fmt(r.outBytes / 1e6, 1)} | ${fmt(r.jsCopyGBs, 1)} | ${ratio(r.apiPerCopy)} | ` +
       `${ratio(r.intoPerCopy, 0.5)} | ${ratio(r.viewPerCopy, 0.5)} | ${fmt(decoderPerNative, 2)}${mark(decoderPerNative, 0.7)} |`,
   );
+  const w = r.inWasmPerCopy;
+  if (w) {
+    pathLines.push(
+      `| ${r.format} ${r.name}, page read into wasm memory (wasmInput) | ${fmt(r.outBytes / 1e6, 1)} | ${fmt(r.jsCopyGBs, 1)} | ${ratio(w.run)} | ` +
+        `${ratio(w.into, 0.5)} | ${ratio(w.view, 0.5)} | |`,
+    );
+  }
 }
 
 // Small files. The per-value cost comes from the difference between the two sizes, measured on

@@ -27,8 +27,10 @@ const ROUNDS = 7;
 // A case's call paths and a JS copy of the same output bytes, timed in alternating rounds: each
 // path's time is its best round; its ratio to the copy is the median of the rounds' ratios
 // (with their range), so that a slower spell of the shared host hits both sides of a ratio.
+// NUMDECODE_BENCH_FORMAT=alp times one format's cases only (quick checks while working on it).
+const only = process.env.NUMDECODE_BENCH_FORMAT;
 const results = [];
-for (const c of cases) {
+for (const c of cases.filter((x) => !only || x.format === only)) {
   const bytes = c.load();
   const out = await c.run(api, bytes);
   const values = out.length;
@@ -42,15 +44,23 @@ for (const c of cases) {
     ...(c.into && { into: () => c.into(api, bytes, out) }),
     ...(c.view && { view: () => c.view(api, bytes) }),
   };
+  // The page read once into wasm memory (wasmInput): the same calls, in the same rounds.
+  const input = c.inWasm?.load(api);
+  if (input) {
+    paths.runInWasm = () => c.inWasm.run(api, input);
+    paths.intoInWasm = () => c.inWasm.into(api, input, out);
+    paths.viewInWasm = () => c.inWasm.view(api, input);
+  }
   const times = Object.fromEntries(Object.keys(paths).map((k) => [k, []]));
   for (let r = 0; r < ROUNDS; r++) for (const [k, fn] of Object.entries(paths)) times[k].push(await timeOnce(fn, 0.15));
   const best = (k) => (times[k] ? Math.min(...times[k]) : undefined);
   const perCopy = {};
-  for (const k of ['run', 'into', 'view']) {
+  for (const k of ['run', 'into', 'view', 'runInWasm', 'intoInWasm', 'viewInWasm']) {
     if (!times[k]) continue;
     const ratios = times[k].map((t, r) => times.copy[r] / t);
     perCopy[k] = { median: median(ratios), min: Math.min(...ratios), max: Math.max(...ratios) };
   }
+  input?.release();
   results.push({
     format: c.format, name: c.name, native: c.native, nativeCopy: c.nativeCopy, nativeValueBytes: c.nativeValueBytes, values, outBytes,
     seconds: best('run'), coreSeconds: best('core'), intoSeconds: best('into'), viewSeconds: best('view'), copySeconds: best('copy'), perCopy,
