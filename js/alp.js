@@ -2,7 +2,7 @@
 // by vector, inspect, encode. Both page layouts are read: the draft one with a version byte
 // (first byte 1) and the merged Parquet one without it (first byte 0).
 import { AlpError, CODES } from './errors.js';
-import { asFormatError, binding as fn, callWithInputs, getModule, viewAs, wasmView } from './wasm.js';
+import { asFormatError, binding as fn, callWithInputs, getModule, textAt, viewAs, wasmView } from './wasm.js';
 
 const ALP_DTYPES = ['f32', 'f64'];
 
@@ -34,7 +34,31 @@ function guard(call) {
   }
 }
 
-// The binding reports frames as decimal strings (an i64 frame does not fit a JS number).
+// The bytes a call left for us ({ptr, size} at resultPtr, see alp_bindings.cpp), copied out; the
+// module's copy is freed.
+function takeResult(resultPtr) {
+  const mod = getModule('alp');
+  const ptr = mod.HEAPU32[resultPtr >>> 2];
+  const size = mod.HEAPU32[(resultPtr >>> 2) + 1];
+  const bytes = new Uint8Array(size);
+  bytes.set(mod.HEAPU8.subarray(ptr, ptr + size));
+  fn('alp', '_numdecode_alp_release_result')();
+  return bytes;
+}
+
+// Vector k of the page at ptr (in wasm memory) as a fresh typed array.
+function vectorAt(ptr, len, dtype, k) {
+  const at = guard(() => fn('alp', '_numdecode_alp_decode_vector')(ptr, len, dtype === 'f32' ? 1 : 0, k));
+  return viewAs(dtype, takeResult(at));
+}
+
+// The page's inspect() JSON; the binding reports frames as decimal strings (an i64 frame does not
+// fit a JS number).
+function inspectAt(ptr, len, dtype) {
+  const json = textAt(getModule('alp'), guard(() => fn('alp', '_numdecode_alp_inspect')(ptr, len, dtype === 'f32' ? 1 : 0)));
+  return parseInspect(json, dtype);
+}
+
 function parseInspect(json, dtype) {
   const info = JSON.parse(json);
   for (const v of info.vectors) {
@@ -177,8 +201,7 @@ export function decodeVector(bytes, dtype, k) {
   checkDtype(dtype);
   checkIndex(k, 'vector index');
   const page = asBytes(bytes);
-  const decodeFn = fn('alp', 'alpDecodeVector');
-  return viewAs(dtype, callWithInputs('alp', AlpError, [page], (ptr, len) => decodeFn(ptr, len, dtype, k)));
+  return callWithInputs('alp', AlpError, [page], (ptr, len) => vectorAt(ptr, len, dtype, k));
 }
 
 /** Decodes values [start, end), touching only the vectors that hold them (decode with a range). */
@@ -196,8 +219,7 @@ export function decodeRange(bytes, dtype, start, end) {
 export function inspect(bytes, dtype) {
   checkDtype(dtype);
   const page = asBytes(bytes);
-  const inspectFn = fn('alp', 'alpInspect');
-  return parseInspect(callWithInputs('alp', AlpError, [page], (ptr, len) => inspectFn(ptr, len, dtype)), dtype);
+  return callWithInputs('alp', AlpError, [page], (ptr, len) => inspectAt(ptr, len, dtype));
 }
 
 /**
@@ -235,8 +257,10 @@ export function encode(values, options = {}) {
     }
   }
   const raw = new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
-  const encodeFn = fn('alp', 'alpEncode');
-  return callWithInputs('alp', AlpError, [raw], (ptr, len) => encodeFn(ptr, len, dtype, layout, logVectorSize, exponent, factor));
+  const encodeFn = fn('alp', '_numdecode_alp_encode');
+  const f32 = dtype === 'f32' ? 1 : 0;
+  const merged = layout === 'merged' ? 1 : 0;
+  return callWithInputs('alp', AlpError, [raw], (ptr, len) => takeResult(encodeFn(ptr, len, f32, merged, logVectorSize, exponent, factor)));
 }
 
 /**
@@ -251,8 +275,6 @@ export function open(bytes, dtype) {
   checkDtype(dtype);
   const page = asBytes(bytes);
   const mod = getModule('alp');
-  const names = ['alpDecodeVector', 'alpInspect'];
-  const f = Object.fromEntries(names.map((n) => [n, fn('alp', n)]));
   let ptr = mod._malloc(Math.max(page.length, 1));
   if (ptr === 0) throw new AlpError(`numdecode: out of wasm memory copying ${page.length} page bytes`, { code: 'ERR_OUTPUT_LIMIT' });
   mod.HEAPU8.set(page, ptr);
@@ -266,7 +288,7 @@ export function open(bytes, dtype) {
     dtype,
     /** Header and per-vector metadata (cached). */
     inspect() {
-      info ??= parseInspect(guard(() => f.alpInspect(live(), len, dtype)), dtype);
+      info ??= inspectAt(live(), len, dtype);
       return info;
     },
     get length() {
@@ -281,7 +303,7 @@ export function open(bytes, dtype) {
     },
     decodeVector(k) {
       checkIndex(k, 'vector index');
-      return viewAs(dtype, guard(() => f.alpDecodeVector(live(), len, dtype, k)));
+      return vectorAt(live(), len, dtype, k);
     },
     decodeRange(start, end) {
       checkIndex(start, 'range start');

@@ -1,6 +1,7 @@
-// ALP entry points of the wasm module (see js/alp.js for the public API).
-// Values leave as Uint8Arrays of little-endian f32/f64; metadata as JSON strings.
-#include <emscripten/bind.h>
+// ALP entry points of the wasm module (see js/alp.js for the public API). Plain exported C
+// functions, no embind (its runtime was about 6 kB gzip of glue): results that are not one number
+// are left in static memory for js/alp.js to copy out before its next call, JSON text
+// (NUL-terminated) or bytes (ptr, size). f32 != 0 selects float pages.
 #include <emscripten/emscripten.h>
 
 #include <cmath>
@@ -16,30 +17,41 @@ namespace {
 
 using namespace alp;
 
-bool is_f32(const std::string& dtype) {
-  if (dtype == "f32") return true;
-  if (dtype == "f64") return false;
-  fail("ALP dtype must be 'f32' or 'f64', got '", dtype, "'");
-}
-
 size_t index_arg(double x, const char* what) {
   if (!(x >= 0) || x != std::floor(x) || x > 9007199254740991.0)
     fail("ALP ", what, " must be a non-negative integer, got ", x);
   return static_cast<size_t>(x);
 }
 
-template <class T>
-val values_to_js(const ValueVector<T>& values) {
-  return copy_to_js(reinterpret_cast<const uint8_t*>(values.data()), values.size() * sizeof(T));
+// Bytes for JS to copy out (decodeVector's values, an encoded page): kept until JS has copied
+// them and calls numdecode_alp_release_result.
+struct BytesResult {
+  uint32_t ptr;
+  uint32_t size;
+};
+std::vector<uint8_t>& kept_bytes() {
+  static std::vector<uint8_t> kept;
+  return kept;
+}
+const BytesResult* bytes_result() {
+  static BytesResult result;
+  result = {uint32_t(reinterpret_cast<uintptr_t>(kept_bytes().data())), uint32_t(kept_bytes().size())};
+  return &result;
 }
 
-val decode_vector(uintptr_t ptr, size_t len, std::string dtype, double k) {
-  return guarded([&] {
-    const Bytes page = heap_bytes(ptr, len);
-    const size_t index = index_arg(k, "vector index");
-    return is_f32(dtype) ? values_to_js(PageReader<float>(page).decode_vector(index))
-                         : values_to_js(PageReader<double>(page).decode_vector(index));
-  });
+// Text for JS (inspect's JSON): kept until the next call that returns text.
+const char* text_result(std::string text) {
+  static std::string kept;
+  kept = std::move(text);
+  return kept.c_str();
+}
+
+template <class T>
+const BytesResult* decode_vector(Bytes page, size_t k) {
+  const ValueVector<T> values = PageReader<T>(page).decode_vector(k);
+  const auto* bytes = reinterpret_cast<const uint8_t*>(values.data());
+  kept_bytes().assign(bytes, bytes + values.size() * sizeof(T));  // one vector: a small copy
+  return bytes_result();
 }
 
 std::string json_string(const std::string& s) {
@@ -104,24 +116,13 @@ std::string inspect_json(Bytes page) {
   return j.str();
 }
 
-val inspect(uintptr_t ptr, size_t len, std::string dtype) {
-  return guarded([&] {
-    const Bytes page = heap_bytes(ptr, len);
-    return val(is_f32(dtype) ? inspect_json<float>(page) : inspect_json<double>(page));
-  });
-}
-
-// layout: "draft" | "merged"; exponent < 0 means "choose per vector by sampling".
-val encode_values(uintptr_t ptr, size_t len, std::string dtype, std::string layout, int log_vector_size,
-                  int exponent, int factor) {
+// merged: 0 = the draft layout, 1 = the merged Parquet one; exponent < 0 means "choose per
+// vector by sampling".
+const BytesResult* encode_values(uintptr_t ptr, size_t len, int f32, int merged, int log_vector_size, int exponent,
+                                 int factor) {
   return guarded([&] {
     EncodeOptions options;
-    if (layout == "draft")
-      options.layout = Layout::kDraft;
-    else if (layout == "merged")
-      options.layout = Layout::kMerged;
-    else
-      fail("ALP encode: layout must be 'draft' or 'merged', got '", layout, "'");
+    options.layout = merged ? Layout::kMerged : Layout::kDraft;
     if (log_vector_size < 0) fail("ALP encode: logVectorSize must be in [3, 15], got ", log_vector_size);
     options.log_vector_size = static_cast<unsigned>(log_vector_size);
     if (exponent >= 0) {
@@ -131,31 +132,61 @@ val encode_values(uintptr_t ptr, size_t len, std::string dtype, std::string layo
       options.factor = static_cast<unsigned>(factor);
     }
     const Bytes raw = heap_bytes(ptr, len);
-    const size_t width = is_f32(dtype) ? 4 : 8;
-    if (len % width != 0) fail("ALP encode: ", len, " bytes is not a whole number of ", dtype, " values");
+    const size_t width = f32 ? 4 : 8;
+    if (len % width != 0) fail("ALP encode: ", len, " bytes is not a whole number of ", f32 ? "f32" : "f64", " values");
     // Copy to aligned storage: the heap copy made by JS has no alignment guarantee for f64.
+    std::vector<uint8_t> page;
     if (width == 4) {
       std::vector<float> values(len / 4);
       if (len) std::memcpy(values.data(), raw.data(), len);
-      const std::vector<uint8_t> page = encode<float>(std::span<const float>(values), options);
-      return copy_to_js(page.data(), page.size());
+      page = encode<float>(std::span<const float>(values), options);
+    } else {
+      std::vector<double> values(len / 8);
+      if (len) std::memcpy(values.data(), raw.data(), len);
+      page = encode<double>(std::span<const double>(values), options);
     }
-    std::vector<double> values(len / 8);
-    if (len) std::memcpy(values.data(), raw.data(), len);
-    const std::vector<uint8_t> page = encode<double>(std::span<const double>(values), options);
-    return copy_to_js(page.data(), page.size());
+    kept_bytes() = std::move(page);
+    return bytes_result();
   });
 }
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(alp) {
-  emscripten::function("alpDecodeVector", &decode_vector);
-  emscripten::function("alpInspect", &inspect);
-  emscripten::function("alpEncode", &encode_values);
+}  // namespace numdecode::bindings
+
+// inspect, decodeVector, encode and the reader's random access (js/alp.js; exported in
+// CMakeLists.txt). Pointers travel as uint32.
+extern "C" {
+
+// Vector k's values: a BytesResult JS copies out, then calls numdecode_alp_release_result.
+EMSCRIPTEN_KEEPALIVE const void* numdecode_alp_decode_vector(uintptr_t ptr, size_t len, int f32, double k) {
+  using namespace numdecode::bindings;
+  return guarded([&]() -> const void* {
+    const numdecode::Bytes page = heap_bytes(ptr, len);
+    const size_t index = index_arg(k, "vector index");
+    return f32 ? decode_vector<float>(page, index) : decode_vector<double>(page, index);
+  });
 }
 
-}  // namespace numdecode::bindings
+// The page's header and per-vector metadata as JSON (NUL-terminated, kept until the next inspect).
+EMSCRIPTEN_KEEPALIVE const char* numdecode_alp_inspect(uintptr_t ptr, size_t len, int f32) {
+  using namespace numdecode::bindings;
+  return guarded([&] {
+    const numdecode::Bytes page = heap_bytes(ptr, len);
+    return text_result(f32 ? inspect_json<float>(page) : inspect_json<double>(page));
+  });
+}
+
+// One page holding the len / 4 (f32) or len / 8 values at ptr: a BytesResult, as above.
+EMSCRIPTEN_KEEPALIVE const void* numdecode_alp_encode(uintptr_t ptr, size_t len, int f32, int merged,
+                                                      int log_vector_size, int exponent, int factor) {
+  return numdecode::bindings::encode_values(ptr, len, f32, merged, log_vector_size, exponent, factor);
+}
+
+// JS has copied the last BytesResult out: its memory is freed (an encoded page may be large).
+EMSCRIPTEN_KEEPALIVE void numdecode_alp_release_result() { std::vector<uint8_t>().swap(numdecode::bindings::kept_bytes()); }
+
+}  // extern "C"
 
 // The per-page decode path of alp.decode / decodeInto / decodeView and alp.open(): plain C
 // exports (no embind invoker on every call), writing straight into a buffer in wasm memory that
