@@ -4,8 +4,8 @@
 // per format, and every JS and wasm response is counted, raw and gzip -9 (brotli too), grouped as
 // numdecode JS, numdecode wasm (+ its emscripten glue) and other packages. Corpus data is not
 // counted. Prints a Markdown table; --json prints the per-file figures. The page's cases use the
-// entry a page would (the Pco page numdecode/pco, the Zarr page numdecode/zarr), and each loads
-// only its format's wasm module.
+// entry a page would (numdecode/pco, numdecode/zarr, numdecode/alp, numdecode/bpcells for BPCells
+// directories and HDF5 files, numdecode/parquet), and each loads only its format's wasm module.
 //
 //   node bench/size-report.mjs [--json]
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';

@@ -15,15 +15,22 @@ const PCO_PAGE_GZIP_BUDGET = 150_000; // wasm + glue + JS, everything the page d
 // Per page: the values it decoded (a real decode of a corpus file happened), the wasm module it
 // may fetch, and the gzip budget of numdecode's share (its JS, wasm and glue; zarrita, hyparquet and
 // h5wasm are counted apart: a Zarr or Parquet app has them anyway). Budgets: the figure measured
-// when the wasm was split per format (in the comments) + ~5 %.
+// (in the comments: Pco and Zarr when the wasm was split per format; ALP, BPCells, HDF5 and Parquet
+// with the light entries numdecode/alp and numdecode/bpcells and the ALP module without embind,
+// 2026-11-24) + ~5 %.
 const PAGES = {
   pco: { values: 3500, wasm: 'numdecode-pco-simd.wasm', numdecodeGzip: PCO_PAGE_GZIP_BUDGET },
   zarr: { values: 5000, wasm: 'numdecode-pco-simd.wasm', numdecodeGzip: 131_000 }, // 124.3 kB
-  alp: { values: 10000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 107_000 }, // 102.0 kB
-  bpcells: { values: 213, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 120_000 }, // 114.4 kB
-  hdf5: { values: 900, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 136_000 }, // 129.8 kB
-  parquet: { values: 15000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 101_000 }, // 95.7 kB
+  alp: { values: 10000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 56_000 }, // 53.1 kB
+  bpcells: { values: 213, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 116_000 }, // 110.3 kB
+  hdf5: { values: 900, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 132_000 }, // 125.7 kB
+  parquet: { values: 15000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 94_500 }, // 89.6 kB
 };
+
+// numdecode's JS files a page fetched, relative to the package root, sorted.
+const jsFiles = (format) => report[format].files.filter((f) => f.group === 'js').map((f) => f.path.replace('/node_modules/numdecode/', '')).sort();
+// What a BPCells page must not fetch: other formats' JS, and the main entry that imports all of it.
+const NOT_BPCELLS_JS = /^js\/(index|pco|alp|zarr|parquet)\.js$|^js\/parquet\//;
 
 const describeMaybe = chromiumAvailable ? describe : describe.skip;
 let report;
@@ -59,7 +66,28 @@ describeMaybe('download budgets per format', () => {
   });
 
   test('the Zarr page loads numdecode/zarr, the Pco decoder and nothing of the other formats', () => {
-    const js = report.zarr.files.filter((f) => f.group === 'js').map((f) => f.path.replace('/node_modules/numdecode/', '')).sort();
-    expect(js).toEqual(['js/errors.js', 'js/pco.js', 'js/wasm.js', 'js/zarr.js']);
+    expect(jsFiles('zarr')).toEqual(['js/errors.js', 'js/pco.js', 'js/wasm.js', 'js/zarr.js']);
+  });
+
+  test('the ALP page loads numdecode/alp, the ALP decoder and nothing of the other formats', () => {
+    expect(jsFiles('alp')).toEqual(['js/alp-entry.js', 'js/alp.js', 'js/errors.js', 'js/wasm.js']);
+  });
+
+  test('the BPCells pages (a directory, an HDF5 file) load numdecode/bpcells and no other format\'s JS; h5wasm only for HDF5', () => {
+    for (const format of ['bpcells', 'hdf5']) {
+      const js = jsFiles(format);
+      expect(js).toContain('js/bpcells-entry.js');
+      expect(js).toContain('js/bpcells/matrix.js');
+      expect(js.filter((f) => NOT_BPCELLS_JS.test(f))).toEqual([]);
+    }
+    expect(jsFiles('bpcells').filter((f) => f.includes('hdf5-runtime'))).toEqual([]);
+    expect(report.bpcells.totals.deps.raw).toBe(0);
+    expect(jsFiles('hdf5')).toContain('js/bpcells/hdf5-runtime.js');
+  });
+
+  test('the Parquet page loads numdecode/parquet and the ALP decoder, not the main entry nor another format\'s JS', () => {
+    const js = jsFiles('parquet');
+    expect(js).toEqual(expect.arrayContaining(['js/parquet.js', 'js/alp.js']));
+    expect(js.filter((f) => /^js\/(index|pco|zarr|alp-entry)\.js$|^js\/bpcells/.test(f))).toEqual([]);
   });
 });

@@ -1,0 +1,23 @@
+// numdecode/alp: the ALP decoder alone (no other format's wasm or JS is loaded).
+import type { InitOptions } from './wasm.js';
+
+export { buildInfo, simdSupported, DTYPES, wasmInput } from './wasm.js';
+export type { Dtype, DtypeArrayMap, DecodedArray, InitOptions, BuildInfo, WasmInput } from './wasm.js';
+export * as alp from './alp.js';
+export type {
+  AlpDtype,
+  AlpArray,
+  AlpPageBytes,
+  AlpPageInfo,
+  AlpVectorInfo,
+  AlpVectorError,
+  AlpEncodeOptions,
+  AlpPage,
+  AlpDecodeOptions,
+  AlpView,
+} from './alp.js';
+export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError } from './errors.js';
+export type { NumdecodeErrorCode } from './errors.js';
+
+/** Loads the ALP WebAssembly module only; resolves to this entry's namespace. */
+export function init(options?: Omit<InitOptions, 'formats'>): Promise<typeof import('./alp-entry.js')>;

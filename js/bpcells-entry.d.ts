@@ -1,0 +1,33 @@
+// numdecode/bpcells: the BPCells matrix reader alone (no other format's wasm or JS is loaded).
+import type { InitOptions } from './wasm.js';
+
+export { buildInfo, simdSupported, DTYPES } from './wasm.js';
+export type { Dtype, DtypeArrayMap, DecodedArray, InitOptions, BuildInfo } from './wasm.js';
+export * as bpcells from './bpcells/index.js';
+export * as io from './io/index.js';
+export type {
+  BpcellsMatrix,
+  BpcellsMatrixInfo,
+  BpcellsSlice,
+  BpcellsSliceView,
+  BpcellsViewStats,
+  BpcellsInto,
+  BpcellsReadOptions,
+  BpcellsCallOptions,
+  BpcellsDtype,
+  BpcellsValueArrayMap,
+  BpcellsOpenOptions,
+  BpcellsSourceObject,
+  BpcellsSource,
+  BpcellsStats,
+  BpcellsFileObject,
+  BpcellsHdf5Input,
+  BpcellsHdf5Options,
+  BpcellsHdf5Matrix,
+  BpcellsGroupInfo,
+} from './bpcells/index.js';
+export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError } from './errors.js';
+export type { NumdecodeErrorCode, NumdecodeErrorDetails } from './errors.js';
+
+/** Loads the BPCells WebAssembly module ahead of the first open(); resolves to this entry's namespace. */
+export function init(options?: Omit<InitOptions, 'formats'>): Promise<typeof import('./bpcells-entry.js')>;
