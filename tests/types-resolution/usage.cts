@@ -26,3 +26,16 @@ export async function pcoPage(bytes: Uint8Array): Promise<number> {
   await pcoOnly.init({ formats: ['pco'] });
   return pcoOnly.pco.decode(bytes).length;
 }
+
+import alpOnly = require('numdecode/alp');
+import bpcellsOnly = require('numdecode/bpcells');
+
+export async function lightPages(page: Uint8Array, url: string): Promise<number> {
+  await alpOnly.init();
+  // @ts-expect-error: the light entry takes no formats
+  await alpOnly.init({ formats: ['alp'] });
+  const values: Float64Array = alpOnly.alp.decode(page, 'f64');
+  await bpcellsOnly.init({ simd: 'auto' });
+  const matrix: bpcellsOnly.BpcellsMatrix = await bpcellsOnly.bpcells.open(url);
+  return values.length + matrix.shape[1];
+}

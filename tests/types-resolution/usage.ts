@@ -42,3 +42,34 @@ export async function pcoPage(bytes: Uint8Array): Promise<number> {
   const err: pcoOnly.NumdecodeError = new pcoOnly.PcoError('bad');
   return values[0] + err.message.length + Number(pcoOnly.buildInfo().simd);
 }
+
+// numdecode/alp and numdecode/bpcells: the light ALP-only and BPCells-only entries.
+import * as alpOnly from 'numdecode/alp';
+import * as bpcellsOnly from 'numdecode/bpcells';
+
+export async function alpPage(page: Uint8Array): Promise<number> {
+  const api: typeof alpOnly = await alpOnly.init({ simd: 'auto' });
+  // @ts-expect-error: the light entry loads ALP only, it takes no formats
+  await alpOnly.init({ formats: ['pco'] });
+  const values: Float32Array = api.alp.decode(page, 'f32');
+  // @ts-expect-error: ALP pages hold f32 or f64
+  alpOnly.alp.decode(page, 'i32');
+  const info: alpOnly.AlpPageInfo<'f64'> = alpOnly.alp.inspect(page, 'f64');
+  const input: alpOnly.WasmInput = alpOnly.wasmInput('alp', page.length);
+  input.release();
+  const err: alpOnly.NumdecodeError = new alpOnly.AlpError('bad');
+  return values[0] + info.numVectors + err.message.length;
+}
+
+export async function bpcellsPage(url: string): Promise<number> {
+  const api: typeof bpcellsOnly = await bpcellsOnly.init();
+  // @ts-expect-error: the light entry takes no formats
+  await bpcellsOnly.init({ formats: ['bpcells'] });
+  const matrix: bpcellsOnly.BpcellsMatrix = await api.bpcells.open(url);
+  const slice: bpcellsOnly.BpcellsSlice = await matrix.read();
+  // @ts-expect-error: open needs a source
+  await bpcellsOnly.bpcells.open();
+  const file = bpcellsOnly.io.openFile(new Uint8Array(4));
+  const err: bpcellsOnly.NumdecodeError = new bpcellsOnly.BpcellsError('bad');
+  return matrix.shape[0] + slice.val.length + (await file.size()) + err.message.length;
+}
