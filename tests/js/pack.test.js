@@ -1,11 +1,11 @@
 // The package as npm ships it: `npm pack`, installed offline into an empty folder, used from
-// import and from require (numdecode, numdecode/zarr, numdecode/worker).
+// import and from require (numdecode and its pco, alp, bpcells, zarr and worker entries).
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { pcoDir, projectRoot } from './corpus.js';
+import { corpusRoot, pcoDir, projectRoot } from './corpus.js';
 
 // One module per format, each in a SIMD and a scalar build.
 const DIST_FILES = ['pco', 'alp', 'bpcells'].flatMap((m) => ['simd', 'scalar'].flatMap((b) => [`numdecode-${m}-${b}.mjs`, `numdecode-${m}-${b}.wasm`]));
@@ -58,6 +58,7 @@ test('the tarball holds the library, every format\'s wasm builds, types and Comm
     'js/pco-entry.cjs',
     'js/pco-entry.d.ts',
     'js/pco-entry.d.cts',
+    ...['alp', 'bpcells'].flatMap((format) => ['js', 'cjs', 'd.ts', 'd.cts'].map((ext) => `js/${format}-entry.${ext}`)),
     ...DIST_FILES.map((f) => `dist/${f}`),
   ]) {
     expect(files).toContain(f);
@@ -67,8 +68,11 @@ test('the tarball holds the library, every format\'s wasm builds, types and Comm
 });
 
 const file = (name) => JSON.stringify(path.join(pcoDir, name));
+const alpFile = (name) => JSON.stringify(path.join(corpusRoot, 'alp', name));
+const bpcellsMatrix = JSON.stringify(path.join(corpusRoot, 'bpcells/packed_uint_col_names/matrix'));
+const bpcellsVal = JSON.stringify(path.join(corpusRoot, 'bpcells/packed_uint_col_names/expected/val.u32'));
 
-test('import: numdecode, numdecode/pco, numdecode/zarr, numdecode/worker', () => {
+test('import: numdecode, numdecode/pco, numdecode/alp, numdecode/bpcells, numdecode/zarr, numdecode/worker', () => {
   const script = `
     import { readFileSync } from 'node:fs';
     import { init, pco, buildInfo } from 'numdecode';
@@ -80,6 +84,13 @@ test('import: numdecode, numdecode/pco, numdecode/zarr, numdecode/worker', () =>
     const same = (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).equals(want);
     const lightApi = await light.init();
     const out = { light: same(lightApi.pco.decode(bytes)) && lightApi === light };
+    const alpOnly = await import('numdecode/alp');
+    await alpOnly.init();
+    const alpValues = alpOnly.alp.decode(readFileSync(${alpFile('f64_bw64_n2048.alp')}), 'f64');
+    out.alp = Buffer.from(alpValues.buffer).equals(readFileSync(${alpFile('f64_bw64_n2048.bin')}));
+    const { bpcells } = await import('numdecode/bpcells');
+    const { val } = await (await bpcells.open(${bpcellsMatrix})).read();
+    out.bpcells = Buffer.from(val.buffer).equals(readFileSync(${bpcellsVal}));
     await init();
     const view = pco.decodeView(bytes);
     Object.assign(out, { version: buildInfo().version, decode: same(pco.decode(bytes)), view: same(view.values) });
@@ -94,10 +105,10 @@ test('import: numdecode, numdecode/pco, numdecode/zarr, numdecode/worker', () =>
     console.log(JSON.stringify(out));
   `;
   const out = JSON.parse(run(process.execPath, ['--input-type=module', '-e', script], app));
-  expect(out).toEqual({ light: true, version: expect.stringMatching(/^\d+\.\d+\.\d+/), decode: true, view: true, zarr: true, worker: true });
+  expect(out).toEqual({ light: true, alp: true, bpcells: true, version: expect.stringMatching(/^\d+\.\d+\.\d+/), decode: true, view: true, zarr: true, worker: true });
 });
 
-test('require: numdecode, numdecode/pco, numdecode/zarr, numdecode/worker', () => {
+test('require: numdecode, numdecode/pco, numdecode/alp, numdecode/bpcells, numdecode/zarr, numdecode/worker', () => {
   const script = `
     const { readFileSync } = require('node:fs');
     const numdecode = require('numdecode');
@@ -118,6 +129,14 @@ test('require: numdecode, numdecode/pco, numdecode/zarr, numdecode/worker', () =
       const light = require('numdecode/pco');
       await light.init({ simd: 'auto' });
       out.light = same(light.pco.decode(bytes));
+      const alpOnly = require('numdecode/alp');
+      await alpOnly.init();
+      const alpValues = alpOnly.alp.decode(readFileSync(${alpFile('f32_bw32_n2048.alp')}), 'f32');
+      out.alp = Buffer.from(alpValues.buffer).equals(readFileSync(${alpFile('f32_bw32_n2048.bin')}));
+      const bpcellsOnly = require('numdecode/bpcells');
+      await bpcellsOnly.init();
+      const { val } = await (await bpcellsOnly.bpcells.open(${bpcellsMatrix})).read();
+      out.bpcells = Buffer.from(val.buffer).equals(readFileSync(${bpcellsVal}));
       out.inspect = numdecode.pco.inspect(bytes).chunks.length;
       out.dtypes = numdecode.DTYPES.length;
       const esm = await numdecode.load();
@@ -137,6 +156,8 @@ test('require: numdecode, numdecode/pco, numdecode/zarr, numdecode/worker', () =
     errorFamily: true,
     decode: true,
     light: true,
+    alp: true,
+    bpcells: true,
     inspect: 1,
     dtypes: 11,
     sameModule: true,
