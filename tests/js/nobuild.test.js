@@ -2,7 +2,8 @@
 // an import map, (1) from /node_modules/ on the page's origin and (2) from a CDN-style prefix on a
 // second local server (another origin, CORS allowed), workers included. The page runs the app the
 // bundler tests build (Pco, ALP, BPCells, Zarr chunks in the worker pool) plus numdecode/parquet
-// (hyparquet and hyparquet-compressors by their bare names); results must match the corpus.
+// (hyparquet and hyparquet-compressors by their bare names) and the light entries numdecode/alp and
+// numdecode/bpcells; results must match the corpus.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -69,10 +70,11 @@ maybe('no build step: import map in headless Chromium', () => {
     });
     const app = await browser.page.evaluate((c) => window.runNumdecode(c), CASE);
     const parquet = await browser.page.evaluate(() => window.readParquet('alp_spotify1.parquet', 'tempo'));
-    return { app, parquet };
+    const light = await browser.page.evaluate(() => window.readLight());
+    return { app, parquet, light };
   }
 
-  function expectDecoded({ app, parquet }) {
+  function expectDecoded({ app, parquet, light }) {
     expect(app.buildInfo.simd).toBe(true);
     expect(app.pco).toEqual({ type: 'Int32Array', sha256: sha256(readBytes(pcoDir, 'multichunk_i32_4chunks.bin')) });
     expect(app.alp).toEqual({ type: 'Float64Array', sha256: sha256(readBytes(path.join(corpusRoot, 'alp'), 'f64_lvs12_n10000.bin')) });
@@ -89,6 +91,8 @@ maybe('no build step: import map in headless Chromium', () => {
     expect(app.poolStats).toMatchObject({ completed: 4, failed: 0 }); // 1 Pco file + 3 Zarr chunks
     const tempo = expectedParquetColumn('alp_spotify1_expect.csv', 'tempo');
     expect(parquet).toEqual({ numRows: tempo.length, type: 'Float64Array', sha256: sha256(bytesOf(tempo)) });
+    // numdecode/alp and numdecode/bpcells read the same files to the same values.
+    expect(light).toEqual({ alp: app.alp, bpcellsVal: sha256(readBytes(bpcellsExpected, 'val.u32')) });
   }
 
   test('from the package folder on the same origin', async () => {
