@@ -82,6 +82,11 @@ class PageReader {
   // The same into out (room for end - start values). Every overlapping vector is validated
   // before anything is written.
   void decode_range_into(size_t start, size_t end, T* out, Kernel kernel = Kernel::kAuto) const;
+  // Checks every vector that [start, end) touches, as decode_range_into does before writing, and
+  // stores nothing: the check before a range is decoded piece by piece (decode_range_streaming)
+  // into memory the caller keeps, so that a bad vector in a later piece throws before the first
+  // piece is written there.
+  void check_range(size_t start, size_t end) const;
   // Every value. All vectors are validated before the output is allocated.
   ValueVector<T> decode_all(Kernel kernel = Kernel::kAuto) const;
   // The same as decode_range_into for memory the caller discards when this throws (the wasm
@@ -94,6 +99,8 @@ class PageReader {
   // those as it patches).
   VectorInfo vector_layout(size_t k) const;
   void decode_checked_into(const VectorInfo& info, T* out, Kernel kernel) const;
+  // Throws unless [start, end) lies inside the page.
+  void check_bounds(size_t start, size_t end) const;
   // The validated metadata of every vector that [start, end) touches (throws on a bad range or vector).
   std::vector<VectorInfo> infos_for_range(size_t start, size_t end) const;
   void write_range(const std::vector<VectorInfo>& infos, size_t start, size_t end, T* out, Kernel kernel) const;

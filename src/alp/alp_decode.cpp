@@ -61,14 +61,6 @@ PageHeader parse_header(Bytes page, unsigned for_info_bytes) {
   return h;
 }
 
-// The largest of `count` exception positions (little-endian u16). A max reduction without an
-// early exit, which compilers vectorize: a page may hold an exception for every fifth value.
-unsigned max_position(const uint8_t* positions, unsigned count) {
-  unsigned largest = 0;
-  for (unsigned j = 0; j < count; ++j) largest = std::max<unsigned>(largest, load_le<uint16_t>(positions + 2 * j));
-  return largest;
-}
-
 // Names the first position outside the vector (the error path, kept out of the checking loop:
 // fail() takes its parts by reference, which would keep the loop's counters in memory).
 [[noreturn, gnu::noinline]] void fail_position(const VectorInfo& v, const uint8_t* positions) {
@@ -91,7 +83,8 @@ template <class T>
 VectorInfo PageReader<T>::vector_info(size_t k) const {
   const VectorInfo v = vector_layout(k);
   const uint8_t* positions = page_.data() + v.positions_offset;
-  if (max_position(positions, v.num_exceptions) >= v.num_values) fail_position(v, positions);
+  // A max reduction without an early exit (vectorized): a page may hold an exception for every fifth value.
+  if (kernels::max_u16(positions, v.num_exceptions) >= v.num_values) fail_position(v, positions);
   return v;
 }
 
@@ -184,18 +177,12 @@ void PageReader<T>::decode_checked_into(const VectorInfo& v, T* out, Kernel kern
     else
       kernels::decode_f64_simd(packed, end, v.num_values, v.bit_width, v.frame_of_reference, f10, f10neg, out);
   }
-  // Exceptions are raw IEEE bytes (NaN payloads kept): copy bytes, never go through a float register.
-  // A repeated position keeps the last value, like the reference. Positions are checked here (the
-  // streaming decode has not checked them before) at the cost of one predictable branch.
-  // The counts are read once: the stores to out might alias v, so the loop would reload them.
+  // Exceptions are raw IEEE bytes (NaN payloads kept), patched over the decoded values; a repeated
+  // position keeps the last value, like the reference. Positions are checked here (the streaming
+  // decode has not checked them before), all at once, so that the patch loop has no branch.
   const uint8_t* positions = page_.data() + v.positions_offset;
-  const uint8_t* values = page_.data() + v.exceptions_offset;
-  const unsigned num_values = v.num_values, num_exceptions = v.num_exceptions;
-  for (unsigned j = 0; j < num_exceptions; ++j) {
-    const unsigned pos = load_le<uint16_t>(positions + 2 * j);
-    if (pos >= num_values) [[unlikely]] fail_position(v, positions);
-    std::memcpy(out + pos, values + j * sizeof(T), sizeof(T));
-  }
+  if (kernels::max_u16(positions, v.num_exceptions) >= v.num_values) fail_position(v, positions);
+  kernels::patch_exceptions(out, positions, page_.data() + v.exceptions_offset, v.num_exceptions);
 }
 
 template <class T>
@@ -212,9 +199,22 @@ ValueVector<T> PageReader<T>::decode_vector(size_t k, Kernel kernel) const {
 }
 
 template <class T>
-std::vector<VectorInfo> PageReader<T>::infos_for_range(size_t start, size_t end) const {
+void PageReader<T>::check_bounds(size_t start, size_t end) const {
   if (start > end || end > header_.num_elements)
     fail("ALP: range [", start, ", ", end, ") is outside the page's ", header_.num_elements, " values");
+}
+
+template <class T>
+void PageReader<T>::check_range(size_t start, size_t end) const {
+  check_bounds(start, end);
+  if (start == end) return;
+  const unsigned lvs = header_.log_vector_size;
+  for (size_t k = start >> lvs, last = (end - 1) >> lvs; k <= last; ++k) vector_info(k);
+}
+
+template <class T>
+std::vector<VectorInfo> PageReader<T>::infos_for_range(size_t start, size_t end) const {
+  check_bounds(start, end);
   std::vector<VectorInfo> infos;
   if (start == end) return infos;
   const unsigned lvs = header_.log_vector_size;
@@ -257,8 +257,7 @@ ValueVector<T> PageReader<T>::decode_range(size_t start, size_t end, Kernel kern
 
 template <class T>
 void PageReader<T>::decode_range_streaming(size_t start, size_t end, T* out, Kernel kernel) const {
-  if (start > end || end > header_.num_elements)
-    fail("ALP: range [", start, ", ", end, ") is outside the page's ", header_.num_elements, " values");
+  check_bounds(start, end);
   if (start == end) return;
   const unsigned lvs = header_.log_vector_size;
   for (size_t k = start >> lvs, last = (end - 1) >> lvs; k <= last; ++k) {

@@ -21,4 +21,12 @@ void decode_f64_scalar(const uint8_t* packed, const uint8_t* readable_end, size_
 void decode_f64_simd(const uint8_t* packed, const uint8_t* readable_end, size_t n, unsigned bit_width,
                      uint64_t frame, double pow10_factor, double pow10_neg_exponent, double* out);
 
+// The largest of `count` little-endian u16 at p (exception positions), 0 when count is 0.
+unsigned max_u16(const uint8_t* p, size_t count);
+
+// out[position j] = exception value j for j in order (a repeated position keeps the last value),
+// copied as raw bytes (NaN payloads kept). The caller has checked every position (max_u16).
+template <class T>
+void patch_exceptions(T* out, const uint8_t* positions, const uint8_t* values, size_t count);
+
 }  // namespace numdecode::alp::kernels

@@ -218,4 +218,19 @@ EMSCRIPTEN_KEEPALIVE void numdecode_alp_decode_to(uintptr_t ptr, size_t len, int
   });
 }
 
+// Checks every vector that values [start, end) touch (offsets, sizes, exception positions) and
+// decodes nothing: js/alp.js calls it before decoding a large range piece by piece into memory the
+// caller owns, so that a bad vector in a later piece throws (naming it) before any piece is copied out.
+EMSCRIPTEN_KEEPALIVE void numdecode_alp_check(uintptr_t ptr, size_t len, int f32, double start, double end) {
+  using namespace numdecode;
+  using namespace numdecode::alp;
+  bindings::guarded([&]() -> int {
+    const Bytes page = bindings::heap_bytes(ptr, len);
+    const size_t s = bindings::index_arg(start, "range start"), e = bindings::index_arg(end, "range end");
+    if (f32) PageReader<float>(page).check_range(s, e);
+    else PageReader<double>(page).check_range(s, e);
+    return 0;
+  });
+}
+
 }  // extern "C"
