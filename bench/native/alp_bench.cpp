@@ -47,6 +47,18 @@ void BM_Decode(benchmark::State& state, const char* name, Kernel kernel) {
                                                   benchmark::Counter::kIsRate);
 }
 
+// Checks every vector of the page and decodes nothing (what alp.decodeInto runs before decoding a
+// page of several pieces into the caller's array).
+template <class T>
+void BM_Check(benchmark::State& state, const char* name) {
+  const std::vector<uint8_t>& bytes = page(name);
+  if (bytes.empty()) return state.SkipWithError("corpus page missing");
+  const PageReader<T> reader{Bytes(bytes)};
+  for (auto _ : state) reader.check_range(0, reader.size());
+  state.counters["vectors/s"] = benchmark::Counter(static_cast<double>(state.iterations() * reader.num_vectors()),
+                                                   benchmark::Counter::kIsRate);
+}
+
 template <class T>
 void BM_Memcpy(benchmark::State& state, const char* name) {
   const std::vector<uint8_t>& bytes = page(name);
@@ -79,6 +91,8 @@ void BM_Encode(benchmark::State& state, const char* name) {
 // BENCHMARK_CAPTURE cannot take a template-id, hence the named instantiations.
 void BM_DecodeF32(benchmark::State& s, const char* name, Kernel k) { BM_Decode<float>(s, name, k); }
 void BM_DecodeF64(benchmark::State& s, const char* name, Kernel k) { BM_Decode<double>(s, name, k); }
+void BM_CheckF32(benchmark::State& s, const char* name) { BM_Check<float>(s, name); }
+void BM_CheckF64(benchmark::State& s, const char* name) { BM_Check<double>(s, name); }
 void BM_MemcpyF32(benchmark::State& s, const char* name) { BM_Memcpy<float>(s, name); }
 void BM_MemcpyF64(benchmark::State& s, const char* name) { BM_Memcpy<double>(s, name); }
 void BM_EncodeF32(benchmark::State& s, const char* name) { BM_Encode<float>(s, name); }
@@ -90,6 +104,8 @@ BENCHMARK_CAPTURE(BM_MemcpyF32, price2_output_size, kF32Page)->Unit(benchmark::k
 BENCHMARK_CAPTURE(BM_DecodeF64, sensor3_simd, kF64Page, Kernel::kAuto)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_DecodeF64, sensor3_scalar, kF64Page, Kernel::kScalar)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_MemcpyF64, sensor3_output_size, kF64Page)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_CheckF32, price2, kF32Page)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_CheckF64, sensor3, kF64Page)->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_EncodeF32, price2, kF32Page)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_EncodeF64, sensor3, kF64Page)->Unit(benchmark::kMillisecond);
 
