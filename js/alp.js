@@ -35,14 +35,14 @@ function guard(call) {
 }
 
 // The bytes a call left for us ({ptr, size} at resultPtr, see alp_bindings.cpp), copied out; the
-// module's copy is freed.
+// module keeps a small result for reuse and frees a large one now.
 function takeResult(resultPtr) {
   const mod = getModule('alp');
   const ptr = mod.HEAPU32[resultPtr >>> 2];
   const size = mod.HEAPU32[(resultPtr >>> 2) + 1];
   const bytes = new Uint8Array(size);
   bytes.set(mod.HEAPU8.subarray(ptr, ptr + size));
-  fn('alp', '_numdecode_alp_release_result')();
+  if (size >= 1 << 20) fn('alp', '_numdecode_alp_release_result')();
   return bytes;
 }
 

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <string>
+#include <type_traits>
 
 #include "alp/alp.hpp"
 #include "bindings/binding_util.hpp"
@@ -23,19 +24,23 @@ size_t index_arg(double x, const char* what) {
   return static_cast<size_t>(x);
 }
 
-// Bytes for JS to copy out (decodeVector's values, an encoded page): kept until JS has copied
-// them and calls numdecode_alp_release_result.
+// Bytes for JS to copy out (decodeVector's values, an encoded page), kept where the decoder or
+// encoder left them until the next such call, or until JS frees a large one
+// (numdecode_alp_release_result).
 struct BytesResult {
   uint32_t ptr;
   uint32_t size;
 };
-std::vector<uint8_t>& kept_bytes() {
-  static std::vector<uint8_t> kept;
-  return kept;
+template <class Buffer>
+Buffer& kept() {
+  static Buffer buffer;
+  return buffer;
 }
-const BytesResult* bytes_result() {
+template <class Buffer>
+const BytesResult* bytes_result(Buffer&& buffer) {
   static BytesResult result;
-  result = {uint32_t(reinterpret_cast<uintptr_t>(kept_bytes().data())), uint32_t(kept_bytes().size())};
+  Buffer& held = kept<std::remove_cvref_t<Buffer>>() = std::move(buffer);
+  result = {uint32_t(reinterpret_cast<uintptr_t>(held.data())), uint32_t(held.size() * sizeof(held[0]))};
   return &result;
 }
 
@@ -48,10 +53,7 @@ const char* text_result(std::string text) {
 
 template <class T>
 const BytesResult* decode_vector(Bytes page, size_t k) {
-  const ValueVector<T> values = PageReader<T>(page).decode_vector(k);
-  const auto* bytes = reinterpret_cast<const uint8_t*>(values.data());
-  kept_bytes().assign(bytes, bytes + values.size() * sizeof(T));  // one vector: a small copy
-  return bytes_result();
+  return bytes_result(PageReader<T>(page).decode_vector(k));
 }
 
 std::string json_string(const std::string& s) {
@@ -145,8 +147,7 @@ const BytesResult* encode_values(uintptr_t ptr, size_t len, int f32, int merged,
       if (len) std::memcpy(values.data(), raw.data(), len);
       page = encode<double>(std::span<const double>(values), options);
     }
-    kept_bytes() = std::move(page);
-    return bytes_result();
+    return bytes_result(std::move(page));
   });
 }
 
@@ -158,7 +159,7 @@ const BytesResult* encode_values(uintptr_t ptr, size_t len, int f32, int merged,
 // CMakeLists.txt). Pointers travel as uint32.
 extern "C" {
 
-// Vector k's values: a BytesResult JS copies out, then calls numdecode_alp_release_result.
+// Vector k's values: a BytesResult JS copies out.
 EMSCRIPTEN_KEEPALIVE const void* numdecode_alp_decode_vector(uintptr_t ptr, size_t len, int f32, double k) {
   using namespace numdecode::bindings;
   return guarded([&]() -> const void* {
@@ -183,8 +184,14 @@ EMSCRIPTEN_KEEPALIVE const void* numdecode_alp_encode(uintptr_t ptr, size_t len,
   return numdecode::bindings::encode_values(ptr, len, f32, merged, log_vector_size, exponent, factor);
 }
 
-// JS has copied the last BytesResult out: its memory is freed (an encoded page may be large).
-EMSCRIPTEN_KEEPALIVE void numdecode_alp_release_result() { std::vector<uint8_t>().swap(numdecode::bindings::kept_bytes()); }
+// JS has copied a large BytesResult out (an encoded page): its memory is freed now rather than
+// at the next call.
+EMSCRIPTEN_KEEPALIVE void numdecode_alp_release_result() {
+  using namespace numdecode::bindings;
+  kept<std::vector<uint8_t>>() = {};
+  kept<numdecode::alp::ValueVector<float>>() = {};
+  kept<numdecode::alp::ValueVector<double>>() = {};
+}
 
 }  // extern "C"
 
