@@ -1,18 +1,20 @@
-// Decodes a fetched run of BP-128 chunks into a target (slice-output.js) in blocks: each block's
-// packed words, offsets and starts are written once into a wasm buffer and decoded by one plain C
-// call (numdecode_bpcells_decode_to, no embind). Values land straight at their place in wasm
-// memory (views), or in a bounded wasm buffer that is copied to the JS array (fresh arrays,
-// `into`). Block sizes were measured on the 3.8M-entry corpus matrix: each call costs ~1-2 µs
-// besides its work, and large copies out run faster than many 64 KiB ones.
-import { binding, getModule } from '../wasm.js';
+// Decodes a run of BP-128 chunks into a target (slice-output.js) by plain C calls
+// (numdecode_bpcells_decode_to, no embind). The run's packed words are either in wasm memory
+// already (matrix.js keeps the last range read there: a local file is read straight into it, fetched
+// bytes are copied in once) and decoded where they lie, or, for ranges too large to keep, written
+// block by block into a bounded wasm buffer. Views receive the values at their place in wasm memory,
+// one call per block; JS arrays (fresh or `into`) receive them through a 1 MiB wasm buffer copied
+// out after each call. Measured on the 3.8M-entry corpus matrix: each call costs ~1-2 µs besides its
+// work, and 64-256 KiB pieces (copied out while in cache) ran 0.6-1.2 ms slower per whole read than
+// 1 MiB ones: the copy out is no faster from cache, the extra calls cost.
+import { binding, getModule, wasmInput } from '../wasm.js';
 import { BpcellsError } from './sources.js';
 import { CODES } from '../errors.js';
 
 const CHUNK = 128;
-const CHUNK_BYTES_MAX = 4 * 4 * 32; // 32 bits per value
-// JS targets: 2048 chunks = 1 MiB of values per copy out. Views: no output buffer, so blocks
-// only bound the input buffer (4 MiB of packed words at most).
-const BLOCK_CHUNKS = { array: 2048, wasm: 8192 };
+const BLOCK_WORDS = 1 << 20; // packed words per copied block: 4 MiB of wasm memory at most
+const BLOCK_CHUNKS = 8192; // chunks per block: their offsets and starts are copied in too
+const PIECE_CHUNKS = 2048; // JS targets: values per call (1 MiB)
 const STREAM_CODE = { index: 0, val: 1 };
 
 // Plain Errors from the module become BpcellsError with their code ("bpcells: index: ...").
@@ -21,58 +23,98 @@ function decodeError(err) {
   return new BpcellsError(err?.message ?? String(err), { code: err?.code, cause: err });
 }
 
+/** A wasmInput of `bytes`, or a BpcellsError (ERR_OUTPUT_LIMIT) naming what it was for. */
+export function inputBuffer(bytes, what) {
+  try {
+    return wasmInput('bpcells', bytes);
+  } catch (err) {
+    throw new BpcellsError(`${what}: out of wasm memory for a ${bytes}-byte decode buffer`, { code: CODES.OUTPUT_LIMIT, cause: err });
+  }
+}
+
+// The first chunk after cb that does not fit a copied block starting at cb (at least cb + 1).
+function blockEnd(abs, cb, nchunks, copied) {
+  let hi = Math.min(nchunks, cb + BLOCK_CHUNKS);
+  if (!copied || abs[hi] - abs[cb] <= BLOCK_WORDS) return hi;
+  let lo = cb + 1; // one chunk always fits (at most 128 words)
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (abs[mid] - abs[cb] <= BLOCK_WORDS) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
 /**
- * run (null for no values): {variant, name ('index' | 'val'), firstChunk, abs (Float64Array of nchunks+1 absolute
- * word offsets), starts (Uint8Array, 4 bytes per chunk, d1/d1z), data (Uint8Array of the words
- * [abs[0], abs[nchunks])), skip (values before the first wanted one), count}. limit > 0 bounds
- * every value. Decodes values [skip, skip + count) into target.
+ * run (null for no values): {variant, name ('index' | 'val'), firstChunk, abs (Float64Array of
+ * nchunks+1 absolute word offsets), starts (Uint8Array, 4 bytes per chunk, d1/d1z), skip (values
+ * before the first wanted one), count}. words: the packed words [abs[0], abs[nchunks]) as {ptr}
+ * (in wasm memory), {bytes: Uint8Array} or {read(a, b, target)} (reads words [a, b) synchronously
+ * into the Uint8Array target). limit > 0 bounds every value. Decodes values [skip, skip + count)
+ * into target: {array} (a Uint32Array, from its start) or {ptr} (wasm memory).
  */
-export function decodeRun(run, target, limit) {
+export function decodeRun(run, words, target, limit) {
   if (run === null) return; // an empty range: nothing fetched
-  const { variant, abs, starts, data, skip, count, firstChunk } = run;
+  const { variant, abs, starts, skip, count, firstChunk } = run;
   if (count === 0) return;
   const mod = getModule('bpcells');
   const decodeTo = binding('bpcells', '_numdecode_bpcells_decode_to'); // a clear error if dist/ is older
   const nchunks = abs.length - 1;
-  const block = Math.min(target.array ? BLOCK_CHUNKS.array : BLOCK_CHUNKS.wasm, nchunks);
-  const dataBytes = Math.min(data.length, block * CHUNK_BYTES_MAX);
-  const idxBytes = 4 * (block + 1);
-  const startsBytes = starts.length ? 4 * block : 0;
-  const outBytes = target.array ? 4 * Math.min(count, block * CHUNK) : 0;
-  const total = dataBytes + idxBytes + startsBytes + outBytes;
-  const base = mod._malloc(Math.max(total, 1));
-  if (base === 0) throw new BpcellsError(`${run.name}: out of wasm memory for a ${total}-byte decode buffer`, { code: CODES.OUTPUT_LIMIT });
-  const dataPtr = base;
-  const idxPtr = dataPtr + dataBytes; // dataBytes is whole words: 4-byte aligned
+  const w0 = abs[0];
+  const out = target.array;
+  const copied = words.ptr === undefined;
+  const blockChunks = Math.min(BLOCK_CHUNKS, nchunks);
+  const dataBytes = copied ? 4 * Math.min(abs[nchunks] - w0, BLOCK_WORDS) : 0;
+  const idxBytes = 4 * (blockChunks + 1);
+  const startsBytes = starts.length ? 4 * blockChunks : 0;
+  const outBytes = out ? 4 * Math.min(count, PIECE_CHUNKS * CHUNK) : 0;
+  const buffer = inputBuffer(dataBytes + idxBytes + startsBytes + outBytes, run.name);
+  const base = buffer.bytes.byteOffset;
+  const idxPtr = base + dataBytes; // dataBytes is whole words: 4-byte aligned
   const startsPtr = idxPtr + idxBytes;
   const outPtr = startsPtr + startsBytes;
   const stream = STREAM_CODE[run.name];
-  const w0 = abs[0];
-  const out = target.array;
+  const call = (...args) => {
+    try {
+      decodeTo(...args);
+    } catch (err) {
+      throw decodeError(err);
+    }
+  };
   try {
-    for (let cb = 0; cb < nchunks; cb += block) {
-      const ce = Math.min(nchunks, cb + block);
+    for (let cb = 0; cb < nchunks; ) {
+      const ce = blockEnd(abs, cb, nchunks, copied);
       const lo = Math.max(skip, cb * CHUNK);
       const hi = Math.min(skip + count, ce * CHUNK);
-      if (hi <= lo) continue;
       const wa = abs[cb];
       const wb = abs[ce];
-      // Re-read after every call: the module may have grown its memory.
-      const heap = mod.HEAPU8;
-      heap.set(data.subarray(4 * (wa - w0), 4 * (wb - w0)), dataPtr);
+      let dataPtr = base;
+      if (!copied) dataPtr = words.ptr + 4 * (wa - w0);
+      else if (words.bytes) mod.HEAPU8.set(words.bytes.subarray(4 * (wa - w0), 4 * (wb - w0)), base);
+      else words.read(wa - w0, wb - w0, mod.HEAPU8.subarray(base, base + 4 * (wb - wa)));
+      // Re-read the heap after every call: the module may have grown its memory.
       const heap32 = mod.HEAPU32;
       const at = idxPtr >>> 2;
       for (let k = cb; k <= ce; k++) heap32[at + k - cb] = abs[k] - wa;
-      if (startsBytes) heap.set(starts.subarray(4 * cb, 4 * ce), startsPtr);
-      const dst = out ? outPtr : target.ptr + 4 * (lo - skip);
-      try {
-        decodeTo(variant, dataPtr, 4 * (wb - wa), idxPtr, ce - cb, startsPtr, firstChunk + cb, lo - cb * CHUNK, hi - lo, limit, stream, dst);
-      } catch (err) {
-        throw decodeError(err);
+      if (startsBytes) mod.HEAPU8.set(starts.subarray(4 * cb, 4 * ce), startsPtr);
+      const dataLen = 4 * (wb - wa);
+      if (!out) {
+        call(variant, dataPtr, dataLen, idxPtr, ce - cb, startsPtr, firstChunk + cb, lo - cb * CHUNK, hi - lo, limit, stream, target.ptr + 4 * (lo - skip));
+        cb = ce;
+        continue;
       }
-      if (out) out.set(new Uint32Array(mod.HEAPU8.buffer, outPtr, hi - lo), lo - skip);
+      // Pieces end on chunk boundaries, so no chunk is unpacked twice.
+      for (let v = lo; v < hi; ) {
+        const pc = Math.floor(v / CHUNK);
+        const ve = Math.min(hi, (pc + PIECE_CHUNKS) * CHUNK);
+        const k = pc - cb;
+        call(variant, dataPtr, dataLen, idxPtr + 4 * k, Math.ceil(ve / CHUNK) - pc, startsPtr + (startsBytes ? 4 * k : 0), firstChunk + pc, v - pc * CHUNK, ve - v, limit, stream, outPtr);
+        out.set(new Uint32Array(mod.HEAPU8.buffer, outPtr, ve - v), v - skip);
+        v = ve;
+      }
+      cb = ce;
     }
   } finally {
-    mod._free(base);
+    buffer.release();
   }
 }

@@ -13,7 +13,7 @@
 import { ensureFormat, getModule, withInputs } from '../wasm.js';
 import { CODES } from '../errors.js';
 import { BpcellsError, toSource } from './sources.js';
-import { decodeRun } from './chunk-decoder.js';
+import { decodeRun, inputBuffer } from './chunk-decoder.js';
 import { checkInto, jsOutput, viewOutput } from './slice-output.js';
 
 const HEADER = 8;
@@ -22,6 +22,7 @@ const TWO32 = 2 ** 32;
 const ELEM_BYTES = { u32: 4, u64: 8, f32: 4, f64: 8 };
 const VARIANT = { plain: 0, m1: 1, d1: 2, d1z: 3 };
 const DEFAULT_PREFETCH = 4 * 1024 * 1024;
+const DEFAULT_RESIDENT = 16 * 1024 * 1024; // the I/O layer's default cacheBytes
 
 // Wasm errors arrive as plain Errors: give them our class and prefix.
 function wasm(fn) {
@@ -61,8 +62,12 @@ function u64ToNumbers(bytes, name, firstIndex = 0, allowMax = false) {
   return out;
 }
 
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
 function u32ToNumbers(bytes) {
   const n = bytes.length / 4;
+  // Aligned bytes on a little-endian host: one native conversion (the seek tables at open).
+  if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0) return new Float64Array(new Uint32Array(bytes.buffer, bytes.byteOffset, n));
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out = new Float64Array(n);
   for (let i = 0; i < n; i++) out[i] = dv.getUint32(4 * i, true);
@@ -137,16 +142,32 @@ class ArrayFile {
     return this;
   }
 
-  // Payload bytes of elements [i0, i1) (a view into the cache when held whole).
-  async slice(i0, i1) {
+  _checkEnd(i0, i1) {
     if (i1 > this.count) {
       throw new BpcellsError(
         `${this.name}: needs entries [${i0}, ${i1}) but the file holds only ${this.count} (truncated?)`,
         { file: this.name },
       );
     }
+  }
+
+  // Payload bytes of elements [i0, i1) (a view into the cache when held whole).
+  async slice(i0, i1) {
+    this._checkEnd(i0, i1);
     if (this.whole) return this.payload.subarray(i0 * this.elem, i1 * this.elem);
     return this.source.read(this.name, HEADER + i0 * this.elem, HEADER + i1 * this.elem);
+  }
+
+  // Elements [i0, i1) as a part for the decode step: {bytes} fetched now, or, where the file reads
+  // synchronously (local files), {read(a, b, target)} that reads elements [i0 + a, i0 + b) into a
+  // Uint8Array (wasm memory, a caller's array) when the decode step needs them: one copy, no JS
+  // buffer in between.
+  async part(i0, i1) {
+    this._checkEnd(i0, i1);
+    const read = this.whole ? null : this.source.syncReader?.(this.name);
+    if (!read) return { bytes: await this.slice(i0, i1) };
+    const at = (i) => HEADER + (i0 + i) * this.elem;
+    return { read: (a, b, target) => read(at(a), at(b), target) };
   }
 }
 
@@ -254,6 +275,7 @@ class PackedStream {
     this.offsetsFile = format >= 2 ? new ArrayFile(source, `${prefix}_idx_offsets`, 'u64') : null;
     this.offsets = [0, Infinity]; // v1: no file, everything in segment 0
     this.abs = null; // Float64Array of absolute word offsets when the idx table is held whole
+    this.resident = null; // {w0, w1, input}: words [w0, w1) kept in wasm memory (a wasmInput)
   }
 
   async openSmall() {
@@ -316,14 +338,15 @@ class PackedStream {
   }
 
   // Absolute word offsets of idx entries first.. from their raw u32 bytes.
+  // Entries of segment k (idx positions [offsets[k], offsets[k+1])) get k * 2^32 added; segment 0,
+  // usually the only one, needs nothing.
   _resolve(bytes, first) {
     const raw = u32ToNumbers(bytes);
     const o = this.offsets;
-    let k = 0;
-    while (k + 1 < o.length && first >= o[k + 1]) k++;
-    for (let i = 0; i < raw.length; i++) {
-      while (k + 1 < o.length && first + i >= o[k + 1]) k++;
-      raw[i] += k * TWO32;
+    for (let k = 1; k + 1 < o.length; k++) {
+      const lo = Math.max(o[k], first) - first;
+      const hi = Math.min(o[k + 1], first + raw.length) - first;
+      for (let i = lo; i < hi; i++) raw[i] += k * TWO32;
     }
     return raw;
   }
@@ -361,16 +384,54 @@ class PackedStream {
         { file: this.data.name },
       );
     }
-    const data = await this.data.slice(w0, w1);
-    return { variant: this.variant, name: this.prefix, firstChunk: c0, abs, starts: startsBytes, data, skip: p0 - c0 * CHUNK, count: p1 - p0 };
+    const words = await this.data.part(w0, w1);
+    return { variant: this.variant, name: this.prefix, firstChunk: c0, abs, starts: startsBytes, words, skip: p0 - c0 * CHUNK, count: p1 - p0 };
+  }
+
+  // For the decode step (synchronous, so no other read replaces the range meanwhile): the run's
+  // words in wasm memory ({ptr}), from the range kept there when it holds them, else written there
+  // once (a local file read straight in, fetched bytes copied) and kept for the next reads when
+  // they fit `budget` bytes; a larger range is left to chunk-decoder.js's bounded blocks.
+  place(run, budget) {
+    if (run === null) return null;
+    const w0 = run.abs[0];
+    const w1 = run.abs[run.abs.length - 1];
+    const r = this.resident;
+    if (r && r.w0 <= w0 && w1 <= r.w1) return { ptr: r.input.bytes.byteOffset + 4 * (w0 - r.w0) };
+    if (4 * (w1 - w0) > budget) return run.words;
+    this.release(); // before allocating: its memory can serve the new range
+    const input = inputBuffer(4 * (w1 - w0), this.data.name);
+    try {
+      if (run.words.bytes) input.bytes.set(run.words.bytes);
+      else run.words.read(0, w1 - w0, input.bytes);
+    } catch (err) {
+      input.release();
+      throw err;
+    }
+    this.resident = { w0, w1, input };
+    return { ptr: input.bytes.byteOffset };
+  }
+
+  /** Frees the words kept in wasm memory. */
+  release() {
+    this.resident?.input.release();
+    this.resident = null;
   }
 }
 
-// Little-endian values as fetched (possibly a view of a cached file) into a target of
-// slice-output.js: a JS typed array or a place in wasm memory. One copy either way.
-function copyBytes(bytes, target) {
-  if (target.array) new Uint8Array(target.array.buffer, target.array.byteOffset, bytes.length).set(bytes);
-  else getModule('bpcells').HEAPU8.set(bytes, target.ptr);
+// Matrices never closed still give their wasm memory back when they are garbage collected.
+const residentRegistry =
+  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((streams) => streams.forEach((st) => st.release())) : null;
+
+// An unpacked array's part (ArrayFile.part: fetched bytes, or a synchronous file read) into a
+// target of slice-output.js: a JS typed array or a place in wasm memory. One copy either way.
+function copyPart(part, count, elem, target) {
+  const n = count * elem;
+  const dst = target.array
+    ? new Uint8Array(target.array.buffer, target.array.byteOffset, n)
+    : getModule('bpcells').HEAPU8.subarray(target.ptr, target.ptr + n);
+  if (part.bytes) dst.set(part.bytes);
+  else part.read(0, count, dst);
 }
 
 /** A BPCells matrix directory opened for lazy reading. Create with open(). */
@@ -522,18 +583,18 @@ export class Matrix {
       throw new BpcellsError(`idxptr: not monotone, entry ${end} (${p1}) is greater than the last entry (${this.nnz})`, { file: 'idxptr' });
     }
     const [indexPart, valPart] = await Promise.all([
-      this._indexStream ? this._indexStream.fetch(p0, p1) : this._indexFile.slice(p0, p1),
-      this._valStream ? this._valStream.fetch(p0, p1) : this._valFile.slice(p0, p1),
+      this._indexStream ? this._indexStream.fetch(p0, p1) : this._indexFile.part(p0, p1),
+      this._valStream ? this._valStream.fetch(p0, p1) : this._valFile.part(p0, p1),
     ]);
     // The caller has its rejection already; write nothing (its `into` arrays may be in use again).
     if (signal?.aborted) throw new BpcellsError('read aborted', { code: CODES.ABORTED, cause: signal.reason });
     const out = output(p1 - p0, ptr.length);
     try {
       // minor > 0 when nnz > 0 (checked at open)
-      if (this._indexStream) decodeRun(indexPart, out.index, this.minor);
-      else this._copyIndex(indexPart, out.index, p0);
-      if (this._valStream) decodeRun(valPart, out.val, 0);
-      else copyBytes(valPart, out.val);
+      if (this._indexStream) decodeRun(indexPart, this._indexStream.place(indexPart, this._residentBytes), out.index, this.minor);
+      else this._copyIndex(indexPart, out.index, p0, p1 - p0);
+      if (this._valStream) decodeRun(valPart, this._valStream.place(valPart, this._residentBytes), out.val, 0);
+      else copyPart(valPart, p1 - p0, this._valFile.elem, out.val);
     } catch (err) {
       out.fail();
       throw err;
@@ -543,9 +604,9 @@ export class Matrix {
   }
 
   // An unpacked index: copied once to its target, then every value checked against minor.
-  _copyIndex(bytes, target, p0) {
-    copyBytes(bytes, target);
-    const index = target.array ?? new Uint32Array(getModule('bpcells').HEAPU8.buffer, target.ptr, bytes.length / 4);
+  _copyIndex(part, target, p0, count) {
+    copyPart(part, count, 4, target);
+    const index = target.array ?? new Uint32Array(getModule('bpcells').HEAPU8.buffer, target.ptr, count);
     const minor = this.minor;
     for (let i = 0; i < index.length; i++) {
       if (index[i] >= minor) {
@@ -583,6 +644,8 @@ export class Matrix {
 
   /** Releases open files and cached bytes (a directory matrix reopens its files if read again). */
   close() {
+    this._indexStream?.release();
+    this._valStream?.release();
     this.source.close?.();
   }
 
@@ -665,6 +728,10 @@ export async function openSource(src, options = {}) {
       m._valStream = new PackedStream(src, 'val', VARIANT.m1, version.format);
       jobs.push(m._valStream.openSmall());
     }
+    // The packed words of the last range read stay in wasm memory (decoded there by the next reads
+    // of that range), within the I/O cache's bound: half of it per stream.
+    m._residentBytes = (options.cacheBytes ?? DEFAULT_RESIDENT) / 2;
+    residentRegistry?.register(m, [m._indexStream, m._valStream].filter(Boolean));
   } else {
     m._indexFile = new ArrayFile(src, 'index', 'u32');
     jobs.push(m._indexFile.probe());

@@ -47,6 +47,19 @@ function needRoom(what, key, array, length) {
   }
 }
 
+// Fresh arrays for a read, every element of which the read writes before handing them out (on a
+// failure they are dropped). Node can skip zero-filling their memory (Buffer.allocUnsafeSlow, its
+// own fs.readFileSync does the same): filling a new array costs about 0.6x the time of a
+// pre-touched one then, instead of 1.5x (its pages come from memory the process already has).
+// The array owns exactly its buffer, so the worker pool can transfer it.
+const allocUninitialized = typeof globalThis.Buffer?.allocUnsafeSlow === 'function' ? globalThis.Buffer.allocUnsafeSlow : null;
+
+function freshArray(Type, n) {
+  if (allocUninitialized === null || n === 0) return new Type(n);
+  const bytes = allocUninitialized(n * Type.BYTES_PER_ELEMENT);
+  return new Type(bytes.buffer, bytes.byteOffset, n);
+}
+
 /** Fresh arrays for the parts `into` does not give; RangeError if a given array is too small. */
 export function jsOutput(what, into, dtype, nnz, entries) {
   if (into) {
@@ -54,8 +67,8 @@ export function jsOutput(what, into, dtype, nnz, entries) {
     if (into.val) needRoom(what, 'val', into.val, nnz);
     if (into.idxptr) needRoom(what, 'idxptr', into.idxptr, entries);
   }
-  const index = into?.index ? into.index.subarray(0, nnz) : new Uint32Array(nnz);
-  const val = into?.val ? into.val.subarray(0, nnz) : new VALUE_TYPES[dtype](nnz);
+  const index = into?.index ? into.index.subarray(0, nnz) : freshArray(Uint32Array, nnz);
+  const val = into?.val ? into.val.subarray(0, nnz) : freshArray(VALUE_TYPES[dtype], nnz);
   const idxptr = into?.idxptr ? into.idxptr.subarray(0, entries) : new Float64Array(entries);
   return {
     index: { array: index },
