@@ -22,8 +22,8 @@ const PAGES = {
   pco: { values: 3500, wasm: 'numdecode-pco-simd.wasm', numdecodeGzip: PCO_PAGE_GZIP_BUDGET },
   zarr: { values: 5000, wasm: 'numdecode-pco-simd.wasm', numdecodeGzip: 131_000 }, // 124.3 kB
   alp: { values: 10000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 56_000 }, // 53.1 kB
-  bpcells: { values: 213, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 116_000 }, // 110.3 kB
-  hdf5: { values: 900, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 132_000 }, // 125.7 kB
+  bpcells: { values: 213, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 117_000 }, // 111.7 kB
+  hdf5: { values: 900, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 133_500 }, // 127.1 kB
   parquet: { values: 15000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 94_500 }, // 89.6 kB
 };
 
