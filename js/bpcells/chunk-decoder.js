@@ -17,10 +17,14 @@ const BLOCK_CHUNKS = 8192; // chunks per block: their offsets and starts are cop
 const PIECE_CHUNKS = 2048; // JS targets: values per call (1 MiB)
 const STREAM_CODE = { index: 0, val: 1 };
 
-// Plain Errors from the module become BpcellsError with their code ("bpcells: index: ...").
-function decodeError(err) {
+// Plain Errors from the module become BpcellsError with their code and, as `file`, the array file
+// the message starts with ("index_idx: chunk 25000 spans ..."), else the stream's packed words
+// ("index: value ... out of range" came out of index_data).
+function decodeError(err, name) {
   if (err instanceof BpcellsError) return err;
-  return new BpcellsError(err?.message ?? String(err), { code: err?.code, cause: err });
+  const message = err?.message ?? String(err);
+  const file = /^(\w+):/.exec(message)?.[1];
+  return new BpcellsError(message, { code: err?.code, file: file?.startsWith(`${name}_`) ? file : `${name}_data`, cause: err });
 }
 
 /** A wasmInput of `bytes`, or a BpcellsError (ERR_OUTPUT_LIMIT) naming what it was for. */
@@ -78,7 +82,7 @@ export function decodeRun(run, words, target, limit) {
     try {
       decodeTo(...args);
     } catch (err) {
-      throw decodeError(err);
+      throw decodeError(err, run.name);
     }
   };
   try {
