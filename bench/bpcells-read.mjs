@@ -1,8 +1,12 @@
 // BPCells speed against its references, in one process, rounds alternating ours and theirs:
 //   - a whole-matrix read of the local corpus directory (3.8M entries, 30.7 MB of index + values)
 //     through Matrix.readView (values left in wasm memory), read({ into }) (arrays allocated
-//     once) and read() (fresh arrays), each ÷ a JS copy of the same 30.7 MB (target >= 0.5); and,
-//     for what a first read costs, open() + readView on a new matrix each time;
+//     once) and read() (fresh arrays), each ÷ a JS copy of the same 30.7 MB (target >= 0.5): the
+//     matrix keeps the packed words of its last range in wasm memory, so these decode in place; and,
+//     for what a first read costs, open() + readView on a new matrix each time (its data files read
+//     straight into wasm memory);
+//   - for the event-loop question, a synchronous read of the largest file (index_data) into wasm
+//     memory, beside the time its stream takes to decode (which blocks the loop too);
 //   - the BP-128 kernels (d1z index, m1 values) in wasm SIMD, inputs in wasm memory and output
 //     allocated once, ÷ the same kernels natively (Google Benchmark *_simd_into, run once per
 //     round between the wasm measures; target >= 0.7).
@@ -11,10 +15,10 @@
 // rounds.
 // Usage: node bench/bpcells-read.mjs [rounds]   (needs build-native/native_bench)
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bpcells, init } from '../js/index.js';
-import { getModule } from '../js/wasm.js';
+import { getModule, wasmInput } from '../js/wasm.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = fileURLToPath(new URL('../../shared/corpus/bpcells/packed_uint_large_20000x3000/matrix/', import.meta.url));
@@ -60,6 +64,11 @@ function kernel(stream, variant) {
 }
 const kernels = { d1z: kernel('index', 3), m1: kernel('val', 1) };
 
+// index_data read whole, synchronously, into a wasm input buffer (what the first read does).
+const largest = { size: statSync(`${dir}index_data`).size, fd: openSync(`${dir}index_data`, 'r') };
+const largestInput = wasmInput('bpcells', largest.size);
+const readLargest = () => readSync(largest.fd, largestInput.bytes, 0, largest.size, 0);
+
 const measures = {
   copy: () => dst.set(src),
   view: async () => (await m.readView()).release(),
@@ -73,6 +82,7 @@ const measures = {
   },
   d1z: () => kernels.d1z.run(),
   m1: () => kernels.m1.run(),
+  readSync: readLargest,
 };
 
 async function best(fn) {
@@ -157,4 +167,10 @@ for (const [k, label, nativeName] of [
 }
 console.log(`\nBPCells: ${m.shape[0]} x ${m.shape[1]} matrix, ${nnz} entries, local directory, ${rounds} rounds (best of ${CALLS} calls each)\n`);
 console.log(lines.join('\n'));
+const range2 = (xs) => `${ms(Math.min(...xs))}-${ms(Math.max(...xs))}`;
+console.log(
+  `\nEvent loop: readSync of index_data (${(largest.size / 1e6).toFixed(1)} MB, page cache) into wasm memory ${ms(median(times.readSync))} ms (${range2(times.readSync)}); decoding its stream ${ms(median(times.d1z))} ms (${range2(times.d1z)})`,
+);
+largestInput.release();
+closeSync(largest.fd);
 m.close();
