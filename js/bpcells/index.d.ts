@@ -53,7 +53,11 @@ export interface BpcellsOpenOptions {
   maxRetryDelay?: number;
   /** Requests in flight per origin (default 6). */
   concurrency?: number;
-  /** Bound in bytes of the LRU cache of fetched ranges (default 16 MiB; 0 = none). */
+  /**
+   * Bound in bytes of the LRU cache of fetched ranges (default 16 MiB; 0 = none). Half of it per
+   * packed stream also bounds the words of the last range read that stay in wasm memory for later
+   * reads inside that range (released by close()).
+   */
   cacheBytes?: number;
   /** > 0: fetches widen to aligned blocks of this many bytes (default 0 = exact ranges). */
   blockSize?: number;
@@ -270,7 +274,10 @@ export interface BpcellsHdf5Options extends BpcellsOpenOptions {
   hdf5TimeLimit?: number;
   /** HDF5 only: block size (bytes) of the lazy block cache for async sources (default 1024). */
   blockSize?: number;
-  /** HDF5 only: bytes the block cache may keep (default 64 MiB). */
+  /**
+   * HDF5: bytes the block cache may keep (default 64 MiB); half of it per packed stream also bounds
+   * the words of the last range read kept in wasm memory (default 8 MiB each when not given).
+   */
   cacheBytes?: number;
   /** I/O retries per request (js/io), default 3. */
   retries?: number;
