@@ -17,19 +17,15 @@ namespace {
 // Branch-free: (1 << 64) is not defined in C++, so build the mask in two steps.
 inline uint64_t low_bits_mask(unsigned bits) { return ((uint64_t{1} << (bits & 63)) - 1) | (bits >= 64 ? ~uint64_t{0} : 0); }
 
-// Reads 64 bits at any bit position. Checked, a word that would pass the end is zero-filled;
-// unchecked, the caller has shown that every read of the batch lies 8 bytes inside the data.
-template <bool kChecked>
+// Reads 64 bits at any bit position, unchecked: decode_latents_into has shown that every read of
+// the batch lies 8 bytes inside the data (or made a padded copy where it would not).
 struct BitPeeker {
-  const BitReader& r;
   const uint8_t* data;
   size_t len;
-  explicit BitPeeker(const BitReader& reader) : r(reader), data(reader.data()), len(reader.size_bytes()) {}
+  explicit BitPeeker(const BitReader& reader) : data(reader.data()), len(reader.size_bytes()) {}
   [[gnu::always_inline]] uint64_t operator()(size_t bit) const {
-    size_t byte = bit >> 3;
     uint64_t w;
-    if (!kChecked || __builtin_expect(byte + 8 <= len, 1)) std::memcpy(&w, data + byte, 8);
-    else w = r.word_at(byte);
+    std::memcpy(&w, data + (bit >> 3), 8);
     return w >> (bit & 7);
   }
 };
@@ -109,11 +105,11 @@ struct StoreLatents {
 
 // Reads k latents of one variable: tANS bin symbols (4 interleaved states), then their offsets.
 // kNoOffsets (every bin has 0 offset bits): each symbol's lower goes straight to out.
-template <bool kChecked, bool kNoOffsets, class W, class Sink>
+template <bool kNoOffsets, class W, class Sink>
 Sink decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], size_t k, Sink sink_in) noexcept {
   // A local copy: wasm passes structs in memory, and state in memory might alias the output.
   Sink sink = sink_in;
-  const BitPeeker<kChecked> peek(r);
+  const BitPeeker peek(r);
   size_t bit = r.bit_pos();
   if (t.n_bins == 1) {  // a single bin spends no tANS bits
     if constexpr (std::is_same_v<Sink, StoreLatents<W>>) {
@@ -190,32 +186,49 @@ Sink decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], 
   return sink;
 }
 
-// Bounds checks per read only for the batches near the end of the data. The sink travels by
-// value, so that its state can live in registers: by reference, the compiler must assume that
-// stores to the output may change it and reload it after each one.
+// The most bytes one batch can read from its first byte: up to 7 bits into it, every latent from
+// the widest bin (14 tANS bits and 64 offset bits), plus the 8-byte word a read loads.
+constexpr size_t kMaxBatchBytes = (7 + kBatch * (kMaxAnsBits + 64) + 7) / 8 + 8;
+
+// Copies the bytes a batch near the end of the data may read into tail, zero-filled to the worst
+// case, and returns a reader over the copy at the batch's start (see decode_latents_into).
+[[gnu::noinline]] inline BitReader near_end_copy(const BitReader& r, size_t worst_bytes, uint8_t* tail,
+                                                 size_t& from_bit) noexcept {
+  const size_t from = std::min(r.byte_pos(), r.size_bytes());
+  const size_t copied = std::min(r.size_bytes() - from, worst_bytes);
+  std::memcpy(tail, r.data() + from, copied);
+  std::memset(tail + copied, 0, worst_bytes - copied);
+  // A reader already past the end (an earlier variable of this batch overran; the page loop will
+  // say so) starts inside the copy, and its overrun is added back after.
+  const size_t start = std::min<size_t>(r.bit_pos() - from * 8, 7);
+  from_bit = r.bit_pos() - start;
+  BitReader near(Bytes{tail, worst_bytes});
+  near.seek_bits(start);
+  return near;
+}
+
+// The sink travels by value, so that its state can live in registers: by reference, the compiler
+// must assume that stores to the output may change it and reload it after each one.
+//
+// Reads are unchecked. A batch near the end of the data, whose worst case (every latent from the
+// widest bin) would read past it (real batches seldom do), is decoded by the same loops from a copy
+// of the bytes left, zero-filled to the worst case: reads past the end see zeros, as checked reads'
+// would, and the page loop's check_in_bounds still catches a batch that truly ran past the end.
 template <class W, class Sink>
 Sink decode_latents_into(const LatentTable& t, BitReader& r, uint32_t st[4], size_t k, Sink sink) noexcept {
   const unsigned max_bits_per_latent = (t.n_bins > 1 ? t.ans_size_log : 0) + t.max_offset_bits;
-  const uint64_t last_bit = r.bit_pos() + uint64_t(k) * max_bits_per_latent;
-  const bool unchecked = last_bit / 8 + 8 <= r.size_bytes();
-  if constexpr (!std::is_same_v<Sink, StoreLatents<W>>) {
-    // The few checked batches at the end of the data go through the stored path and then the
-    // sink: a fused sink gets no checked decoder of its own (a smaller module, same values).
-    if (!unchecked) {
-      W latents[kBatch];  // k <= kBatch
-      decode_latents_into<W>(t, r, st, k, StoreLatents<W>{latents});
-      for (size_t j = 0; j < k; ++j) sink(j, latents[j]);
-      return sink;
-    }
-  }
-  if (t.max_offset_bits == 0 && t.n_bins > 1) {
-    if (unchecked) return decode_latents_peeking<false, true, W>(t, r, st, k, sink);
-    if constexpr (std::is_same_v<Sink, StoreLatents<W>>) return decode_latents_peeking<true, true, W>(t, r, st, k, sink);
-    return sink;  // not reached
-  }
-  if (unchecked) return decode_latents_peeking<false, false, W>(t, r, st, k, sink);
-  if constexpr (std::is_same_v<Sink, StoreLatents<W>>) return decode_latents_peeking<true, false, W>(t, r, st, k, sink);
-  return sink;  // not reached: other sinks took the stored path above
+  // Tables hold at most 14 tANS bits and 64 offset bits, and k <= kBatch: worst_bytes <= kMaxBatchBytes.
+  const size_t worst_bytes = (r.bit_pos() % 8 + uint64_t(k) * max_bits_per_latent + 7) / 8 + 8;
+  alignas(8) uint8_t tail[kMaxBatchBytes];
+  BitReader near;
+  size_t from_bit = 0;
+  const bool near_end = r.byte_pos() + worst_bytes > r.size_bytes();
+  if (near_end) near = near_end_copy(r, worst_bytes, tail, from_bit);
+  BitReader& src = near_end ? near : r;
+  if (t.max_offset_bits == 0 && t.n_bins > 1) sink = decode_latents_peeking<true, W>(t, src, st, k, sink);
+  else sink = decode_latents_peeking<false, W>(t, src, st, k, sink);
+  if (near_end) r.seek_bits(from_bit + near.bit_pos());
+  return sink;
 }
 
 template <class W>
