@@ -128,18 +128,6 @@ function decodeToHeap(what, pagePtr, pageLen, opts) {
   return { ptr: out, count: range.count };
 }
 
-// A fresh typed array with the values at ptr (wasm memory), which is freed.
-function takeFromHeap(dtype, ptr, count) {
-  const mod = getModule('alp');
-  const Type = dtype === 'f32' ? Float32Array : Float64Array;
-  try {
-    const values = new Type(count);
-    values.set(new Type(mod.HEAPU8.buffer, ptr, count));
-    return values;
-  } finally {
-    mod._free(ptr);
-  }
-}
 
 // Output bytes per piece when a range is decoded into JS memory: 1 MiB, 2^18 f32 or 2^17 f64
 // values, multiples of every vector size (2^15 at most), so that pieces aligned to them never cut
@@ -180,6 +168,15 @@ function decodeToJs(what, pagePtr, pageLen, opts, makeOut, checkFirst) {
   return count;
 }
 
+// [start, end) of the page at pagePtr (in wasm memory) as a fresh typed array. No check first:
+// the array is dropped when the page is bad.
+function decodeFresh(what, pagePtr, pageLen, opts) {
+  const Type = opts.dtype === 'f32' ? Float32Array : Float64Array;
+  let values;
+  decodeToJs(what, pagePtr, pageLen, opts, (count) => (values = new Type(count)), false);
+  return values;
+}
+
 /**
  * Decodes a page (or values [start, end) of it, touching only the vectors that hold them) into a
  * fresh Float32Array / Float64Array. `options` is the dtype ('f32' | 'f64') or
@@ -189,12 +186,7 @@ function decodeToJs(what, pagePtr, pageLen, opts, makeOut, checkFirst) {
 export function decode(bytes, options) {
   const opts = readOptions('alp.decode', options);
   const page = asBytes(bytes);
-  const Type = opts.dtype === 'f32' ? Float32Array : Float64Array;
-  let values;
-  // No check first: a fresh array is dropped when the page is bad.
-  const makeOut = (count) => (values = new Type(count));
-  callWithInputs('alp', AlpError, [page], (p, len) => decodeToJs('alp.decode', p, len, opts, makeOut, false));
-  return values;
+  return callWithInputs('alp', AlpError, [page], (p, len) => decodeFresh('alp.decode', p, len, opts));
 }
 
 /**
@@ -334,8 +326,7 @@ export function open(bytes, dtype) {
       return this.inspect().numVectors;
     },
     decode() {
-      const { ptr: out, count } = decodeToHeap('alp page decode', live(), len, { dtype, limit: Infinity });
-      return takeFromHeap(dtype, out, count);
+      return decodeFresh('alp page decode', live(), len, { dtype, limit: Infinity });
     },
     decodeVector(k) {
       checkIndex(k, 'vector index');
@@ -344,8 +335,7 @@ export function open(bytes, dtype) {
     decodeRange(start, end) {
       checkIndex(start, 'range start');
       checkIndex(end, 'range end');
-      const { ptr: out, count } = decodeToHeap('alp page decodeRange', live(), len, { dtype, start, end, limit: Infinity });
-      return takeFromHeap(dtype, out, count);
+      return decodeFresh('alp page decodeRange', live(), len, { dtype, start, end, limit: Infinity });
     },
     close() {
       if (ptr !== 0) mod._free(ptr);

@@ -127,6 +127,17 @@ describe.each(big.map((c) => [c.name, c]))('%s', (_name, c) => {
     expect(sha256(input.bytes)).toBe(c.sha256_of_page);
   });
 
+  test('alp.open: decode and decodeRange across pieces, from the reader\'s one copy', () => {
+    const reader = alp.open(readBytes(alpDir, c.file), dtype);
+    try {
+      expect(sha256(bytesOf(reader.decode()))).toBe(c.sha256_of_expected);
+      const [start, end] = [2 * P - 513, 3 * P + 2];
+      expectSameBytes(bytesOf(reader.decodeRange(start, end)), bytesOf(fullDecode(c).subarray(start, end)), 'reader range');
+    } finally {
+      reader.close();
+    }
+  });
+
   // A vector in the third piece or later, with exceptions, and where its fields lie.
   function laterVector(page) {
     const info = alp.inspect(page, dtype);
