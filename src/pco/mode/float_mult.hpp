@@ -63,23 +63,39 @@ struct FloatMult {
     const V low_bits = xor_(top, all);
     auto sign_mask = [](V x) { return wide ? sign_mask64(x) : sign_mask32(x); };
     auto add = [](V x, V y) { return wide ? add64(x, y) : add32(x, y); };
-    size_t i = 0;
-    for (; i + lanes <= b; i += lanes) {
-      const V signed_int = xor_(load(p + i), top);  // l0 - 2^(bits-1)
-      const V neg = sign_mask(signed_int);
-      const V a = xor_(signed_int, neg);  // |int|: top - 1 - l0 for negatives
-      if (any_bits(and_(a, beyond))) {
-        for (size_t j = i; j < i + lanes; ++j) out[j] = one(L(p[j]), s[j], base_bits);
-        continue;
-      }
+    // One vector of lanes, given |int| below 2^(mantissa bits) in every lane.
+    auto lanes_of = [&](V neg, V a, V l1) {
       const V magnitude = wide ? sub_f64(or_(a, magic), magic) : i32_to_f32(a);
       const V f = or_(magnitude, and_(neg, top));
       const V prod = wide ? mul_f64(f, base) : mul_f32(f, base);
       const V latent = xor_(prod, or_(xor_(neg, base_neg), top));  // float_to_latent_ordered
       // from_latent_ordered(latent + l1 + top) = t if t's top bit is clear, else t with all
       // other bits flipped, where t = latent + l1.
-      const V t = add(latent, load(s + i));
-      store(out + i, xor_(t, and_(sign_mask(t), low_bits)));
+      const V t = add(latent, l1);
+      return xor_(t, and_(sign_mask(t), low_bits));
+    };
+    size_t i = 0;
+    // Two vectors a step: V8 re-creates constants and checks for interrupts once per loop step.
+    for (; i + 2 * lanes <= b; i += 2 * lanes) {
+      const V si0 = xor_(load(p + i), top), si1 = xor_(load(p + i + lanes), top);  // l0 - 2^(bits-1)
+      const V neg0 = sign_mask(si0), neg1 = sign_mask(si1);
+      const V a0 = xor_(si0, neg0), a1 = xor_(si1, neg1);  // |int|: top - 1 - l0 for negatives
+      if (any_bits(and_(or_(a0, a1), beyond))) {
+        for (size_t j = i; j < i + 2 * lanes; ++j) out[j] = one(L(p[j]), s[j], base_bits);
+        continue;
+      }
+      store(out + i, lanes_of(neg0, a0, load(s + i)));
+      store(out + i + lanes, lanes_of(neg1, a1, load(s + i + lanes)));
+    }
+    for (; i + lanes <= b; i += lanes) {
+      const V si = xor_(load(p + i), top);
+      const V neg = sign_mask(si);
+      const V a = xor_(si, neg);
+      if (any_bits(and_(a, beyond))) {
+        for (size_t j = i; j < i + lanes; ++j) out[j] = one(L(p[j]), s[j], base_bits);
+        continue;
+      }
+      store(out + i, lanes_of(neg, a, load(s + i)));
     }
     return i;
   }
