@@ -4,7 +4,7 @@
 //
 //   import { bpcells } from 'numdecode/bpcells';
 //   const matrix = await bpcells.open(url); // loads the BPCells module on first use
-//   const { val, index, colptr } = await matrix.read();
+//   const { idxptr, index, val } = await matrix.read();
 //
 // `bpcells` and `io` (the range-reading layer under it, for custom sources) are the same objects
 // as numdecode's namespaces; loading both entries loads the BPCells module once.
