@@ -50,7 +50,7 @@ function blockEnd(abs, cb, nchunks, copied) {
 }
 
 /**
- * run (null for no values): {variant, name ('index' | 'val'), firstChunk, abs (Float64Array of
+ * run (null for no values): {variant, name ('index' | 'val'), firstChunk, abs (Uint32Array or Float64Array of
  * nchunks+1 absolute word offsets), starts (Uint8Array, 4 bytes per chunk, d1/d1z), skip (values
  * before the first wanted one), count}. words: the packed words [abs[0], abs[nchunks]) as {ptr}
  * (in wasm memory), {bytes: Uint8Array} or {read(a, b, target)} (reads words [a, b) synchronously

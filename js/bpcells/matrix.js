@@ -274,7 +274,7 @@ class PackedStream {
     this.starts = variant === VARIANT.d1z || variant === VARIANT.d1 ? new ArrayFile(source, `${prefix}_starts`, 'u32') : null;
     this.offsetsFile = format >= 2 ? new ArrayFile(source, `${prefix}_idx_offsets`, 'u64') : null;
     this.offsets = [0, Infinity]; // v1: no file, everything in segment 0
-    this.abs = null; // Float64Array of absolute word offsets when the idx table is held whole
+    this.abs = null; // absolute word offsets (Uint32Array or Float64Array) when the idx table is held whole
     this.resident = null; // {w0, w1, input}: words [w0, w1) kept in wasm memory (a wasmInput)
   }
 
@@ -341,8 +341,11 @@ class PackedStream {
   // Entries of segment k (idx positions [offsets[k], offsets[k+1])) get k * 2^32 added; segment 0,
   // usually the only one, needs nothing.
   _resolve(bytes, first) {
-    const raw = u32ToNumbers(bytes);
     const o = this.offsets;
+    // All in segment 0 (the usual case), aligned, little-endian host: the u32 values as they are.
+    const n = bytes.length / 4;
+    if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0 && (o.length < 3 || first + n <= o[1])) return new Uint32Array(bytes.buffer, bytes.byteOffset, n);
+    const raw = u32ToNumbers(bytes);
     for (let k = 1; k + 1 < o.length; k++) {
       const lo = Math.max(o[k], first) - first;
       const hi = Math.min(o[k + 1], first + raw.length) - first;
