@@ -137,20 +137,20 @@ function decodeToHeap(what, pagePtr, pageLen, opts) {
 const PIECE_BYTES = 1 << 20;
 
 // Decodes [start, end) of the page at pagePtr (already in wasm memory) into the JS array that
-// makeOut(count) returns (it may refuse the count first): piece by piece, each decoded into one
-// wasm buffer and copied out while in cache, instead of the whole output written to wasm memory
-// and read back. With checkFirst, a range of several pieces has every vector it touches checked
-// before the first piece is copied out, so that nothing is written to out when the page is bad.
-function decodeToJs(what, pagePtr, pageLen, opts, makeOut, checkFirst) {
+// makeOut(count) returns: piece by piece, each decoded into one wasm buffer and copied out while
+// in cache, instead of the whole output written to wasm memory and read back. A range of several
+// pieces has every vector it touches checked first: nothing is written to the caller's array
+// when the page is bad, and a bad page claiming a huge count gets no array of that size.
+function decodeToJs(what, pagePtr, pageLen, opts, makeOut) {
   const mod = getModule('alp');
   const f32 = opts.dtype === 'f32' ? 1 : 0;
   const total = guard(() => mod._numdecode_alp_size(pagePtr, pageLen, f32));
   const { start, end, count } = resolveRange(what, total, opts);
-  const out = makeOut(count);
   const Type = f32 ? Float32Array : Float64Array;
   const pieceValues = PIECE_BYTES / Type.BYTES_PER_ELEMENT;
   const onePiece = count <= pieceValues;
-  if (!onePiece && checkFirst) guard(() => mod._numdecode_alp_check(pagePtr, pageLen, f32, start, end));
+  if (!onePiece) guard(() => mod._numdecode_alp_check(pagePtr, pageLen, f32, start, end));
+  const out = makeOut(count);
   const scratchBytes = Math.max(Math.min(count, pieceValues) * Type.BYTES_PER_ELEMENT, 1);
   const scratch = mod._malloc(scratchBytes);
   if (scratch === 0) throw new AlpError(`${what}: out of wasm memory for ${scratchBytes} output bytes`, { code: CODES.OUTPUT_LIMIT });
@@ -168,12 +168,19 @@ function decodeToJs(what, pagePtr, pageLen, opts, makeOut, checkFirst) {
   return count;
 }
 
-// [start, end) of the page at pagePtr (in wasm memory) as a fresh typed array. No check first:
-// the array is dropped when the page is bad.
+// [start, end) of the page at pagePtr (in wasm memory) as a fresh typed array.
 function decodeFresh(what, pagePtr, pageLen, opts) {
   const Type = opts.dtype === 'f32' ? Float32Array : Float64Array;
   let values;
-  decodeToJs(what, pagePtr, pageLen, opts, (count) => (values = new Type(count)), false);
+  const allocate = (count) => {
+    try {
+      return (values = new Type(count));
+    } catch (err) {
+      // V8 throws a RangeError when it cannot allocate the array (a valid page may expand ~2500-fold).
+      throw new AlpError(`${what}: out of memory for ${count} ${opts.dtype} values`, { code: CODES.OUTPUT_LIMIT, cause: err });
+    }
+  };
+  decodeToJs(what, pagePtr, pageLen, opts, allocate);
   return values;
 }
 
@@ -207,7 +214,7 @@ export function decodeInto(bytes, out, options) {
     }
     return out;
   };
-  const count = callWithInputs('alp', AlpError, [page], (p, len) => decodeToJs('alp.decodeInto', p, len, opts, fits, true));
+  const count = callWithInputs('alp', AlpError, [page], (p, len) => decodeToJs('alp.decodeInto', p, len, opts, fits));
   return out.subarray(0, count);
 }
 

@@ -182,6 +182,20 @@ describe.each(big.map((c) => [c.name, c]))('%s', (_name, c) => {
   });
 });
 
+test('a damaged page claiming 2^30 values: every call names its first bad vector (checked before the output is allocated)', () => {
+  // Draft header (version 1, mode 0, encoding 0, log vector size 15, 2^30 values): 32768 vectors,
+  // whose offset and metadata bytes (17 each for f64, 13 for f32) are there, but every offset is 0.
+  const page = new Uint8Array(8 + 32768 * 17);
+  page.set([1, 0, 0, 15]);
+  new DataView(page.buffer).setUint32(4, 2 ** 30, true);
+  for (const call of [() => alp.decode(page, 'f32'), () => alp.decodeInto(page, new Float32Array(10)), () => alp.open(page, 'f64').decode()]) {
+    const err = thrown(call);
+    expect(err).toBeInstanceOf(AlpError);
+    expect(err.code).toBe(CODES.BAD_DATA);
+    expect(err.message).toMatch(/^ALP vector 0: offset 0 points into the offset array/);
+  }
+});
+
 // The corpus values re-encoded with the largest vectors (2^15 values, as large as a f64 piece's
 // alignment allows) and the smallest (8): pieces still end on vector edges, ranges cut vectors
 // inside pieces.
