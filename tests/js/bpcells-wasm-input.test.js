@@ -222,6 +222,28 @@ describe('a chunk damaged late in the index stream', () => {
   });
 });
 
+test('a local data file cut short after open: the read that needs it fails naming it, no view left', async () => {
+  const tmp = mkdtempSync(path.join(tmpdir(), 'numdecode-bpcells-'));
+  try {
+    for (const f of readdirSync(dir)) writeFileSync(path.join(tmp, f), readFileSync(path.join(dir, f)));
+    const m = await bpcells.open(tmp);
+    const data = readFileSync(path.join(dir, 'val_data'));
+    writeFileSync(path.join(tmp, 'val_data'), data.subarray(0, data.length >> 1));
+    const live = bpcells.viewStats();
+    for (const read of [() => m.read(), () => m.readView()]) {
+      const err = await read().catch((e) => e);
+      expect(err).toBeInstanceOf(BpcellsError);
+      expect(err.file).toBe('val_data');
+      expect(err.message).toMatch(/^bpcells: val_data: .*truncated/);
+    }
+    expect(bpcells.viewStats()).toEqual(live);
+    expectSlice(await m.read(0, 10), want(0, 10)); // its first half is still there
+    m.close();
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
 describe('HDF5: the packed corpus matrix through the same paths', () => {
   const h5Dir = path.join(corpusRoot, 'bpcells-hdf5', 'large_packed_uint_col_20000x2000');
   test.each([
