@@ -124,8 +124,8 @@ Sink decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], 
   }
   // First the tANS bits: each symbol's state (which names its bin) goes to syms.
   uint16_t syms[kNoOffsets ? 1 : kBatch];
-  const AnsNode* nodes = t.nodes.data();
-  const uint64_t* lowers = t.lowers.data();
+  const AnsNode* nodes = t.nodes.get();
+  const uint64_t* lowers = t.lowers.get();
   auto emit = [&](size_t at, uint32_t state) {
     if constexpr (kNoOffsets) sink(at, W(lowers[state]));
     else syms[at] = uint16_t(state);

@@ -1,6 +1,7 @@
 // A latent variable's tANS decoding table, built once per chunk from its bins.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "pco/metadata.hpp"
@@ -25,10 +26,11 @@ struct LatentTable {
   size_t n_bins = 0;
   unsigned max_offset_bits = 0;
   unsigned min_bits_per_latent = 0;  // a lower bound, to refuse page sizes the data cannot hold
-  std::vector<AnsNode> nodes;    // 2^ans_size_log entries when n_bins > 1
+  // 2^ans_size_log entries when n_bins > 1 (not zero-filled first: every entry is written).
+  std::unique_ptr<AnsNode[]> nodes;
   // Bin lowers: per state when n_bins > 1, else single_lower. For a delta-coded variable they
   // include the centering of deltas (+2^(bits-1)), so delta decoding adds deltas as they come.
-  std::vector<uint64_t> lowers;
+  std::unique_ptr<uint64_t[]> lowers;
   uint64_t single_lower = 0;
 };
 
