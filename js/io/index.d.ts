@@ -79,8 +79,12 @@ export class RangeFile {
   readRanges(ranges: ReadonlyArray<readonly [number, number]>, options?: ReadOptions): Promise<Uint8Array[]>;
   /** Synchronous: the bytes if available without I/O, else null. */
   peek(start: number, end: number): Uint8Array | null;
-  /** Present only where synchronous reading exists (Node local files, buffers, Blobs in Workers). */
-  readSync?(start: number, end: number): Uint8Array;
+  /**
+   * Present only where synchronous reading exists (Node local files, buffers, Blobs in Workers).
+   * With `target` (a Uint8Array of end - start bytes, e.g. a wasmInput's bytes) the bytes land
+   * there and target is returned.
+   */
+  readSync?(start: number, end: number, target?: Uint8Array): Uint8Array;
   close(): void;
 }
 

@@ -2,6 +2,7 @@
 // block cache, in-flight sharing, range merging and per-call abort.
 import { CODES, IoError, checkRange, truncatedError } from './errors.js';
 import { mergeRanges } from './merge.js';
+import { intoTarget } from './sources.js';
 
 let fileIds = 0;
 
@@ -12,10 +13,13 @@ export class RangeFile {
     this._ctx = ctx;
     this._inflight = []; // { start, end, promise, controller, waiters }
     if (typeof backend.readSync === 'function') {
-      this.readSync = (start, end) => {
+      // target (optional): a Uint8Array of end - start bytes that receives them (then returned).
+      this.readSync = (start, end, target) => {
         const hit = this.peek(start, end);
-        if (hit) return hit;
-        return backend.readSync(start, end);
+        if (!hit) return backend.readSync(start, end, target);
+        if (target === undefined) return hit;
+        intoTarget(target, start, end).set(hit);
+        return target;
       };
     }
   }

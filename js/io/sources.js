@@ -14,6 +14,16 @@ export function toU8(x, what, file) {
 
 const message = (err) => err?.message ?? String(err);
 
+// readSync(start, end, target): the bytes land in `target` (e.g. a buffer in wasm memory, so that
+// a local file is read there without a JS copy); without one, a new array.
+export function intoTarget(target, start, end) {
+  if (target === undefined) return new Uint8Array(end - start);
+  if (!(target instanceof Uint8Array) || target.length !== end - start) {
+    throw new TypeError(`readSync(${start}, ${end}, target): target must be a Uint8Array of ${end - start} bytes`);
+  }
+  return target;
+}
+
 // ---------------------------------------------------------------------------------------------
 /** Node's fs without a static import (the package also runs in browsers). */
 function nodeFsSync() {
@@ -41,7 +51,7 @@ export class LocalBackend {
     this.statsKey = statsKey ?? this.name;
     this.fd = null;
     this._size = null;
-    if (nodeFsSync()) this.readSync = (start, end) => this._readSync(start, end);
+    if (nodeFsSync()) this.readSync = (start, end, target) => this._readSync(start, end, target);
   }
 
   _error(err) {
@@ -106,11 +116,11 @@ export class LocalBackend {
     return out;
   }
 
-  _readSync(start, end) {
+  _readSync(start, end, target) {
     checkRange(start, end);
     const fs = nodeFsSync();
     const fd = this._open(fs);
-    const out = new Uint8Array(end - start);
+    const out = intoTarget(target, start, end);
     let done = 0;
     countRequest(this.stats, this.statsKey);
     try {
@@ -163,12 +173,15 @@ export class BufferBackend {
     return end <= this.bytes.length ? this.bytes.subarray(start, end) : null;
   }
 
-  readSync(start, end) {
+  readSync(start, end, target) {
     checkRange(start, end);
     if (end > this.bytes.length) throw truncatedError(this.name, start, end, this.bytes.length);
     countRequest(this.stats, this.statsKey);
     countBytes(this.stats, this.statsKey, end - start);
-    return this.bytes.subarray(start, end);
+    const bytes = this.bytes.subarray(start, end);
+    if (target === undefined) return bytes;
+    intoTarget(target, start, end).set(bytes);
+    return target;
   }
 
   async fetch(start, end) {
@@ -187,7 +200,7 @@ export class BlobBackend {
     this.stats = stats;
     this.statsKey = statsKey ?? this.name;
     // FileReaderSync exists only inside Web Workers: the one place a Blob reads synchronously.
-    if (typeof globalThis.FileReaderSync === 'function') this.readSync = (start, end) => this._readSync(start, end);
+    if (typeof globalThis.FileReaderSync === 'function') this.readSync = (start, end, target) => this._readSync(start, end, target);
   }
 
   async size() {
@@ -213,7 +226,7 @@ export class BlobBackend {
     return buf;
   }
 
-  _readSync(start, end) {
+  _readSync(start, end, target) {
     checkRange(start, end);
     if (end > this.blob.size) throw truncatedError(this.name, start, end, this.blob.size);
     countRequest(this.stats, this.statsKey);
@@ -225,7 +238,9 @@ export class BlobBackend {
     }
     countBytes(this.stats, this.statsKey, buf.length);
     if (buf.length !== end - start) throw truncatedError(this.name, start, end, start + buf.length);
-    return buf;
+    if (target === undefined) return buf;
+    intoTarget(target, start, end).set(buf);
+    return target;
   }
 
   close() {}
