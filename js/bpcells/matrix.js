@@ -10,7 +10,7 @@
 //
 // idxptr values are JS numbers (Float64Array): exact up to 2^53, and an idxptr beyond that is
 // reported as an error rather than rounded.
-import { ensureFormat, getModule, withInputs } from '../wasm.js';
+import { ensureFormat, getModule, textAt, withInputs } from '../wasm.js';
 import { CODES } from '../errors.js';
 import { BpcellsError, toSource } from './sources.js';
 import { decodeRun, inputBuffer } from './chunk-decoder.js';
@@ -34,8 +34,15 @@ function wasm(fn) {
   }
 }
 
+const ELEM_TYPE_CODE = { u32: 0, u64: 1, f32: 2, f64: 3 }; // numdecode_bpcells_check_header's codes
+const utf8 = new TextEncoder();
+
 function checkHeader(bytes, type, name) {
-  wasm((mod) => withInputs('bpcells', [bytes.subarray(0, HEADER)], (p, l) => mod.bpcellsCheckArrayHeader(p, l, type, name)));
+  wasm((mod) =>
+    withInputs('bpcells', [bytes.subarray(0, HEADER), utf8.encode(name)], (p, l, namePtr, nameLen) =>
+      mod._numdecode_bpcells_check_header(p, l, ELEM_TYPE_CODE[type] ?? -1, namePtr, nameLen),
+    ),
+  );
 }
 
 // u64 little-endian values -> numbers, refusing anything above 2^53.
@@ -693,7 +700,7 @@ export async function openSource(src, options = {}) {
   if (failed) throw failed.reason;
   const [versionBytes, orderBytes, shapeBytes] = first.map((r) => r.value);
   const version = JSON.parse(
-    wasm((mod) => withInputs('bpcells', [versionBytes], (p, l) => mod.bpcellsParseVersion(p, l))),
+    wasm((mod) => withInputs('bpcells', [versionBytes], (p, l) => textAt(mod, mod._numdecode_bpcells_parse_version(p, l)))),
   );
   const storageOrder = parseStorageOrder(orderBytes);
   checkHeader(shapeBytes, 'u32', 'shape');

@@ -44,12 +44,6 @@ const BytesResult* bytes_result(Buffer&& buffer) {
   return &result;
 }
 
-// Text for JS (inspect's JSON): kept until the next call that returns text.
-const char* text_result(std::string text) {
-  static std::string kept;
-  kept = std::move(text);
-  return kept.c_str();
-}
 
 template <class T>
 const BytesResult* decode_vector(Bytes page, size_t k) {

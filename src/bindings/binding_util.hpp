@@ -1,8 +1,7 @@
-// Shared glue for the bindings: inputs arrive as (pointer, length) into the wasm
-// heap; outputs leave as fresh JS copies; C++ errors become JS Errors with their message.
+// Shared glue for the bindings (plain C exports): inputs arrive as (pointer, length) into the
+// wasm heap; results stay in wasm memory for JS to read; C++ errors become JS Errors with their
+// message and code.
 #pragma once
-#include <emscripten/val.h>
-
 #include <cstdint>
 #include <exception>
 #include <string>
@@ -17,18 +16,14 @@ extern "C" void numdecode_throw_js_error(const char* message, size_t length, con
 
 namespace numdecode::bindings {
 
-using emscripten::val;
-
 inline Bytes heap_bytes(uintptr_t ptr, size_t len) { return {reinterpret_cast<const uint8_t*>(ptr), len}; }
 
-// A Uint8Array that owns a copy of the bytes (valid after wasm memory grows or is reused).
-// (new + set, not slice: V8's slice() on a view of wasm memory copies about 20x slower.)
-inline val copy_to_js(const uint8_t* data, size_t size) {
-  val out = val::global("Uint8Array").new_(size);
-  out.call<void>("set", val(emscripten::typed_memory_view(size, data)));
-  return out;
+// Text for JS (JSON, read by js/wasm.js textAt): kept until the next call that returns text.
+inline const char* text_result(std::string text) {
+  static std::string kept;
+  kept = std::move(text);
+  return kept.c_str();
 }
-inline val copy_to_js(const ByteBuffer& bytes) { return copy_to_js(bytes.data(), bytes.size()); }
 
 // The stable error code js/errors.js documents for each kind of C++ failure.
 inline const char* error_code(ErrorKind kind) {
@@ -60,9 +55,7 @@ auto guarded(Fn&& fn) -> decltype(fn()) {
     message = e.what();
   }
   numdecode_throw_js_error(message.data(), message.size(), code);
-  // Not reached (the throw leaves through JS); val has no default constructor.
-  if constexpr (std::is_same_v<decltype(fn()), val>) return val::undefined();
-  else return decltype(fn()){};
+  return decltype(fn()){};  // not reached: the throw leaves through JS
 }
 
 }  // namespace numdecode::bindings

@@ -1,15 +1,15 @@
 // BPCells entry points for js/bpcells/. JS fetches the byte ranges (files, HTTP ranges) and
 // hands them here; C++ checks array headers and decodes runs of BP-128 chunks.
 //
-// Every function runs inside bindings::guarded, which turns C++ exceptions into JS Errors
-// (an escaping C++ exception would reach JS as a bare number).
-#include <emscripten/bind.h>
+// Plain C exports, no embind (a smaller module, and no embind invoker per call). Every function
+// runs inside bindings::guarded, which turns C++ exceptions into JS Errors (an escaping C++
+// exception would reach JS as a bare number).
 #include <emscripten/emscripten.h>
-#include <emscripten/val.h>
 
 #include <cstdint>
 #include <exception>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bindings/binding_util.hpp"
@@ -18,7 +18,6 @@
 #include "bpcells/matrix.hpp"
 #include "core/error.hpp"
 
-using emscripten::val;
 using namespace numdecode;
 using namespace numdecode::bpcells;
 
@@ -33,33 +32,6 @@ uint64_t as_count(double x, const char* what) {
     fail("bpcells: ", what, " must be a non-negative integer, got ", x);
   return static_cast<uint64_t>(x);
 }
-
-// Throws unless the first 8 bytes are the header of `type` ("u32", "u64", "f32", "f64").
-val check_header_js(uintptr_t ptr, size_t len, std::string type, std::string name) {
-  return guarded([&]() -> val {
-    ElemType t;
-    if (type == "u32") t = ElemType::U32;
-    else if (type == "u64") t = ElemType::U64;
-    else if (type == "f32") t = ElemType::F32;
-    else if (type == "f64") t = ElemType::F64;
-    else fail("bpcells: unknown array type ", type);
-    check_array_header(bytes_at(ptr, len), t, name);
-    return val::undefined();
-  });
-}
-
-// The version file -> JSON {"text", "packed", "dtype", "format"}.
-val parse_version_js(uintptr_t ptr, size_t len) {
-  return guarded([&]() -> val {
-    Version v = parse_version(bytes_at(ptr, len));
-    const char* dtype = v.value_type == ValueType::U32 ? "u32" : v.value_type == ValueType::F32 ? "f32" : "f64";
-    // The text is a validated version string: plain ASCII, no JSON escaping needed.
-    return val(std::string("{\"text\":\"") + v.text + "\",\"packed\":" + (v.packed ? "true" : "false") +
-               ",\"dtype\":\"" + dtype + "\",\"format\":" + std::to_string(v.format) + "}");
-  });
-}
-
-bool simd_js() { return simd_kernels_available(); }
 
 }  // namespace
 
@@ -89,8 +61,25 @@ extern "C" EMSCRIPTEN_KEEPALIVE int numdecode_bpcells_decode_to(int variant, uin
   });
 }
 
-EMSCRIPTEN_BINDINGS(bpcells) {
-  emscripten::function("bpcellsCheckArrayHeader", &check_header_js);
-  emscripten::function("bpcellsParseVersion", &parse_version_js);
-  emscripten::function("bpcellsSimd", &simd_js);
+// Throws unless the first bytes are the header of an array of `type` (0 u32, 1 u64, 2 f32, 3 f64;
+// js/bpcells/matrix.js) named (name_ptr, name_len) in messages.
+extern "C" EMSCRIPTEN_KEEPALIVE int numdecode_bpcells_check_header(uintptr_t ptr, size_t len, int type,
+                                                                  uintptr_t name_ptr, size_t name_len) {
+  return guarded([&]() -> int {
+    static constexpr ElemType kTypes[] = {ElemType::U32, ElemType::U64, ElemType::F32, ElemType::F64};
+    if (type < 0 || type > 3) fail("bpcells: unknown array type ", type);
+    check_array_header(bytes_at(ptr, len), kTypes[type], std::string_view(reinterpret_cast<const char*>(name_ptr), name_len));
+    return 0;
+  });
+}
+
+// The version file -> JSON {"text", "packed", "dtype", "format"} (kept until the next text result).
+extern "C" EMSCRIPTEN_KEEPALIVE const char* numdecode_bpcells_parse_version(uintptr_t ptr, size_t len) {
+  return guarded([&]() -> const char* {
+    Version v = parse_version(bytes_at(ptr, len));
+    const char* dtype = v.value_type == ValueType::U32 ? "u32" : v.value_type == ValueType::F32 ? "f32" : "f64";
+    // The text is a validated version string: plain ASCII, no JSON escaping needed.
+    return bindings::text_result(std::string("{\"text\":\"") + v.text + "\",\"packed\":" + (v.packed ? "true" : "false") +
+                                 ",\"dtype\":\"" + dtype + "\",\"format\":" + std::to_string(v.format) + "}");
+  });
 }

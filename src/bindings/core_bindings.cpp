@@ -1,6 +1,6 @@
 // Build facts for the JS loader, in every format's module: which format and kernels this module
 // was compiled with, and the library version. Lets js/wasm.js (and its tests) check a module before any decoder
-// runs. Plain C exports: the Pco and ALP modules have no embind at all.
+// runs. Plain C exports: no module uses embind.
 #include <emscripten/emscripten.h>
 
 #include <cstddef>

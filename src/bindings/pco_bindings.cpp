@@ -25,12 +25,6 @@ DType parse_dtype(unsigned code) {
   return *d;
 }
 
-// Text for JS: kept until the next call that returns text.
-const char* text_result(std::string text) {
-  static std::string kept;
-  kept = std::move(text);
-  return kept.c_str();
-}
 
 // Bytes for JS to copy out: kept until the next call that returns bytes.
 struct BytesResult {
