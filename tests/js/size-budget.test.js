@@ -10,7 +10,7 @@ import { FORMATS, measure, wasmModules } from '../../bench/size-report.mjs';
 import { projectRoot } from './corpus.js';
 import { chromiumAvailable } from './zarr-chromium.js';
 
-const PCO_PAGE_GZIP_BUDGET = 150_000; // wasm + glue + JS, everything the page downloads (121.6 kB, 2026-11-24)
+const PCO_PAGE_GZIP_BUDGET = 150_000; // wasm + glue + JS, everything the page downloads (116.1 kB, 2026-11-24)
 
 // Per page: the values it decoded (a real decode of a corpus file happened), the wasm module it
 // may fetch, and the gzip budget of numdecode's share (its JS, wasm and glue; zarrita, hyparquet and
@@ -20,10 +20,10 @@ const PCO_PAGE_GZIP_BUDGET = 150_000; // wasm + glue + JS, everything the page d
 // 2026-11-24) + ~5 %.
 const PAGES = {
   pco: { values: 3500, wasm: 'numdecode-pco-simd.wasm', numdecodeGzip: PCO_PAGE_GZIP_BUDGET },
-  zarr: { values: 5000, wasm: 'numdecode-pco-simd.wasm', numdecodeGzip: 131_000 }, // 124.3 kB
+  zarr: { values: 5000, wasm: 'numdecode-pco-simd.wasm', numdecodeGzip: 125_000 }, // 118.8 kB
   alp: { values: 10000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 56_000 }, // 53.1 kB
-  bpcells: { values: 213, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 117_000 }, // 111.7 kB
-  hdf5: { values: 900, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 133_500 }, // 127.1 kB
+  bpcells: { values: 213, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 109_500 }, // 104.2 kB (no embind)
+  hdf5: { values: 900, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 125_500 }, // 119.7 kB (no embind)
   parquet: { values: 15000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 94_500 }, // 89.6 kB
 };
 
