@@ -51,14 +51,34 @@ function timeOnce(fn, minSeconds = 0.12) {
   return elapsed / n;
 }
 
-function nativeOurs(file) {
+// Our native bench: a corpus file by name, or (Zarr chunk cases) the case's files decoded one
+// after another (the pco_files benchmark, given the paths the reference's bench reads too).
+function nativeOurs(c, tempDir) {
   if (!existsSync(nativeBench)) return undefined;
-  const out = execFileSync(nativeBench, ['--benchmark_format=json', '--benchmark_min_time=0.3', `--benchmark_filter=^pco_decode/${file}$`, '--benchmark_repetitions=5'], {
+  const env = { ...process.env };
+  let filter = `^pco_decode/${c.benchFile}$`;
+  if (!c.benchFile) {
+    env.NUMDECODE_BENCH_PCO_CASE = c.name.replace(/\W+/g, '_');
+    env.NUMDECODE_BENCH_PCO_FILES = casePaths(c, tempDir).join(':');
+    filter = `^pco_files/${env.NUMDECODE_BENCH_PCO_CASE}$`;
+  }
+  const out = execFileSync(nativeBench, ['--benchmark_format=json', '--benchmark_min_time=0.3', `--benchmark_filter=${filter}`, '--benchmark_repetitions=5'], {
     encoding: 'utf8',
     maxBuffer: 16 << 20,
+    env,
   });
   const runs = JSON.parse(out).benchmarks.filter((b) => b.run_type !== 'aggregate' && b['values/s'] !== undefined);
   return runs.length ? median(runs.map((b) => b['values/s'] / 1e6)) : undefined;
+}
+
+// The case's files as paths: corpus files where they are, Zarr chunks written once to tempDir.
+function casePaths(c, tempDir) {
+  c.paths ??= c.files.map((bytes, i) => {
+    const file = path.join(tempDir, `${c.name.replace(/\W+/g, '_')}_${i}.pco`);
+    writeFileSync(file, bytes);
+    return file;
+  });
+  return c.paths;
 }
 
 // The reference's native bench decodes one file per process: a case's rate is its values over
@@ -67,12 +87,7 @@ function nativeReference(c, tempDir) {
   const bin = `${refDir}ref_bench_avx2`;
   if (!existsSync(bin)) return undefined;
   let seconds = 0;
-  c.files.forEach((bytes, i) => {
-    let file = c.paths?.[i];
-    if (!file) {
-      file = path.join(tempDir, `${c.name.replace(/\W+/g, '_')}_${i}.pco`);
-      writeFileSync(file, bytes);
-    }
+  casePaths(c, tempDir).forEach((file, i) => {
     const n = c.counts[i];
     const iters = Math.max(ROUNDS, Math.min(2001, Math.ceil(2e6 / n)));
     const out = execFileSync(bin, [file, c.dtype, String(n), String(iters)], { encoding: 'utf8' });
@@ -161,7 +176,7 @@ try {
       view: mv(median(times.view)),
       into: mv(median(times.into)),
       refWasm: refRun ? mv(median(times.ref)) : undefined,
-      oursNative: c.benchFile ? nativeOurs(c.benchFile) : undefined,
+      oursNative: nativeOurs(c, tempDir),
       refNative: nativeReference(c, tempDir),
       targetWasm: TARGET_WASM[c.name] ?? 1.5,
     });

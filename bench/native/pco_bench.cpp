@@ -3,6 +3,7 @@
 // across iterations, as a steady-state caller would.
 #include <benchmark/benchmark.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -18,13 +19,15 @@ using namespace numdecode;
 
 const char* kFiles[] = {"bench_f64_sensor_2m.pco", "bench_i64_timestamps_2m.pco", "bench_u32_random_1500k.pco"};
 
+std::vector<uint8_t> read_path(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 const std::vector<uint8_t>& file(const std::string& name) {
   static std::map<std::string, std::vector<uint8_t>> cache;
   auto& slot = cache[name];
-  if (slot.empty()) {
-    std::ifstream in(std::string(NUMDECODE_CORPUS_DIR) + "/pco/" + name, std::ios::binary);
-    slot.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
+  if (slot.empty()) slot = read_path(std::string(NUMDECODE_CORPUS_DIR) + "/pco/" + name);
   return slot;
 }
 
@@ -80,7 +83,40 @@ void BM_PcoSmallFile(benchmark::State& state, std::string name) {
   state.counters["values/s"] = benchmark::Counter(double(state.iterations() * n), benchmark::Counter::kIsRate);
 }
 
+// Many files decoded one after another, as bench/pco-reference.mjs times its Zarr chunk cases:
+// the files are named by NUMDECODE_BENCH_PCO_FILES (paths separated by ':'), the case by
+// NUMDECODE_BENCH_PCO_CASE (benchmark "pco_files/<case>").
+void BM_PcoFiles(benchmark::State& state, std::vector<std::vector<uint8_t>> files) {
+  pco::StandaloneFile f;
+  size_t n = 0;
+  for (const auto& bytes : files) {
+    if (bytes.empty()) return state.SkipWithError("file missing or empty");
+    pco::read_standalone(bytes, f);
+    n += count_values(f);
+  }
+  for (auto _ : state) {
+    for (const auto& bytes : files) {
+      pco::read_standalone(bytes, f);
+      benchmark::DoNotOptimize(f.values.data());
+    }
+    benchmark::ClobberMemory();
+  }
+  state.counters["values/s"] = benchmark::Counter(double(state.iterations() * n), benchmark::Counter::kIsRate);
+}
+
 [[maybe_unused]] const bool registered = [] {
+  const char* case_name = std::getenv("NUMDECODE_BENCH_PCO_CASE");
+  const char* paths = std::getenv("NUMDECODE_BENCH_PCO_FILES");
+  if (case_name && paths) {
+    std::vector<std::vector<uint8_t>> files;
+    for (std::string rest = paths; !rest.empty();) {
+      const size_t colon = rest.find(':');
+      files.push_back(read_path(rest.substr(0, colon)));
+      rest = colon == std::string::npos ? "" : rest.substr(colon + 1);
+    }
+    benchmark::RegisterBenchmark((std::string("pco_files/") + case_name).c_str(), BM_PcoFiles, std::move(files))
+        ->Unit(benchmark::kMillisecond);
+  }
   for (const char* name : kFiles) {
     benchmark::RegisterBenchmark((std::string("pco_decode/") + name).c_str(), BM_PcoDecode, std::string(name))
         ->Unit(benchmark::kMillisecond);
