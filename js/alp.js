@@ -2,7 +2,7 @@
 // by vector, inspect, encode. Both page layouts are read: the draft one with a version byte
 // (first byte 1) and the merged Parquet one without it (first byte 0).
 import { AlpError, CODES } from './errors.js';
-import { asFormatError, binding as fn, callWithInputs, getModule, textAt, viewAs, wasmView } from './wasm.js';
+import { asFormatError, binding as fn, bytesAt, callWithInputs, getModule, textAt, viewAs, wasmView } from './wasm.js';
 
 const ALP_DTYPES = ['f32', 'f64'];
 
@@ -38,10 +38,8 @@ function guard(call) {
 // module keeps a small result for reuse and frees a large one now.
 function takeResult(resultPtr) {
   const mod = getModule('alp');
-  const ptr = mod.HEAPU32[resultPtr >>> 2];
   const size = mod.HEAPU32[(resultPtr >>> 2) + 1];
-  const bytes = new Uint8Array(size);
-  bytes.set(mod.HEAPU8.subarray(ptr, ptr + size));
+  const bytes = bytesAt(mod, mod.HEAPU32[resultPtr >>> 2], size);
   if (size >= 1 << 20) fn('alp', '_numdecode_alp_release_result')();
   return bytes;
 }

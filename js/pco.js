@@ -5,19 +5,12 @@
 // therefore keeps its own copies of the header and chunk metadata and passes them again for
 // each page.
 import { CODES, PcoError } from './errors.js';
-import { DTYPES, callWithInputs, getModule, isDtype, textAt, typedArrayFor, viewAs, wasmView } from './wasm.js';
+import { DTYPES, bytesAt, callWithInputs, getModule, isDtype, textAt, typedArrayFor, viewAs, wasmView } from './wasm.js';
 
 // The Pco module's entry points are plain C functions (src/bindings/pco_bindings.cpp); results that
 // are more than one number wait in the module's memory: text, uint32 tables, or bytes to copy out.
 const pcoModule = () => getModule('pco');
 const call = (inputs, fn) => callWithInputs('pco', PcoError, inputs, fn);
-
-// A fresh copy of size bytes at ptr (new + set: V8's slice() of wasm memory is much slower).
-function copyOut(mod, ptr, size) {
-  const out = new Uint8Array(size);
-  out.set(mod.HEAPU8.subarray(ptr, ptr + size));
-  return out;
-}
 
 let dtypeByCode = null; // dtype names by the standalone format's code (0: none), read once from the module
 
@@ -96,7 +89,7 @@ function decodeRawChunks(bytes, limit) {
     const chunks = [];
     for (let i = 0, n = table[at]; i < n; i++) {
       const [code, ptr, size] = table.subarray(at + 1 + 3 * i, at + 4 + 3 * i);
-      chunks.push({ dtype: names[code], bytes: copyOut(mod, ptr, size) });
+      chunks.push({ dtype: names[code], bytes: bytesAt(mod, ptr, size) });
     }
     return chunks;
   } finally {
@@ -271,7 +264,7 @@ function open(headerBytes) {
           const at = call([header, meta, pageBytes], (hp, hl, mp, ml, pp, pl) =>
             mod._numdecode_pco_wrapped_page(hp, hl, mp, ml, code, pp, pl, n),
           ) >>> 2;
-          return viewAs(dtype, copyOut(mod, mod.HEAPU32[at], mod.HEAPU32[at + 1]));
+          return viewAs(dtype, bytesAt(mod, mod.HEAPU32[at], mod.HEAPU32[at + 1]));
         },
       };
     },

@@ -94,6 +94,7 @@ export function getModule(format: WasmFormat): any;
 export function binding(format: WasmFormat, name: string): (...args: any[]) => any;
 export function withInputs<R>(format: WasmFormat, arrays: Uint8Array[], fn: (...ptrAndLen: number[]) => R): R;
 export function textAt(mod: any, ptr: number): string;
+export function bytesAt(mod: any, ptr: number, size: number): Uint8Array;
 export function isDtype(dtype: unknown): dtype is Dtype;
 export function typedArrayFor<D extends Dtype>(dtype: D): { new (length: number): DtypeArrayMap[D] };
 export function viewAs<D extends Dtype>(dtype: D, bytes: Uint8Array): DtypeArrayMap[D];

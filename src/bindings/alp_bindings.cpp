@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstring>
 #include <string>
-#include <type_traits>
 
 #include "alp/alp.hpp"
 #include "bindings/binding_util.hpp"
@@ -24,26 +23,8 @@ size_t index_arg(double x, const char* what) {
   return static_cast<size_t>(x);
 }
 
-// Bytes for JS to copy out (decodeVector's values, an encoded page), kept where the decoder or
-// encoder left them until the next such call, or until JS frees a large one
-// (numdecode_alp_release_result).
-struct BytesResult {
-  uint32_t ptr;
-  uint32_t size;
-};
-template <class Buffer>
-Buffer& kept() {
-  static Buffer buffer;
-  return buffer;
-}
-template <class Buffer>
-const BytesResult* bytes_result(Buffer&& buffer) {
-  static BytesResult result;
-  Buffer& held = kept<std::remove_cvref_t<Buffer>>() = std::move(buffer);
-  result = {uint32_t(reinterpret_cast<uintptr_t>(held.data())), uint32_t(held.size() * sizeof(held[0]))};
-  return &result;
-}
-
+// decodeVector's values and encoded pages go to JS through bytes_result (binding_util.hpp); JS
+// frees a large one at once (numdecode_alp_release_result).
 
 template <class T>
 const BytesResult* decode_vector(Bytes page, size_t k) {

@@ -6,7 +6,6 @@
 #include <exception>
 #include <string>
 #include <type_traits>
-#include <vector>
 
 #include "core/bytes.hpp"
 #include "core/error.hpp"
@@ -23,6 +22,25 @@ inline const char* text_result(std::string text) {
   static std::string kept;
   kept = std::move(text);
   return kept.c_str();
+}
+
+// Bytes for JS to copy out ({ptr, size}, read by js/wasm.js bytesAt): kept where the decoder or
+// encoder left them, one buffer per buffer type, until the next call that returns that type.
+struct BytesResult {
+  uint32_t ptr;
+  uint32_t size;
+};
+template <class Buffer>
+Buffer& kept() {
+  static Buffer buffer;
+  return buffer;
+}
+template <class Buffer>
+const BytesResult* bytes_result(Buffer&& buffer) {
+  static BytesResult result;
+  Buffer& held = kept<std::remove_cvref_t<Buffer>>() = std::move(buffer);
+  result = {uint32_t(reinterpret_cast<uintptr_t>(held.data())), uint32_t(held.size() * sizeof(held[0]))};
+  return &result;
 }
 
 // The stable error code js/errors.js documents for each kind of C++ failure.

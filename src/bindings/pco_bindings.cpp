@@ -26,19 +26,6 @@ DType parse_dtype(unsigned code) {
 }
 
 
-// Bytes for JS to copy out: kept until the next call that returns bytes.
-struct BytesResult {
-  uint32_t ptr;
-  uint32_t size;
-};
-const BytesResult* bytes_result(ByteBuffer bytes) {
-  static ByteBuffer kept;
-  static BytesResult result;
-  kept = std::move(bytes);
-  result = {uint32_t(reinterpret_cast<uintptr_t>(kept.data())), uint32_t(kept.size())};
-  return &result;
-}
-
 // Decoding reuses one buffer across calls (its pages are already mapped, so repeated
 // decodes do not pay for fresh memory), but does not keep a very large one alive.
 StandaloneFile& scratch_file() {
