@@ -7,7 +7,7 @@
 //
 // The functions are the same objects as numdecode's `alp` namespace; loading both entries loads
 // the ALP module once. (Parquet files with ALP columns: numdecode/parquet.)
-import { loadFormats } from './wasm.js';
+import { loadOnly } from './wasm.js';
 import * as self from './alp-entry.js';
 
 export { buildInfo, simdSupported, DTYPES, wasmInput } from './wasm.js';
@@ -20,9 +20,6 @@ export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, Parqu
  * @param {{simd?: boolean|'auto', wasmBinary?: ArrayBuffer|Uint8Array, module?: WebAssembly.Module, wasmUrl?: string|URL}} [options]
  */
 export async function init(options = {}) {
-  if (options?.formats !== undefined) {
-    throw new TypeError("numdecode/alp init: this entry loads ALP only; use init() from 'numdecode' to choose formats");
-  }
-  await loadFormats({ ...options, formats: ['alp'] });
+  await loadOnly('alp', 'ALP', options);
   return self;
 }

@@ -8,7 +8,7 @@
 //
 // `bpcells` and `io` (the range-reading layer under it, for custom sources) are the same objects
 // as numdecode's namespaces; loading both entries loads the BPCells module once.
-import { loadFormats } from './wasm.js';
+import { loadOnly } from './wasm.js';
 import * as self from './bpcells-entry.js';
 
 export { buildInfo, simdSupported, DTYPES } from './wasm.js';
@@ -23,9 +23,6 @@ export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, Parqu
  * @param {{simd?: boolean|'auto', wasmBinary?: ArrayBuffer|Uint8Array, module?: WebAssembly.Module, wasmUrl?: string|URL}} [options]
  */
 export async function init(options = {}) {
-  if (options?.formats !== undefined) {
-    throw new TypeError("numdecode/bpcells init: this entry loads BPCells only; use init() from 'numdecode' to choose formats");
-  }
-  await loadFormats({ ...options, formats: ['bpcells'] });
+  await loadOnly('bpcells', 'BPCells', options);
   return self;
 }

@@ -7,7 +7,7 @@
 //
 // The functions are the same objects as numdecode's `pco` namespace; loading both entries loads
 // the Pco module once.
-import { loadFormats } from './wasm.js';
+import { loadOnly } from './wasm.js';
 import * as self from './pco-entry.js';
 
 export { buildInfo, simdSupported, DTYPES, wasmInput } from './wasm.js';
@@ -20,9 +20,6 @@ export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, Parqu
  * @param {{simd?: boolean|'auto', wasmBinary?: ArrayBuffer|Uint8Array, module?: WebAssembly.Module, wasmUrl?: string|URL}} [options]
  */
 export async function init(options = {}) {
-  if (options?.formats !== undefined) {
-    throw new TypeError("numdecode/pco init: this entry loads Pco only; use init() from 'numdecode' to choose formats");
-  }
-  await loadFormats({ ...options, formats: ['pco'] });
+  await loadOnly('pco', 'Pco', options);
   return self;
 }

@@ -57,6 +57,8 @@ export const FORMATS: readonly WasmFormat[];
  * calls share a load. Rejects if a later call explicitly asks for the other build than the one loaded.
  */
 export function init(options?: InitOptions): Promise<typeof import('./index.js')>;
+/** A light entry's init(): loads one format's module (options without `formats`, else a TypeError). */
+export function loadOnly(format: WasmFormat, label: string, options?: Omit<InitOptions, 'formats'>): Promise<void>;
 /** Loads the modules as init() does, without loading the rest of the package's JS. */
 export function loadFormats(options?: InitOptions): Promise<void>;
 /** Resolves to the format's module, loading it first if needed. */

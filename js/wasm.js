@@ -238,6 +238,17 @@ export async function init(options = {}) {
 }
 
 /**
+ * The init() of a light entry (numdecode/pco, numdecode/alp, numdecode/bpcells): loads that one
+ * format's module; options as init()'s without `formats`. `label` names the format in the error.
+ */
+export async function loadOnly(format, label, options = {}) {
+  if (options?.formats !== undefined) {
+    throw new TypeError(`numdecode/${format} init: this entry loads ${label} only; use init() from 'numdecode' to choose formats`);
+  }
+  await loadFormats({ ...options, formats: [format] });
+}
+
+/**
  * Resolves to the format's module, loading it first if needed (the async entry points call this,
  * so they work without init()). initOptions: as for init(), for the first load.
  */
