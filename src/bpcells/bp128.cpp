@@ -199,16 +199,31 @@ template <Variant Var, size_t... I>
 constexpr std::array<SimdUnpack, 32> make_simd_table(std::index_sequence<I...>) {
   return {nullptr, &unpack_simd_bits<I + 1, Var>...};
 }
+// D1 has no fused kernels: no matrix stream uses it (indices are d1z, values m1), so it unpacks
+// as Plain and takes its prefix sums in a second pass (split_d1), which spares 31 fully unrolled
+// kernels (137 kB of wasm). Its row stays empty.
 constexpr std::array<std::array<SimdUnpack, 32>, 4> kSimdTable = {
     make_simd_table<Variant::Plain>(std::make_index_sequence<31>{}),
     make_simd_table<Variant::M1>(std::make_index_sequence<31>{}),
-    make_simd_table<Variant::D1>(std::make_index_sequence<31>{}),
+    std::array<SimdUnpack, 32>{},
     make_simd_table<Variant::D1Z>(std::make_index_sequence<31>{}),
 };
+
+// D1's second pass: the prefix sums of the 32 rows Plain left in out, still in L1 cache.
+void split_d1(unsigned bits, const uint8_t* in, uint32_t start, uint32_t* out) {
+  kSimdTable[static_cast<size_t>(Variant::Plain)][bits](in, 0, out);
+  const RowConstants<1> k;
+  V carry = splat(start);
+  for (size_t row = 0; row < 32; ++row) {
+    uint32_t* at = out + 4 * row;
+    store(at, transform_row<Variant::D1>(load(reinterpret_cast<const uint8_t*>(at)), carry, k));
+  }
+}
 
 void unpack_chunk_simd(Variant variant, unsigned bits, const uint8_t* in, uint32_t start, uint32_t* out) {
   if (bits == 0) return fill_zero_width(variant, start, out);
   if (bits == 32) return copy_raw(in, out);
+  if (variant == Variant::D1) return split_d1(bits, in, start, out);
   kSimdTable[static_cast<size_t>(variant)][bits](in, start, out);
 }
 #endif  // NUMDECODE_SIMD
@@ -223,7 +238,7 @@ struct ChunkUnpacker {
 #endif
   ChunkUnpacker(Variant v, Kernel k) : variant(v), kernel(k) {
 #if NUMDECODE_SIMD
-    if (k != Kernel::Scalar) simd = &kSimdTable[static_cast<size_t>(v)];
+    if (k != Kernel::Scalar && v != Variant::D1) simd = &kSimdTable[static_cast<size_t>(v)];
 #endif
   }
   void operator()(unsigned bits, const uint8_t* in, uint32_t start, uint32_t* out) const {
