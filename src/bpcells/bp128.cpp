@@ -113,8 +113,8 @@ inline V vor(V a, V b) { return _mm_or_si128(a, b); }
 inline V vxor(V a, V b) { return _mm_xor_si128(a, b); }
 inline V vadd(V a, V b) { return _mm_add_epi32(a, b); }
 inline V vsub(V a, V b) { return _mm_sub_epi32(a, b); }
-inline V lanes_up1(V v) { return _mm_slli_si128(v, 4); }  // [0, a, b, c]
-inline V lanes_up2(V v) { return _mm_slli_si128(v, 8); }  // [0, 0, a, b]
+inline V lanes_up1(V v, V) { return _mm_slli_si128(v, 4); }  // [0, a, b, c]
+inline V lanes_up2(V v, V) { return _mm_slli_si128(v, 8); }  // [0, 0, a, b]
 inline V bcast_last(V v) { return _mm_shuffle_epi32(v, 0xFF); }
 inline V vmax(V a, V b) { return _mm_max_epu32(a, b); }
 #else  // wasm simd128
@@ -129,8 +129,8 @@ inline V vor(V a, V b) { return wasm_v128_or(a, b); }
 inline V vxor(V a, V b) { return wasm_v128_xor(a, b); }
 inline V vadd(V a, V b) { return wasm_i32x4_add(a, b); }
 inline V vsub(V a, V b) { return wasm_i32x4_sub(a, b); }
-inline V lanes_up1(V v) { return wasm_i32x4_shuffle(wasm_i32x4_splat(0), v, 0, 4, 5, 6); }
-inline V lanes_up2(V v) { return wasm_i32x4_shuffle(wasm_i32x4_splat(0), v, 0, 1, 4, 5); }
+inline V lanes_up1(V v, V zero) { return wasm_i32x4_shuffle(zero, v, 0, 4, 5, 6); }
+inline V lanes_up2(V v, V zero) { return wasm_i32x4_shuffle(zero, v, 0, 1, 4, 5); }
 inline V bcast_last(V v) { return wasm_i32x4_shuffle(v, v, 3, 3, 3, 3); }
 inline V vmax(V a, V b) { return wasm_u32x4_max(a, b); }
 #endif
@@ -140,19 +140,22 @@ inline V vmax(V a, V b) { return wasm_u32x4_max(a, b); }
 // the compiler cannot see, so that the 32 rows share them instead of each using a v128.const
 // (measured ~10 % faster in V8 for m1 values; native code is unchanged).
 volatile uint32_t g_all_ones = ~uint32_t{0};
+volatile uint32_t g_zero = 0;
 
-template <unsigned B>
+template <unsigned B, Variant Var>
 struct RowConstants {
-  V mask, one;
+  V mask, one, zero;
   RowConstants() {
     const V all = splat(g_all_ones);
     mask = shr<32 - B>(all);
     one = shr<31>(all);
+    // The delta variants' lane shifts and zigzag take zeros (a v128.const per use otherwise: 29 kB).
+    if constexpr (Var == Variant::D1 || Var == Variant::D1Z) zero = splat(g_zero);
   }
 };
 
-template <unsigned B, unsigned Slot>
-inline V extract_row(const uint8_t* __restrict in, const RowConstants<B>& k) {
+template <unsigned B, unsigned Slot, Variant Var>
+inline V extract_row(const uint8_t* __restrict in, const RowConstants<B, Var>& k) {
   constexpr unsigned pos = Slot * B, word = pos / 32, shift = pos % 32;
   V v = shr<shift>(load(in + 16 * word));
   if constexpr (shift + B > 32) v = vor(v, shl<32 - shift>(load(in + 16 * (word + 1))));
@@ -162,16 +165,16 @@ inline V extract_row(const uint8_t* __restrict in, const RowConstants<B>& k) {
 }
 
 template <Variant Var, unsigned B>
-inline V transform_row(V v, V& carry, const RowConstants<B>& k) {
+inline V transform_row(V v, V& carry, const RowConstants<B, Var>& k) {
   if constexpr (Var == Variant::Plain) {
     return v;
   } else if constexpr (Var == Variant::M1) {
     return vadd(v, k.one);
   } else {
-    if constexpr (Var == Variant::D1Z) v = vxor(shr<1>(v), vsub(splat(0), vand(v, k.one)));
+    if constexpr (Var == Variant::D1Z) v = vxor(shr<1>(v), vsub(k.zero, vand(v, k.one)));
     // Inclusive prefix sum over the 4 lanes, then add the running total of earlier rows.
-    v = vadd(v, lanes_up1(v));
-    v = vadd(v, lanes_up2(v));
+    v = vadd(v, lanes_up1(v, k.zero));
+    v = vadd(v, lanes_up2(v, k.zero));
     v = vadd(v, carry);
     carry = bcast_last(v);
     return v;
@@ -184,7 +187,7 @@ template <unsigned B, Variant Var, size_t... Slot>
 inline void unpack_rows(const uint8_t* __restrict in, uint32_t start, uint32_t* __restrict out,
                         std::index_sequence<Slot...>) {
   V carry = splat(start);
-  const RowConstants<B> k;
+  const RowConstants<B, Var> k;
   ((store(out + 4 * Slot, transform_row<Var>(extract_row<B, Slot>(in, k), carry, k))), ...);
 }
 
@@ -212,7 +215,7 @@ constexpr std::array<std::array<SimdUnpack, 32>, 4> kSimdTable = {
 // D1's second pass: the prefix sums of the 32 rows Plain left in out, still in L1 cache.
 void split_d1(unsigned bits, const uint8_t* in, uint32_t start, uint32_t* out) {
   kSimdTable[static_cast<size_t>(Variant::Plain)][bits](in, 0, out);
-  const RowConstants<1> k;
+  const RowConstants<1, Variant::D1> k;
   V carry = splat(start);
   for (size_t row = 0; row < 32; ++row) {
     uint32_t* at = out + 4 * row;
