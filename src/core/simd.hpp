@@ -25,6 +25,16 @@ constexpr bool kSimdBuild = NUMDECODE_SIMD != 0;
 }  // namespace numdecode
 
 #if NUMDECODE_SIMD
+namespace numdecode::simd {
+// x, through a value the compiler cannot see: vector constants made from it stay in registers.
+// V8 re-creates every v128.const in each loop step that uses it (several instructions each);
+// a vector built once from a runtime value is kept in a register instead. (x & an opaque all-ones,
+// not x stored and loaded back: clang 14 turns a splat of a volatile load into a load-splat and
+// moves it past later stores, so that every constant read the last one stored.)
+inline volatile uint64_t g_all_ones64 = ~uint64_t{0};
+inline uint64_t opaque(uint64_t x) { return x & g_all_ones64; }
+}  // namespace numdecode::simd
+
 // A thin 128-bit layer for kernels written once for both targets (only what they use).
 namespace numdecode::simd {
 #if NUMDECODE_SIMD_WASM

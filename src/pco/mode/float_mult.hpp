@@ -52,11 +52,13 @@ struct FloatMult {
     using namespace simd;
     constexpr bool wide = sizeof(L) == 8;
     constexpr size_t lanes = 16 / sizeof(L);
-    const V top = wide ? splat64(kTopBit<uint64_t>) : splat32(kTopBit<uint32_t>);
-    const V all = splat32(~0u);
+    // Constants through opaque(), so that V8 keeps them in registers (see simd.hpp).
+    const V top = wide ? splat64(opaque(kTopBit<uint64_t>)) : splat32(uint32_t(opaque(kTopBit<uint32_t>)));
+    const V all = splat32(uint32_t(opaque(~0u)));
     // Bits at or above the mantissa: a lane with any set takes the scalar path.
-    const V beyond = wide ? splat64(~((uint64_t{1} << 52) - 1)) : splat32(~((uint32_t{1} << 24) - 1));
-    const V magic = splat64(0x4330000000000000);  // 2^52: (bits(2^52) | a) - 2^52 == a for a < 2^52
+    const V beyond =
+        wide ? splat64(opaque(~((uint64_t{1} << 52) - 1))) : splat32(uint32_t(opaque(~((uint32_t{1} << 24) - 1))));
+    const V magic = splat64(opaque(0x4330000000000000));  // 2^52: (bits(2^52) | a) - 2^52 == a for a < 2^52
     const V base = wide ? splat64(base_bits) : splat32(uint32_t(base_bits));
     // A product's sign is its factors' signs xor-ed (zeros and infinities too; no NaN here).
     const V base_neg = (base_bits >> (sizeof(L) * 8 - 1)) ? all : splat32(0);
