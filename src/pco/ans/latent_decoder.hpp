@@ -74,33 +74,34 @@ template <size_t kGroup, class W, class Peek, class Sink>
 [[gnu::always_inline]] inline size_t read_offsets_grouped(const Peek& peek, size_t bit, const AnsNode* nodes,
                                                           const uint64_t* lowers, const uint16_t* syms, size_t k,
                                                           Sink& sink) noexcept {
-  size_t j = 0;
+  // A pointer and a count down, not an index and its end: one value fewer for V8 to keep live.
+  const uint16_t* sym = syms;
   NUMDECODE_NO_VECTORIZE
-  for (; j + kGroup <= k; j += kGroup) {
+  for (size_t groups = k / kGroup; groups > 0; --groups, sym += kGroup) {
     const uint64_t w = peek(bit);
     unsigned used = 0;
     for (size_t g = 0; g < kGroup; ++g) {
-      const unsigned ob = nodes[syms[j + g]].offset_bits;
-      sink(j + g, W(lowers[syms[j + g]] + W((w >> used) & kLowMasks[ob])));
+      const unsigned ob = nodes[sym[g]].offset_bits;
+      sink(W(lowers[sym[g]] + W((w >> used) & kLowMasks[ob])));
       used += ob;
     }
     bit += used;
   }
   NUMDECODE_NO_VECTORIZE
-  for (; j < k; ++j) {
-    const unsigned ob = nodes[syms[j]].offset_bits;
-    sink(j, W(lowers[syms[j]] + W(peek(bit) & kLowMasks[ob])));
+  for (size_t rest = k % kGroup; rest > 0; --rest, ++sym) {
+    const unsigned ob = nodes[*sym].offset_bits;
+    sink(W(lowers[*sym] + W(peek(bit) & kLowMasks[ob])));
     bit += ob;
   }
   return bit;
 }
 
 // Where decoded latents go: stored, as usual, or handed to a fused delta + join (see
-// PageDecoder::run). Latents reach a sink in order.
+// PageDecoder::run). Latents reach a sink one after another, in order.
 template <class W>
 struct StoreLatents {
   W* out;
-  [[gnu::always_inline]] void operator()(size_t j, W v) const noexcept { out[j] = v; }
+  [[gnu::always_inline]] void operator()(W v) noexcept { *out++ = v; }
 };
 
 // Reads k latents of one variable: tANS bin symbols (4 interleaved states), then their offsets.
@@ -114,10 +115,11 @@ Sink decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], 
   if (t.n_bins == 1) {  // a single bin spends no tANS bits
     if constexpr (std::is_same_v<Sink, StoreLatents<W>>) {
       unpack_single_bin(peek, bit, t, k, sink.out);
+      sink.out += k;
     } else {  // k <= kBatch
       W latents[kBatch];
       unpack_single_bin(peek, bit, t, k, latents);
-      for (size_t j = 0; j < k; ++j) sink(j, latents[j]);
+      for (size_t j = 0; j < k; ++j) sink(latents[j]);
     }
     r.seek_bits(bit + k * t.max_offset_bits);
     return sink;
@@ -127,7 +129,7 @@ Sink decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], 
   const AnsNode* nodes = t.nodes.get();
   const uint64_t* lowers = t.lowers.get();
   auto emit = [&](size_t at, uint32_t state) {
-    if constexpr (kNoOffsets) sink(at, W(lowers[state]));
+    if constexpr (kNoOffsets) sink(W(lowers[state]));
     else syms[at] = uint16_t(state);
   };
   uint32_t s0 = st[0], s1 = st[1], s2 = st[2], s3 = st[3];
@@ -178,7 +180,7 @@ Sink decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], 
       const unsigned ob = nodes[syms[j]].offset_bits;
       uint64_t v = peek(bit) & low_bits_mask(ob < 32 ? ob : 32);
       if (ob > 32) v |= (peek(bit + 32) & low_bits_mask(ob - 32)) << 32;
-      sink(j, W(lowers[syms[j]] + W(v)));
+      sink(W(lowers[syms[j]] + W(v)));
       bit += ob;
     }
   }

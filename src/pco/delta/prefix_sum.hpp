@@ -18,8 +18,8 @@ struct PrefixSum {
   P m;
   Out* out;
   Map map;
-  [[gnu::always_inline]] void operator()(size_t j, P d) noexcept {
-    out[j] = map(m);
+  [[gnu::always_inline]] void operator()(P d) noexcept {
+    *out++ = map(m);
     m = P(m + d);
   }
 };
@@ -40,8 +40,8 @@ template <class P>
 struct PrefixSum2 {
   P m0, m1;
   P* out;
-  [[gnu::always_inline]] void operator()(size_t j, P d) noexcept {
-    out[j] = m0;
+  [[gnu::always_inline]] void operator()(P d) noexcept {
+    *out++ = m0;
     m0 = P(m0 + m1);
     m1 = P(m1 + d);
   }
@@ -51,7 +51,7 @@ template <class P>
 void decode_prefix_sums2(const LatentTable& t, BitReader& r, uint32_t* ans, size_t kd, size_t b, P& m0, P& m1,
                          P* out) noexcept {
   auto done = decode_latents_into<P>(t, r, ans, kd, PrefixSum2<P>{m0, m1, out});
-  for (size_t j = kd; j < b; ++j) done(j, P(0));  // past the page's last delta: differences of 0
+  for (size_t j = kd; j < b; ++j) done(P(0));  // past the page's last delta: differences of 0
   m0 = done.m0;
   m1 = done.m1;
 }
