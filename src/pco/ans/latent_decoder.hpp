@@ -128,21 +128,21 @@ Sink decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], 
   uint16_t syms[kNoOffsets ? 1 : kBatch];
   const AnsNode* nodes = t.nodes.get();
   const uint64_t* lowers = t.lowers.get();
-  auto emit = [&](size_t at, uint32_t state) {
+  uint16_t* next_sym = syms;
+  auto emit = [&](uint32_t state) {
     if constexpr (kNoOffsets) sink(W(lowers[state]));
-    else syms[at] = uint16_t(state);
+    else *next_sym++ = uint16_t(state);
   };
   uint32_t s0 = st[0], s1 = st[1], s2 = st[2], s3 = st[3];
-  size_t i = 0;
   // 4 symbols use at most 4*14 bits, so one 64-bit word serves all four. Each state's next
   // value needs only its own node and the bit counts before it: short dependency chains.
-  for (; i + 4 <= k; i += 4) {
+  for (size_t quads = k / 4; quads > 0; --quads) {
     const uint64_t w = peek(bit);
     const AnsNode& n0 = nodes[s0];
     const AnsNode& n1 = nodes[s1];
     const AnsNode& n2 = nodes[s2];
     const AnsNode& n3 = nodes[s3];
-    emit(i, s0), emit(i + 1, s1), emit(i + 2, s2), emit(i + 3, s3);
+    emit(s0), emit(s1), emit(s2), emit(s3);
     const unsigned c1 = n0.bits_to_read, c2 = c1 + n1.bits_to_read, c3 = c2 + n2.bits_to_read;
     bit += c3 + n3.bits_to_read;
     s0 = n0.next_base + (uint32_t(w) & n0.ans_mask);
@@ -151,10 +151,10 @@ Sink decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], 
     s3 = n3.next_base + (uint32_t(w >> c3) & n3.ans_mask);
   }
   uint32_t tail[4] = {s0, s1, s2, s3};
-  for (; i < k; ++i) {
+  for (size_t i = k & ~size_t{3}; i < k; ++i) {
     uint32_t& s = tail[i & 3];
     const AnsNode& nd = nodes[s];
-    emit(i, s);
+    emit(s);
     s = nd.next_base + (uint32_t(peek(bit)) & nd.ans_mask);
     bit += nd.bits_to_read;
   }
