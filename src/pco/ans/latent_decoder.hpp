@@ -68,6 +68,14 @@ constexpr auto kLowMasks = [] {
   return masks;
 }();
 
+// A state's offset width: for latents of at most 32 bits, from the top byte of its lower entry
+// (see LatentTable::lowers), so that the offset loops read one table, not two.
+template <class W>
+[[gnu::always_inline]] inline unsigned offset_width(uint64_t lower, const AnsNode* nodes, uint16_t state) noexcept {
+  if constexpr (sizeof(W) <= 4) return unsigned(lower >> 56);
+  else return nodes[state].offset_bits;
+}
+
 // Offsets of at most 56 / kGroup bits: kGroup of them from each 64-bit read. Returns the bit
 // position after the last.
 template <size_t kGroup, class W, class Peek, class Sink>
@@ -81,16 +89,18 @@ template <size_t kGroup, class W, class Peek, class Sink>
     const uint64_t w = peek(bit);
     unsigned used = 0;
     for (size_t g = 0; g < kGroup; ++g) {
-      const unsigned ob = nodes[sym[g]].offset_bits;
-      sink(W(lowers[sym[g]] + W((w >> used) & kLowMasks[ob])));
+      const uint64_t lower = lowers[sym[g]];
+      const unsigned ob = offset_width<W>(lower, nodes, sym[g]);
+      sink(W(W(lower) + W((w >> used) & kLowMasks[ob])));
       used += ob;
     }
     bit += used;
   }
   NUMDECODE_NO_VECTORIZE
   for (size_t rest = k % kGroup; rest > 0; --rest, ++sym) {
-    const unsigned ob = nodes[*sym].offset_bits;
-    sink(W(lowers[*sym] + W(peek(bit) & kLowMasks[ob])));
+    const uint64_t lower = lowers[*sym];
+    const unsigned ob = offset_width<W>(lower, nodes, *sym);
+    sink(W(W(lower) + W(peek(bit) & kLowMasks[ob])));
     bit += ob;
   }
   return bit;

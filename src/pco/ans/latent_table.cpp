@@ -40,6 +40,7 @@ LatentTable build_latent_table(const LatentVarMeta& var) {
   const uint64_t bias = var.delta_coded ? uint64_t{1} << (var.latent_bits - 1) : 0;  // delta centering
   if (t.n_bins == 1) t.single_lower = var.bins[0].lower + bias;
   if (t.n_bins <= 1) return t;
+  const bool pack_width = var.latent_bits <= 32;  // lower + bias < 2^33: bits 56.. are free
   const uint32_t size = uint32_t{1} << var.ans_size_log;
   t.nodes.reset(new AnsNode[size]);
   t.lowers.reset(new uint64_t[size]);
@@ -67,7 +68,7 @@ LatentTable build_latent_table(const LatentVarMeta& var) {
     const uint32_t x = b.x++;
     const unsigned bits = var.ans_size_log - (31 - std::countl_zero(x));
     nodes[i] = AnsNode{uint16_t((x << bits) - size), uint16_t((1u << bits) - 1), uint8_t(bits), uint8_t(b.offset_bits)};
-    lowers[i] = b.lower;
+    lowers[i] = b.lower | (pack_width ? uint64_t{b.offset_bits} << 56 : 0);
   }
   t.min_bits_per_latent += min_ans_bits;
   return t;

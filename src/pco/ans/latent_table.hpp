@@ -30,6 +30,8 @@ struct LatentTable {
   std::unique_ptr<AnsNode[]> nodes;
   // Bin lowers: per state when n_bins > 1, else single_lower. For a delta-coded variable they
   // include the centering of deltas (+2^(bits-1)), so delta decoding adds deltas as they come.
+  // For latents of at most 32 bits (the decoder's W of at most 4 bytes), bits 56..63 also hold
+  // the state's offset width: W(lower) drops them.
   std::unique_ptr<uint64_t[]> lowers;
   uint64_t single_lower = 0;
 };
