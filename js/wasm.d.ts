@@ -67,7 +67,7 @@ export function ensureFormat(format: WasmFormat, initOptions?: InitOptions): Pro
 export function formatLoaded(format: WasmFormat): boolean;
 /** Facts about the loaded modules; throws if none has loaded. */
 export function buildInfo(): BuildInfo;
-/** True when this engine can run the SIMD build. */
+/** True when this engine can run the SIMD build (wasm SIMD128 and exception handling). */
 export function simdSupported(): boolean;
 /** Compressed input in a format's wasm memory (see wasmInput()). */
 export interface WasmInput {

@@ -28,14 +28,15 @@ const loading = new Map(); // format -> promise of its module, shared by concurr
 const loaded = new Map(); // format -> its module, once ready
 let chosenSimd = null; // the build the first load chose, for every format
 
-// A minimal module whose only function uses SIMD instructions (i8x16.splat, i8x16.popcnt):
-// it validates only where the engine supports wasm SIMD128.
+// A minimal module whose only function opens an exception-handling block (try ... end) and uses
+// SIMD instructions (i8x16.splat, i8x16.popcnt): it validates only where the engine supports both
+// wasm SIMD128 and wasm exception handling, which the SIMD build throws with (see CMakeLists.txt).
 const SIMD_PROBE = new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253,
-  98, 11,
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 13, 1, 11, 0, 6, 64, 11, 65, 0, 253,
+  15, 253, 98, 11,
 ]);
 
-/** True when this JS engine can run the SIMD build. */
+/** True when this JS engine can run the SIMD build (wasm SIMD128 and exception handling). */
 export function simdSupported() {
   try {
     return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
@@ -57,7 +58,7 @@ const kind = (isSimd) => (isSimd ? 'SIMD' : 'scalar');
 
 async function loadModule(format, simd, options) {
   if (simd && !simdSupported()) {
-    throw new NumdecodeError('numdecode init: options.simd is true but this engine does not support WebAssembly SIMD', {
+    throw new NumdecodeError('numdecode init: options.simd is true but this engine does not support WebAssembly SIMD and exception handling', {
       code: CODES.UNSUPPORTED,
     });
   }
@@ -105,7 +106,11 @@ async function loadModule(format, simd, options) {
     mod = await Promise.race([factory(moduleArgs), instantiateFailed]);
   } catch (err) {
     if (err instanceof NumdecodeError) throw err;
-    // The glue aborts with a RuntimeError when the imports do not match (another format's module).
+    // The glue aborts with a RuntimeError when the imports do not match (another format's module,
+    // or the other build of this one: the two builds import different functions).
+    if (moduleArgs.wasmBinary !== undefined && given && (await isOtherBuild(format, simd, moduleArgs.wasmBinary))) {
+      throw otherBuildError(format, simd);
+    }
     const why = err?.message ?? String(err);
     throw new NumdecodeError(given ? `${notOurs} (${why})` : `numdecode init: the ${format} module failed to load: ${why}`, { cause: err });
   }
@@ -120,13 +125,24 @@ async function loadModule(format, simd, options) {
   if (info?.format !== format) {
     throw new NumdecodeError(`${notOurs} (another format's, or another program)`);
   }
-  if (info.simd !== simd) {
-    throw new NumdecodeError(
-      `numdecode init: asked for the ${kind(simd)} build of ${format} but got the ${kind(!simd)} one (check options.wasmBinary)`,
-    );
-  }
+  if (info.simd !== simd) throw otherBuildError(format, simd);
   buildInfos.set(mod, info);
   return mod;
+}
+
+const otherBuildError = (format, simd) =>
+  new NumdecodeError(`numdecode init: asked for the ${kind(simd)} build of ${format} but got the ${kind(!simd)} one (check options.wasmBinary)`);
+
+// Whether bytes that failed to load through this build's glue are the other build of the format
+// (only asked after a failure, to say so instead of "not numdecode's module").
+async function isOtherBuild(format, simd, wasmBinary) {
+  if (!simd && !simdSupported()) return false;
+  try {
+    const info = readBuildInfo(await (await GLUE[format](!simd)).default({ wasmBinary }));
+    return info.format === format && info.simd === !simd;
+  } catch {
+    return false;
+  }
 }
 
 const buildInfos = new WeakMap(); // module -> {simd, version}
