@@ -351,6 +351,9 @@ function insideWasmInput(mod, bytes) {
   if (live === undefined) return false;
   const start = bytes.byteOffset;
   const end = start + bytes.length;
+  // Usually the whole buffer: found by its start without a walk over every live buffer.
+  const whole = live.get(start);
+  if (whole !== undefined && end <= whole) return true;
   for (const [ptr, stop] of live) if (start >= ptr && end <= stop) return true;
   return false;
 }
