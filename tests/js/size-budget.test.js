@@ -10,21 +10,20 @@ import { FORMATS, measure, wasmModules } from '../../bench/size-report.mjs';
 import { projectRoot } from './corpus.js';
 import { chromiumAvailable } from './zarr-chromium.js';
 
-const PCO_PAGE_GZIP_BUDGET = 150_000; // wasm + glue + JS, everything the page downloads (116.1 kB, 2026-11-24)
+const PCO_PAGE_GZIP_BUDGET = 150_000; // wasm + glue + JS, everything the page downloads (113.9 kB, 2026-11-24)
 
 // Per page: the values it decoded (a real decode of a corpus file happened), the wasm module it
 // may fetch, and the gzip budget of numdecode's share (its JS, wasm and glue; zarrita, hyparquet and
 // h5wasm are counted apart: a Zarr or Parquet app has them anyway). Budgets: the figure measured
-// (in the comments: Pco and Zarr when the wasm was split per format; ALP, BPCells, HDF5 and Parquet
-// with the light entries numdecode/alp and numdecode/bpcells and the ALP module without embind,
-// 2026-11-24) + ~5 %.
+// (in the comments, at 6322eeb: the SIMD modules with wasm exception handling, BP-128 d1 without
+// fused kernels) + ~5 %.
 const PAGES = {
   pco: { values: 3500, wasm: 'numdecode-pco-simd.wasm', numdecodeGzip: PCO_PAGE_GZIP_BUDGET },
-  zarr: { values: 5000, wasm: 'numdecode-pco-simd.wasm', numdecodeGzip: 125_000 }, // 118.8 kB
-  alp: { values: 10000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 56_000 }, // 53.1 kB
-  bpcells: { values: 213, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 109_500 }, // 104.2 kB (no embind)
-  hdf5: { values: 900, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 125_500 }, // 119.7 kB (no embind)
-  parquet: { values: 15000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 94_500 }, // 89.6 kB
+  zarr: { values: 5000, wasm: 'numdecode-pco-simd.wasm', numdecodeGzip: 122_500 }, // 116.6 kB
+  alp: { values: 10000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 54_500 }, // 51.9 kB
+  bpcells: { values: 213, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 102_500 }, // 97.6 kB
+  hdf5: { values: 900, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 118_500 }, // 113.0 kB
+  parquet: { values: 15000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 93_000 }, // 88.4 kB
 };
 
 // numdecode's JS files a page fetched, relative to the package root, sorted.
