@@ -100,6 +100,9 @@ async function loadModule(format, simd, options) {
     moduleArgs.wasmBinary = await readFile(WASM_FILE[format](simd));
   }
   const given = ['module', 'wasmBinary', 'wasmUrl'].some((k) => options[k] !== undefined);
+  // Wrong bytes fail inside the glue, which would also print the whole failure to the console:
+  // the error thrown below carries it.
+  if (given) moduleArgs.printErr = () => {};
   const notOurs = `numdecode init: the wasm given for ${format} is not numdecode's ${format} module`;
   let mod;
   try {
@@ -138,7 +141,7 @@ const otherBuildError = (format, simd) =>
 async function isOtherBuild(format, simd, wasmBinary) {
   if (!simd && !simdSupported()) return false;
   try {
-    const info = readBuildInfo(await (await GLUE[format](!simd)).default({ wasmBinary }));
+    const info = readBuildInfo(await (await GLUE[format](!simd)).default({ wasmBinary, printErr: () => {} }));
     return info.format === format && info.simd === !simd;
   } catch {
     return false;
