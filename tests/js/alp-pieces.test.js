@@ -7,6 +7,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
 import { AlpError, CODES, alp, init, wasmInput } from '../../js/index.js';
 import { bytesOf, corpusRoot, expectSameBytes, readBytes, readJson, sha256 } from './corpus.js';
+import { thrown } from './rejection.js';
 
 const alpDir = path.join(corpusRoot, 'alp');
 const manifest = readJson(alpDir, 'manifest.json');
@@ -53,15 +54,6 @@ function guardedOut(Type, length) {
 function expectMarkedOutside(backing, el, length) {
   const outside = [...backing.subarray(0, 3 * el), ...backing.subarray((length + 3) * el)];
   expect(outside.every((b) => b === MARK)).toBe(true);
-}
-
-function thrown(fn) {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a throw');
 }
 
 // The full decode of each big page, checked once against the corpus digest.

@@ -17,18 +17,10 @@ import {
 } from '../../js/index.js';
 import { createWorkerPool } from '../../js/worker/index.js';
 import { corpusRoot, pcoCorruptCases, pcoDir, readBytes, readJson } from './corpus.js';
+import { thrown } from './rejection.js';
 
 const alpDir = path.join(corpusRoot, 'alp');
 const corrupt = pcoCorruptCases().filter((c) => c.expect === 'error');
-
-function caught(fn) {
-  try {
-    fn();
-  } catch (err) {
-    return err;
-  }
-  throw new Error('expected a throw');
-}
 
 beforeAll(() => init());
 
@@ -37,7 +29,7 @@ describe('Pco', () => {
     expect(corrupt.length).toBeGreaterThan(100);
     const codes = new Set();
     for (const c of corrupt) {
-      const err = caught(() => pco.decode(readBytes(pcoDir, c.file)));
+      const err = thrown(() => pco.decode(readBytes(pcoDir, c.file)));
       expect(err).toBeInstanceOf(PcoError);
       expect(err).toBeInstanceOf(NumdecodeError);
       // A damaged version byte reads as a newer format: ERR_UNSUPPORTED is the honest answer there.
@@ -53,7 +45,7 @@ describe('Pco', () => {
     const bytes = readBytes(pcoDir, 'classic_u8_n1000.pco').slice();
     expect(bytes[4]).toBe(3); // standalone version byte after "pco!"
     bytes[4] = 9;
-    const err = caught(() => pco.decode(bytes));
+    const err = thrown(() => pco.decode(bytes));
     expect(err).toBeInstanceOf(PcoError);
     expect(err.code).toBe(CODES.UNSUPPORTED);
     expect(err.message).toMatch(/standalone version 9/);
@@ -61,7 +53,7 @@ describe('Pco', () => {
 
   test('maxOutputBytes gives ERR_OUTPUT_LIMIT; a too-small decodeInto target is a RangeError', () => {
     const bytes = readBytes(pcoDir, 'classic_f64_n1000.pco');
-    const err = caught(() => pco.decode(bytes, { maxOutputBytes: 100 }));
+    const err = thrown(() => pco.decode(bytes, { maxOutputBytes: 100 }));
     expect(err).toBeInstanceOf(PcoError);
     expect(err.code).toBe(CODES.OUTPUT_LIMIT);
     expect(() => pco.decodeInto(bytes, new Float64Array(10))).toThrow(RangeError);
@@ -104,7 +96,7 @@ describe('ALP', () => {
     const codes = new Set();
     for (const c of cases) {
       const dtype = c.dtype === 'float32' ? 'f32' : 'f64';
-      const err = caught(() => alp.decode(readBytes(alpDir, `corrupt/${c.file}`), dtype));
+      const err = thrown(() => alp.decode(readBytes(alpDir, `corrupt/${c.file}`), dtype));
       expect(err).toBeInstanceOf(AlpError);
       // A damaged mode byte reads as an unknown mode: ERR_UNSUPPORTED, said as such.
       expect([CODES.BAD_DATA, CODES.UNSUPPORTED]).toContain(err.code);
@@ -118,12 +110,12 @@ describe('ALP', () => {
     const page = alp.encode(Float64Array.from({ length: 50 }, (_, i) => i / 4), { layout: 'draft' });
     const bad = page.slice();
     bad[1] = 7; // draft layout: version byte, then compression mode
-    const err = caught(() => alp.decode(bad, 'f64'));
+    const err = thrown(() => alp.decode(bad, 'f64'));
     expect(err).toBeInstanceOf(AlpError);
     expect(err.code).toBe(CODES.UNSUPPORTED);
     const reader = alp.open(bad, 'f64');
     try {
-      const err2 = caught(() => reader.decode());
+      const err2 = thrown(() => reader.decode());
       expect(err2).toBeInstanceOf(AlpError);
       expect(err2.code).toBe(CODES.UNSUPPORTED);
     } finally {
@@ -151,7 +143,7 @@ describe('worker pool', () => {
     const err = await pool.decodePco(readBytes(pcoDir, c.file)).catch((e) => e);
     expect(err).toBeInstanceOf(PcoError);
     expect(err.code).toBe(CODES.BAD_DATA);
-    const direct = caught(() => pco.decode(readBytes(pcoDir, c.file)));
+    const direct = thrown(() => pco.decode(readBytes(pcoDir, c.file)));
     expect(err.message).toBe(direct.message);
 
     const bp = await pool

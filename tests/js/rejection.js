@@ -8,3 +8,13 @@ export async function rejection(promise) {
   }
   throw new Error('expected a rejection');
 }
+
+// The error a call throws, likewise; a call that returns fails the test.
+export function thrown(fn) {
+  try {
+    fn();
+  } catch (err) {
+    return err;
+  }
+  throw new Error('expected a throw');
+}
