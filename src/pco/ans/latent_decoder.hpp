@@ -84,20 +84,30 @@ template <size_t kGroup, class W, class Peek, class Sink>
                                                           Sink& sink) noexcept {
   // A pointer and a count down, not an index and its end: one value fewer for V8 to keep live.
   const uint16_t* sym = syms;
+  // The bit position as an address in bits (memory address * 8 + bit): no data pointer to keep.
+  uint64_t at = uint64_t(reinterpret_cast<uintptr_t>(peek.data)) * 8 + bit;
+  // Small groups take two reads per step: V8's loop overhead (a stack check, reloads of values
+  // it spilled) comes once per step.
+  constexpr size_t kReads = kGroup <= 2 ? 2 : 1;
   NUMDECODE_NO_VECTORIZE
-  for (size_t groups = k / kGroup; groups > 0; --groups, sym += kGroup) {
-    const uint64_t w = peek(bit);
-    unsigned used = 0;
-    for (size_t g = 0; g < kGroup; ++g) {
-      const uint64_t lower = lowers[sym[g]];
-      const unsigned ob = offset_width<W>(lower, nodes, sym[g]);
-      sink(W(W(lower) + W((w >> used) & kLowMasks[ob])));
-      used += ob;
+  for (size_t steps = k / (kGroup * kReads); steps > 0; --steps) {
+    for (size_t read = 0; read < kReads; ++read, sym += kGroup) {
+      uint64_t w;
+      std::memcpy(&w, reinterpret_cast<const uint8_t*>(uintptr_t(at >> 3)), 8);
+      w >>= (at & 7);
+      unsigned used = 0;
+      for (size_t g = 0; g < kGroup; ++g) {
+        const uint64_t lower = lowers[sym[g]];
+        const unsigned ob = offset_width<W>(lower, nodes, sym[g]);
+        sink(W(W(lower) + W((w >> used) & kLowMasks[ob])));
+        used += ob;
+      }
+      at += used;
     }
-    bit += used;
   }
+  bit = size_t(at - uint64_t(reinterpret_cast<uintptr_t>(peek.data)) * 8);
   NUMDECODE_NO_VECTORIZE
-  for (size_t rest = k % kGroup; rest > 0; --rest, ++sym) {
+  for (size_t rest = k % (kGroup * kReads); rest > 0; --rest, ++sym) {
     const uint64_t lower = lowers[*sym];
     const unsigned ob = offset_width<W>(lower, nodes, *sym);
     sink(W(W(lower) + W(peek(bit) & kLowMasks[ob])));
