@@ -5,6 +5,7 @@
 #include <array>
 #include <cstring>
 #include <type_traits>
+#include <utility>
 
 #include "core/bit_reader.hpp"
 #include "core/bytes.hpp"
@@ -76,6 +77,25 @@ template <class W>
   else return nodes[state].offset_bits;
 }
 
+// Where the tANS loop leaves each symbol's state for the offset loop: in the output slot its
+// value will take when a slot holds 2 bytes or more, else in a separate array (u8 latents). In
+// the slots, the offset loop reads each state where it then writes the value: one pointer for
+// both, where V8 kept a second one in a stack slot.
+template <class Sink>
+constexpr bool kStatesInSlots = sizeof(*std::declval<Sink&>().out) >= 2;
+
+// The state of the next latent: in the sink's next slot, or at sym.
+template <class Sink>
+[[gnu::always_inline]] inline uint16_t next_state(const Sink& sink, const uint16_t* sym) noexcept {
+  if constexpr (kStatesInSlots<Sink>) {
+    uint16_t state;
+    std::memcpy(&state, sink.out, sizeof state);
+    return state;
+  } else {
+    return *sym;
+  }
+}
+
 // Offsets of at most 56 / kGroup bits: kGroup of them from each 64-bit read. Returns the bit
 // position after the last.
 template <size_t kGroup, class W, class Peek, class Sink>
@@ -97,8 +117,9 @@ template <size_t kGroup, class W, class Peek, class Sink>
       w >>= (at & 7);
       unsigned used = 0;
       for (size_t g = 0; g < kGroup; ++g) {
-        const uint64_t lower = lowers[sym[g]];
-        const unsigned ob = offset_width<W>(lower, nodes, sym[g]);
+        const uint16_t state = next_state(sink, sym + g);
+        const uint64_t lower = lowers[state];
+        const unsigned ob = offset_width<W>(lower, nodes, state);
         sink(W(W(lower) + W((w >> used) & kLowMasks[ob])));
         used += ob;
       }
@@ -108,8 +129,9 @@ template <size_t kGroup, class W, class Peek, class Sink>
   bit = size_t(at - uint64_t(reinterpret_cast<uintptr_t>(peek.data)) * 8);
   NUMDECODE_NO_VECTORIZE
   for (size_t rest = k % (kGroup * kReads); rest > 0; --rest, ++sym) {
-    const uint64_t lower = lowers[*sym];
-    const unsigned ob = offset_width<W>(lower, nodes, *sym);
+    const uint16_t state = next_state(sink, sym);
+    const uint64_t lower = lowers[state];
+    const unsigned ob = offset_width<W>(lower, nodes, state);
     sink(W(W(lower) + W(peek(bit) & kLowMasks[ob])));
     bit += ob;
   }
@@ -144,14 +166,22 @@ Sink decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], 
     r.seek_bits(bit + k * t.max_offset_bits);
     return sink;
   }
-  // First the tANS bits: each symbol's state (which names its bin) goes to syms.
-  uint16_t syms[kNoOffsets ? 1 : kBatch];
+  // First the tANS bits: each symbol's state (which names its bin) goes to the output slots or
+  // syms (see kStatesInSlots).
+  constexpr bool kInSlots = kStatesInSlots<Sink>;
+  uint16_t syms[kNoOffsets || kInSlots ? 1 : kBatch];
   const AnsNode* nodes = t.nodes.get();
   const uint64_t* lowers = t.lowers.get();
-  uint16_t* next_sym = syms;
+  uint8_t* next_state_at = kInSlots ? reinterpret_cast<uint8_t*>(sink.out) : reinterpret_cast<uint8_t*>(syms);
+  constexpr size_t kStateStride = kInSlots ? sizeof(*sink.out) : sizeof(uint16_t);
   auto emit = [&](uint32_t state) {
-    if constexpr (kNoOffsets) sink(W(lowers[state]));
-    else *next_sym++ = uint16_t(state);
+    if constexpr (kNoOffsets) {
+      sink(W(lowers[state]));
+    } else {
+      const uint16_t s16 = uint16_t(state);
+      std::memcpy(next_state_at, &s16, sizeof s16);
+      next_state_at += kStateStride;
+    }
   };
   uint32_t s0 = st[0], s1 = st[1], s2 = st[2], s3 = st[3];
   // 4 symbols use at most 4*14 bits, so one 64-bit word serves all four. Each state's next
@@ -197,10 +227,11 @@ Sink decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], 
   } else {
     NUMDECODE_NO_VECTORIZE
     for (size_t j = 0; j < k; ++j) {
-      const unsigned ob = nodes[syms[j]].offset_bits;
+      const uint16_t state = next_state(sink, syms + j);
+      const unsigned ob = nodes[state].offset_bits;
       uint64_t v = peek(bit) & low_bits_mask(ob < 32 ? ob : 32);
       if (ob > 32) v |= (peek(bit + 32) & low_bits_mask(ob - 32)) << 32;
-      sink(W(lowers[syms[j]] + W(v)));
+      sink(W(lowers[state] + W(v)));
       bit += ob;
     }
   }
