@@ -169,7 +169,9 @@ Sink decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], 
   // First the tANS bits: each symbol's state (which names its bin) goes to the output slots or
   // syms (see kStatesInSlots).
   constexpr bool kInSlots = kStatesInSlots<Sink>;
-  uint16_t syms[kNoOffsets || kInSlots ? 1 : kBatch];
+  // Full size even when unused (states in slots): the offset loops still step a pointer over it,
+  // which must stay inside it; unread, the compiler drops it.
+  uint16_t syms[kNoOffsets ? 1 : kBatch];
   const AnsNode* nodes = t.nodes.get();
   const uint64_t* lowers = t.lowers.get();
   uint8_t* next_state_at = kInSlots ? reinterpret_cast<uint8_t*>(sink.out) : reinterpret_cast<uint8_t*>(syms);
