@@ -108,7 +108,7 @@ template <size_t kGroup, class W, class Peek, class Sink>
   uint64_t at = uint64_t(reinterpret_cast<uintptr_t>(peek.data)) * 8 + bit;
   // Small groups take two reads per step: V8's loop overhead (a stack check, reloads of values
   // it spilled) comes once per step.
-  constexpr size_t kReads = kGroup <= 2 ? 2 : 1;
+  constexpr size_t kReads = kGroup <= 2 ? (sizeof(W) == 8 ? 4 : 2) : 1;
   NUMDECODE_NO_VECTORIZE
   for (size_t steps = k / (kGroup * kReads); steps > 0; --steps) {
     for (size_t read = 0; read < kReads; ++read, sym += kGroup) {
@@ -188,7 +188,7 @@ Sink decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], 
   uint32_t s0 = st[0], s1 = st[1], s2 = st[2], s3 = st[3];
   // 4 symbols use at most 4*14 bits, so one 64-bit word serves all four. Each state's next
   // value needs only its own node and the bit counts before it: short dependency chains.
-  for (size_t quads = k / 4; quads > 0; --quads) {
+  auto quad = [&]() __attribute__((always_inline)) {
     const uint64_t w = peek(bit);
     const AnsNode& n0 = nodes[s0];
     const AnsNode& n1 = nodes[s1];
@@ -201,7 +201,13 @@ Sink decode_latents_peeking(const LatentTable& t, BitReader& r, uint32_t st[4], 
     s1 = n1.next_base + (uint32_t(w >> c1) & n1.ans_mask);
     s2 = n2.next_base + (uint32_t(w >> c2) & n2.ans_mask);
     s3 = n3.next_base + (uint32_t(w >> c3) & n3.ans_mask);
-  }
+  };
+  // 64-bit latents take two quads per step: V8's loop overhead (its stack check, a counter and
+  // pointers it keeps in stack slots) once per 8 symbols.
+  constexpr size_t kQuadsPerStep = sizeof(W) == 8 && !kNoOffsets ? 2 : 1;
+  for (size_t steps = k / (4 * kQuadsPerStep); steps > 0; --steps)
+    for (size_t q = 0; q < kQuadsPerStep; ++q) quad();
+  if (kQuadsPerStep == 2 && (k & 4) != 0) quad();
   uint32_t tail[4] = {s0, s1, s2, s3};
   for (size_t i = k & ~size_t{3}; i < k; ++i) {
     uint32_t& s = tail[i & 3];
