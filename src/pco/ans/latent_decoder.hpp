@@ -29,6 +29,15 @@ struct BitPeeker {
     std::memcpy(&w, data + (bit >> 3), 8);
     return w >> (bit & 7);
   }
+  // The same read by bit address (memory address * 8 + bit position): a loop that keeps one
+  // number instead of a data pointer and a position has one value fewer for V8 to keep live.
+  uint64_t bit_address(size_t bit) const { return uint64_t(reinterpret_cast<uintptr_t>(data)) * 8 + bit; }
+  size_t bit_at(uint64_t address) const { return size_t(address - bit_address(0)); }
+  [[gnu::always_inline]] static uint64_t at_address(uint64_t address) {
+    uint64_t w;
+    std::memcpy(&w, reinterpret_cast<const uint8_t*>(uintptr_t(address >> 3)), 8);
+    return w >> (address & 7);
+  }
 };
 
 // Offsets of k latents that all share one bin (no tANS bits): a fixed-width unpack.
@@ -104,17 +113,15 @@ template <size_t kGroup, class W, class Peek, class Sink>
                                                           Sink& sink) noexcept {
   // A pointer and a count down, not an index and its end: one value fewer for V8 to keep live.
   const uint16_t* sym = syms;
-  // The bit position as an address in bits (memory address * 8 + bit): no data pointer to keep.
-  uint64_t at = uint64_t(reinterpret_cast<uintptr_t>(peek.data)) * 8 + bit;
+  // The bit position as a bit address: no data pointer to keep.
+  uint64_t at = peek.bit_address(bit);
   // Small groups take two reads per step: V8's loop overhead (a stack check, reloads of values
   // it spilled) comes once per step.
   constexpr size_t kReads = kGroup <= 2 ? (sizeof(W) == 8 ? 4 : 2) : 1;
   NUMDECODE_NO_VECTORIZE
   for (size_t steps = k / (kGroup * kReads); steps > 0; --steps) {
     for (size_t read = 0; read < kReads; ++read, sym += kGroup) {
-      uint64_t w;
-      std::memcpy(&w, reinterpret_cast<const uint8_t*>(uintptr_t(at >> 3)), 8);
-      w >>= (at & 7);
+      const uint64_t w = Peek::at_address(at);
       unsigned used = 0;
       for (size_t g = 0; g < kGroup; ++g) {
         const uint16_t state = next_state(sink, sym + g);
@@ -126,7 +133,7 @@ template <size_t kGroup, class W, class Peek, class Sink>
       at += used;
     }
   }
-  bit = size_t(at - uint64_t(reinterpret_cast<uintptr_t>(peek.data)) * 8);
+  bit = peek.bit_at(at);
   NUMDECODE_NO_VECTORIZE
   for (size_t rest = k % (kGroup * kReads); rest > 0; --rest, ++sym) {
     const uint16_t state = next_state(sink, sym);
