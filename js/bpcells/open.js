@@ -5,7 +5,7 @@ import { BpcellsError } from '../errors.js';
 import { open as openDirectory } from './matrix.js';
 import { HttpSource, LocalDirSource, ObjectSource } from './sources.js';
 import { openByteFile } from './byte-file.js';
-import { probe } from './hdf5-signature.js';
+import { probe } from '../hdf5/signature.js';
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
 

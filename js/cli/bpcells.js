@@ -9,7 +9,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as bpcells from '../bpcells/index.js';
-import { signatureOffset } from '../bpcells/hdf5-signature.js';
+import { signatureOffset } from '../hdf5/signature.js';
 
 export const name = 'bpcells';
 export const usage =
