@@ -56,12 +56,6 @@ void read_standalone(Bytes file, StandaloneFile& f, bool keep_values, size_t max
   f.values.clear();
   BitReader r(file);
   f.header = read_standalone_header(r, file);
-  if (keep_values && f.header.n_hint) {
-    // n_hint is only a claim: reserve for it only as far as the input could plausibly expand.
-    // (8 bytes per value at most; capped before multiplying, since n_hint may be 2^64 - 1)
-    uint64_t hinted = std::min<uint64_t>(*f.header.n_hint, uint64_t(file.size()) * 8) * 8;
-    f.values.reserve(size_t(std::min<uint64_t>(hinted, max_output_bytes)));
-  }
   for (;;) {
     const size_t chunk_start = r.byte_pos();
     if (r.bits_left() < 8)
@@ -78,6 +72,14 @@ void read_standalone(Bytes file, StandaloneFile& f, bool keep_values, size_t max
     if (output_bytes > max_output_bytes)
       fail_as(ErrorKind::OutputLimit, "output limit: chunk ", f.chunks.size(), " would bring the decoded size to ", output_bytes,
            " bytes, over the limit of ", max_output_bytes);
+    if (keep_values && f.chunks.empty() && f.header.n_hint) {
+      // n_hint is only a claim: reserve for it at this chunk's width (not the widest type: a
+      // u8 file would hold 8 bytes of scratch per value), only as far as the input could
+      // plausibly expand, and within the caller's limit. Capped before multiplying, since
+      // n_hint may be 2^64 - 1.
+      uint64_t hinted = std::min<uint64_t>(*f.header.n_hint, uint64_t(file.size()) * 8) * dtype_bytes(*dtype);
+      f.values.reserve(size_t(std::min<uint64_t>(hinted, max_output_bytes)));
+    }
     StandaloneChunk c{*dtype, n, chunk_start, 0, 0, {}, f.values.size()};
     try {
       ChunkDecoder decoder(read_chunk_meta(r, *dtype, f.header.format));
