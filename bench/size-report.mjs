@@ -10,8 +10,8 @@
 //   node bench/size-report.mjs [--json]
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import path from 'node:path';
-import { projectRoot } from '../tests/js/corpus.js';
-import { openBrowser } from '../tests/js/zarr-chromium.js';
+import { projectRoot } from '../tests/js/helpers/corpus.js';
+import { openBrowser } from '../tests/js/helpers/chromium.js';
 
 export const FORMATS = ['pco', 'zarr', 'alp', 'bpcells', 'hdf5', 'parquet'];
 

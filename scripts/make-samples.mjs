@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as numdecode from '../js/index.js';
 // The same seeded PRNG as the tests' (mulberry32): the same samples on every machine.
-import { rng } from '../tests/js/seeded-random.js';
+import { rng } from '../tests/js/helpers/seeded-random.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outDir = path.join(root, 'web', 'samples');

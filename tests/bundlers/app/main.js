@@ -1,4 +1,4 @@
-// The small app every bundler test builds (tests/js/bundlers.test.js): it uses numdecode,
+// The small app every bundler test builds (tests/js/packaging/bundlers.test.js): it uses numdecode,
 // numdecode/pco, numdecode/zarr and numdecode/worker the way a viewer would, from corpus files the test server
 // serves under /corpus/. ?simd=0 forces the scalar build. The test calls window.runNumdecode()
 // and compares the SHA-256 of every decoded array with the corpus' expected bytes.

@@ -3,9 +3,9 @@
 // and the usual argument errors.
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import path from 'node:path';
-import { AlpError, CODES, alp, init } from '../../js/index.js';
-import { getModule } from '../../js/wasm.js';
-import { bytesOf, corpusRoot, expectSameBytes, readBytes, readJson, sha256 } from './corpus.js';
+import { AlpError, CODES, alp, init } from '../../../js/index.js';
+import { getModule } from '../../../js/wasm.js';
+import { bytesOf, corpusRoot, expectSameBytes, readBytes, readJson, sha256 } from '../helpers/corpus.js';
 
 const alpDir = path.join(corpusRoot, 'alp');
 const cases = readJson(alpDir, 'manifest.json');

@@ -5,9 +5,9 @@
 import { afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import path from 'node:path';
-import { AlpError, CODES, alp, init, wasmInput } from '../../js/index.js';
-import { bytesOf, corpusRoot, expectSameBytes, readBytes, readJson, sha256 } from './corpus.js';
-import { thrown } from './rejection.js';
+import { AlpError, CODES, alp, init, wasmInput } from '../../../js/index.js';
+import { bytesOf, corpusRoot, expectSameBytes, readBytes, readJson, sha256 } from '../helpers/corpus.js';
+import { thrown } from '../helpers/rejection.js';
 
 const alpDir = path.join(corpusRoot, 'alp');
 const manifest = readJson(alpDir, 'manifest.json');

@@ -4,9 +4,9 @@
 // whole, and the decoder's errors must keep their class, code and message.
 import { beforeAll, expect, test } from '@jest/globals';
 import path from 'node:path';
-import { alp, AlpError, CODES, init } from '../../js/alp-entry.js';
-import { corpusRoot, readBytes } from './corpus.js';
-import { rng } from './seeded-random.js';
+import { alp, AlpError, CODES, init } from '../../../js/alp-entry.js';
+import { corpusRoot, readBytes } from '../helpers/corpus.js';
+import { rng } from '../helpers/seeded-random.js';
 
 const alpDir = path.join(corpusRoot, 'alp');
 const bytesOf = (typed) => Buffer.from(typed.buffer, typed.byteOffset, typed.byteLength);

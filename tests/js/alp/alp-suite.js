@@ -3,8 +3,8 @@
 // pages, encoder round trips.
 import { describe, expect, test, beforeAll } from '@jest/globals';
 import path from 'node:path';
-import { alp, buildInfo, init } from '../../js/index.js';
-import { bytesOf, corpusRoot, expectSameBytes, readBytes, readJson, sha256 } from './corpus.js';
+import { alp, buildInfo, init } from '../../../js/index.js';
+import { bytesOf, corpusRoot, expectSameBytes, readBytes, readJson, sha256 } from '../helpers/corpus.js';
 
 const alpDir = path.join(corpusRoot, 'alp');
 const cases = readJson(alpDir, 'manifest.json');

@@ -3,9 +3,9 @@
 import { beforeAll, expect, test } from '@jest/globals';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { BpcellsError, CODES, bpcells, init } from '../../js/index.js';
-import { cases, expected, setDir, u8, sameBytes } from './bpcells-helpers.js';
-import { rejection } from './rejection.js';
+import { BpcellsError, CODES, bpcells, init } from '../../../js/index.js';
+import { cases, expected, setDir, u8, sameBytes } from '../helpers/bpcells-corpus.js';
+import { rejection } from '../helpers/rejection.js';
 
 const c = cases.find((x) => x.name === 'packed_uint_col_names');
 let m;

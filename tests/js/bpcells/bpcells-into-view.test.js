@@ -5,11 +5,11 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import * as bpcells from '../../js/bpcells/index.js';
-import { BpcellsError, CODES } from '../../js/errors.js';
-import { getModule, init } from '../../js/wasm.js';
-import { LARGE, cases, corruptCases, expected, sameBytes, setDir, u8 } from './bpcells-helpers.js';
-import { corpusRoot } from './corpus.js';
+import * as bpcells from '../../../js/bpcells/index.js';
+import { BpcellsError, CODES } from '../../../js/errors.js';
+import { getModule, init } from '../../../js/wasm.js';
+import { LARGE, cases, corruptCases, expected, sameBytes, setDir, u8 } from '../helpers/bpcells-corpus.js';
+import { corpusRoot } from '../helpers/corpus.js';
 
 const MARK = 0x5a;
 const ARRAY = { u32: Uint32Array, f32: Float32Array, f64: Float64Array };

@@ -2,9 +2,9 @@
 // directory must decode exactly as with the SIMD kernels, every corrupt one must be rejected.
 import { beforeAll, expect, test } from '@jest/globals';
 import path from 'node:path';
-import * as bpcells from '../../js/bpcells/index.js';
-import { buildInfo, init } from '../../js/wasm.js';
-import { CATEGORY, cases, checkPieces, checkWhole, corruptCases, expected, setDir } from './bpcells-helpers.js';
+import * as bpcells from '../../../js/bpcells/index.js';
+import { buildInfo, init } from '../../../js/wasm.js';
+import { CATEGORY, cases, checkPieces, checkWhole, corruptCases, expected, setDir } from '../helpers/bpcells-corpus.js';
 
 beforeAll(async () => {
   await init({ simd: false });

@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import * as bpcells from '../../js/bpcells/index.js';
-import { BpcellsError, CODES, IoError } from '../../js/errors.js';
-import { openFile } from '../../js/io/index.js';
-import { getModule, init } from '../../js/wasm.js';
-import { LARGE, cases, expected, sameBytes, setDir, u8 } from './bpcells-helpers.js';
-import { corpusRoot } from './corpus.js';
+import * as bpcells from '../../../js/bpcells/index.js';
+import { BpcellsError, CODES, IoError } from '../../../js/errors.js';
+import { openFile } from '../../../js/io/index.js';
+import { getModule, init } from '../../../js/wasm.js';
+import { LARGE, cases, expected, sameBytes, setDir, u8 } from '../helpers/bpcells-corpus.js';
+import { corpusRoot } from '../helpers/corpus.js';
 
 const CHUNK = 128;
 const PIECE_VALUES = 2048 * CHUNK; // chunk-decoder.js: values per call for JS targets

@@ -6,8 +6,8 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
-import * as bpcells from '../../js/bpcells/index.js';
-import { init } from '../../js/wasm.js';
+import * as bpcells from '../../../js/bpcells/index.js';
+import { init } from '../../../js/wasm.js';
 import {
   CATEGORY,
   LARGE,
@@ -21,7 +21,7 @@ import {
   sameBytes,
   setDir,
   u8,
-} from './bpcells-helpers.js';
+} from '../helpers/bpcells-corpus.js';
 
 // ---- a test HTTP server over the corpus: /<mode>/<path> --------------------------------------
 //   range: Range support (206 / 416); norange: always 200 with the whole file;

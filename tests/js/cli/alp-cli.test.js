@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { corpusRoot, expectSameBytes, projectRoot, readBytes } from './corpus.js';
+import { corpusRoot, expectSameBytes, projectRoot, readBytes } from '../helpers/corpus.js';
 
 const cli = path.join(projectRoot, 'bin/numdecode.js');
 const alpDir = path.join(corpusRoot, 'alp');

@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { LARGE, cases, expected, projectRoot, sameBytes, setDir } from './bpcells-helpers.js';
+import { LARGE, cases, expected, projectRoot, sameBytes, setDir } from '../helpers/bpcells-corpus.js';
 
 const bin = path.join(projectRoot, 'bin/numdecode.js');
 let server;

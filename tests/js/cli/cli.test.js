@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expectSameBytes, pcoDir, projectRoot, readBytes } from './corpus.js';
+import { expectSameBytes, pcoDir, projectRoot, readBytes } from '../helpers/corpus.js';
 
 const cli = path.join(projectRoot, 'bin/numdecode.js');
 

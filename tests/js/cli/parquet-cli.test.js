@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { corpusRoot, projectRoot } from './corpus.js';
+import { corpusRoot, projectRoot } from '../helpers/corpus.js';
 
 const run = promisify(execFile);
 const cli = path.join(projectRoot, 'bin/numdecode.js');
@@ -52,7 +52,7 @@ test('inspect FILE.parquet prints the pages; errors exit 1 or 2 with one line', 
 });
 
 test('numdecode parquet URL reads one column over HTTP', async () => {
-  const { startServer, serveRange } = await import('./io-test-server.js');
+  const { startServer, serveRange } = await import('../helpers/io-test-server.js');
   const server = await startServer();
   try {
     const data = readFileSync(path.join(dir, 'alp_float_arade.parquet'));

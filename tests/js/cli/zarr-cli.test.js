@@ -7,13 +7,13 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
-import { createStaticServer } from '../../scripts/serve.mjs';
-import { corpusRoot, projectRoot, sha256 } from './corpus.js';
-import { run } from '../../js/cli/zarr.js';
-import { openZarr } from '../../js/zarr-explore/explorer.js';
-import { parseSlice, chunkRanges, chunkCount } from '../../js/zarr-explore/slice.js';
-import { NumdecodeError } from '../../js/errors.js';
-import { crc32c } from './zarr-store.js';
+import { createStaticServer } from '../../../scripts/serve.mjs';
+import { corpusRoot, projectRoot, sha256 } from '../helpers/corpus.js';
+import { run } from '../../../js/cli/zarr.js';
+import { openZarr } from '../../../js/zarr-explore/explorer.js';
+import { parseSlice, chunkRanges, chunkCount } from '../../../js/zarr-explore/slice.js';
+import { NumdecodeError } from '../../../js/errors.js';
+import { crc32c } from '../helpers/zarr-store.js';
 
 const zarrDir = path.join(corpusRoot, 'zarr-pcodec');
 const storeDir = (store) => path.join(zarrDir, 'stores', store);

@@ -10,9 +10,9 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import * as numdecode from '../../js/index.js';
-import { createStaticServer } from '../../scripts/serve.mjs';
-import { corpusRoot, projectRoot, readJson } from './corpus.js';
+import * as numdecode from '../../../js/index.js';
+import { createStaticServer } from '../../../scripts/serve.mjs';
+import { corpusRoot, projectRoot, readJson } from '../helpers/corpus.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const shotsDir = path.join(projectRoot, 'test-output', 'screenshots');

@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { createStaticServer, parseRange } from '../../scripts/serve.mjs';
-import { pcoDir, projectRoot } from './corpus.js';
+import { createStaticServer, parseRange } from '../../../scripts/serve.mjs';
+import { pcoDir, projectRoot } from '../helpers/corpus.js';
 
 let server;
 let base;

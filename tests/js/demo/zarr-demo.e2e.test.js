@@ -9,10 +9,10 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import Zstd from 'numcodecs/zstd';
 import path from 'node:path';
-import { chromiumAvailable, openBrowser } from './zarr-chromium.js';
-import { corpusRoot, projectRoot, sha256 } from './corpus.js';
-import { openZarr } from '../../js/zarr-explore/explorer.js';
-import { formatApprox } from '../../web/lib/values.js';
+import { chromiumAvailable, openBrowser } from '../helpers/chromium.js';
+import { corpusRoot, projectRoot, sha256 } from '../helpers/corpus.js';
+import { openZarr } from '../../../js/zarr-explore/explorer.js';
+import { formatApprox } from '../../../web/lib/values.js';
 
 const zarrDir = path.join(corpusRoot, 'zarr-pcodec');
 const manifest = JSON.parse(readFileSync(path.join(zarrDir, 'expected/manifest.json'), 'utf8'));

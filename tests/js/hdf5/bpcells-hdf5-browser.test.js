@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { corpusRoot } from './corpus.js';
-import { chromiumAvailable, openBrowser } from './zarr-chromium.js';
+import { corpusRoot } from '../helpers/corpus.js';
+import { chromiumAvailable, openBrowser } from '../helpers/chromium.js';
 
 const setDir = path.join(corpusRoot, 'bpcells-hdf5');
 const readJson = (p) => JSON.parse(readFileSync(p, 'utf8'));
@@ -58,7 +58,7 @@ beforeAll(async () => {
   builtDir = mkdtempSync(path.join(os.tmpdir(), 'numdecode-h5-'));
   await buildTwoGroups(builtDir);
   browser = await openBrowser([['/built/', builtDir]]);
-  await browser.page.goto(`${browser.base}/tests/js/bpcells-hdf5-browser.html`);
+  await browser.page.goto(`${browser.base}/tests/js/hdf5/bpcells-hdf5-browser.html`);
   await browser.page.waitForFunction(() => window.pageReady === true, null, { timeout: 30000 });
 }, 60000);
 

@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import http from 'node:http';
 import path from 'node:path';
-import { corpusRoot, projectRoot } from './corpus.js';
-import * as bpcells from '../../js/bpcells/index.js';
-import { createWorkerPool } from '../../js/worker/index.js';
+import { corpusRoot, projectRoot } from '../helpers/corpus.js';
+import * as bpcells from '../../../js/bpcells/index.js';
+import { createWorkerPool } from '../../../js/worker/index.js';
 
 const setDir = path.join(corpusRoot, 'bpcells-hdf5');
 const readJson = (p) => JSON.parse(readFileSync(p, 'utf8'));

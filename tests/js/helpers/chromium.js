@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { createStaticServer } from '../../scripts/serve.mjs';
+import { createStaticServer } from '../../../scripts/serve.mjs';
 import { corpusRoot, projectRoot } from './corpus.js';
 
 export const CHROMIUM = process.env.NUMDECODE_CHROMIUM ?? '/usr/bin/chromium';

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const corpusRoot = process.env.NUMDECODE_CORPUS_DIR
   ? path.resolve(process.env.NUMDECODE_CORPUS_DIR)
   : path.resolve(projectRoot, '../shared/corpus');

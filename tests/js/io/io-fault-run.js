@@ -3,7 +3,7 @@
 // fault server, each compared value by value with what BPCells wrote. No Node imports here.
 // Bounded: a fixed number of reads and a time limit; the matrix is reopened every `reopenEvery`
 // reads per worker so open() meets faults too.
-import { rng } from './seeded-random.js';
+import { rng } from '../helpers/seeded-random.js';
 
 const CLEAR_CODES = new Set(['ERR_NETWORK', 'ERR_CHANGED', 'ERR_ABORTED']);
 

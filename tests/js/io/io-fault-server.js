@@ -18,7 +18,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { rng } from './seeded-random.js';
+import { rng } from '../helpers/seeded-random.js';
 
 export const FAULT_KINDS = ['reset', 'http500', 'http503', 'http429', 'truncate', 'short', 'badrange', 'slow', 'norange', 'replaced'];
 const NEEDS_RANGE = new Set(['short', 'badrange', 'norange']);

@@ -3,12 +3,12 @@
 // the CORS headers exposed, hidden, or missing. Every server listens on 127.0.0.1.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import path from 'node:path';
-import { createStaticServer } from '../../scripts/serve.mjs';
-import { LARGE, cases, setDir } from './bpcells-helpers.js';
-import { corpusRoot, projectRoot } from './corpus.js';
+import { createStaticServer } from '../../../scripts/serve.mjs';
+import { LARGE, cases, setDir } from '../helpers/bpcells-corpus.js';
+import { corpusRoot, projectRoot } from '../helpers/corpus.js';
 import { startFaultServer } from './io-fault-server.js';
 import { formatFigures } from './io-fault-run.js';
-import { chromiumAvailable, openBrowser } from './zarr-chromium.js';
+import { chromiumAvailable, openBrowser } from '../helpers/chromium.js';
 
 const c = cases.find((x) => x.name === LARGE);
 const root = path.join(setDir, c.dir);
@@ -27,7 +27,7 @@ beforeAll(async () => {
   servers.hidden = await startFaultServer({ root, rate: 0, cors: 'hidden' });
   servers.none = await startFaultServer({ root, rate: 0, cors: 'none' });
   browser = await openBrowser();
-  await browser.page.goto(`${servers.faulty.base}/tests/js/io-faults-browser.html`);
+  await browser.page.goto(`${servers.faulty.base}/tests/js/io/io-faults-browser.html`);
   await browser.page.waitForFunction(() => window.pageReady === true, null, { timeout: 30000 });
 });
 

@@ -4,9 +4,9 @@
 // error, never with wrong values. Prints the figures.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import path from 'node:path';
-import * as bpcells from '../../js/bpcells/index.js';
-import { init } from '../../js/wasm.js';
-import { LARGE, bytes, cases, setDir } from './bpcells-helpers.js';
+import * as bpcells from '../../../js/bpcells/index.js';
+import { init } from '../../../js/wasm.js';
+import { LARGE, bytes, cases, setDir } from '../helpers/bpcells-corpus.js';
 import { startFaultServer } from './io-fault-server.js';
 import { formatFigures, isClearError, runFaultReads } from './io-fault-run.js';
 

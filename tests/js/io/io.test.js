@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { IoError, openDirectory, openFile } from '../../js/io/index.js';
-import { RangeCache } from '../../js/io/cache.js';
-import { backoff, parseRetryAfter } from '../../js/io/retry.js';
-import { pattern, serveRange, startServer } from './io-test-server.js';
-import { rejection } from './rejection.js';
+import { IoError, openDirectory, openFile } from '../../../js/io/index.js';
+import { RangeCache } from '../../../js/io/cache.js';
+import { backoff, parseRetryAfter } from '../../../js/io/retry.js';
+import { pattern, serveRange, startServer } from '../helpers/io-test-server.js';
+import { rejection } from '../helpers/rejection.js';
 
 const FAST = { retryDelay: 1, maxRetryDelay: 20 };
 const DATA = pattern(10000);

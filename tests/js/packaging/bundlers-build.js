@@ -5,7 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } fr
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { projectRoot } from './corpus.js';
+import { projectRoot } from '../helpers/corpus.js';
 
 export const BUNDLERS = ['vite', 'webpack', 'esbuild', 'rollup'];
 const bundlersDir = path.join(projectRoot, 'tests/bundlers');

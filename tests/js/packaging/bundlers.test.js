@@ -5,10 +5,10 @@
 // result must match the corpus' expected bytes. The Vite dev server runs the same app unbundled.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import path from 'node:path';
-import { corpusRoot, pcoDir, readBytes, sha256 } from './corpus.js';
-import { createStaticServer } from '../../scripts/serve.mjs';
+import { corpusRoot, pcoDir, readBytes, sha256 } from '../helpers/corpus.js';
+import { createStaticServer } from '../../../scripts/serve.mjs';
 import { BUNDLERS, buildApp, makeAppDir, makeInstalledAppDir, removeAppDir, userConfig } from './bundlers-build.js';
-import { chromiumAvailable, openBrowser } from './zarr-chromium.js';
+import { chromiumAvailable, openBrowser } from '../helpers/chromium.js';
 
 const CASE = {
   pcoFile: 'multichunk_i32_4chunks.pco',

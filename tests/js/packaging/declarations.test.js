@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { projectRoot } from './corpus.js';
+import { projectRoot } from '../helpers/corpus.js';
 
 const USAGE = ['bpcells-api-usage.ts', 'io-api-usage.ts', 'parquet-api-usage.ts', 'parquet-cjs-usage.cts'];
 
@@ -16,7 +16,7 @@ test('the BPCells, io and Parquet declarations type real usage (ESM and CommonJS
   try {
     const config = {
       compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, types: [], lib: ['ES2022', 'DOM'] },
-      files: USAGE.map((f) => path.join(projectRoot, 'tests/js', f)),
+      files: USAGE.map((f) => path.join(projectRoot, 'tests/types/declarations', f)),
     };
     writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(config));
     const tsc = path.join(projectRoot, 'node_modules/typescript/bin/tsc');

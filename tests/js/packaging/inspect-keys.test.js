@@ -5,8 +5,8 @@ import { beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { alp, bpcells, init, pco } from '../../js/index.js';
-import { corpusRoot, pcoCases, pcoDir, projectRoot, readBytes, readJson } from './corpus.js';
+import { alp, bpcells, init, pco } from '../../../js/index.js';
+import { corpusRoot, pcoCases, pcoDir, projectRoot, readBytes, readJson } from '../helpers/corpus.js';
 
 // interface name -> { all: Set, required: Set } from one .d.ts file.
 function interfacesOf(file) {

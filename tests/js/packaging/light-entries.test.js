@@ -6,7 +6,7 @@
 import { expect, test } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { corpusRoot, projectRoot } from './corpus.js';
+import { corpusRoot, projectRoot } from '../helpers/corpus.js';
 
 const alpDir = path.join(corpusRoot, 'alp');
 const bpcellsDir = path.join(corpusRoot, 'bpcells');

@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { createStaticServer } from '../../scripts/serve.mjs';
-import { bytesOf, corpusRoot, pcoDir, projectRoot, readBytes, sha256 } from './corpus.js';
-import { chromiumAvailable, openBrowser } from './zarr-chromium.js';
+import { createStaticServer } from '../../../scripts/serve.mjs';
+import { bytesOf, corpusRoot, pcoDir, projectRoot, readBytes, sha256 } from '../helpers/corpus.js';
+import { chromiumAvailable, openBrowser } from '../helpers/chromium.js';
 
 const CASE = {
   pcoFile: 'multichunk_i32_4chunks.pco',

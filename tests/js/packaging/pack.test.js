@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { corpusRoot, pcoDir, projectRoot } from './corpus.js';
+import { corpusRoot, pcoDir, projectRoot } from '../helpers/corpus.js';
 
 // One module per format, each in a SIMD and a scalar build.
 const DIST_FILES = ['pco', 'alp', 'bpcells'].flatMap((m) => ['simd', 'scalar'].flatMap((b) => [`numdecode-${m}-${b}.mjs`, `numdecode-${m}-${b}.wasm`]));
@@ -167,13 +167,13 @@ test('require: numdecode, numdecode/pco, numdecode/alp, numdecode/bpcells, numde
 });
 
 test('the CommonJS DTYPES list equals the ES one', async () => {
-  const { DTYPES } = await import('../../js/index.js');
+  const { DTYPES } = await import('../../../js/index.js');
   const script = `console.log(JSON.stringify(require('numdecode').DTYPES))`;
   expect(JSON.parse(run(process.execPath, ['-e', script], app))).toEqual([...DTYPES]);
 });
 
 test('the CommonJS CODES equal the ES ones', async () => {
-  const { CODES } = await import('../../js/index.js');
+  const { CODES } = await import('../../../js/index.js');
   const script = `console.log(JSON.stringify(require('numdecode').CODES))`;
   expect(JSON.parse(run(process.execPath, ['-e', script], app))).toEqual({ ...CODES });
 });

@@ -2,7 +2,7 @@
 import { expect, test } from '@jest/globals';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { projectRoot } from './corpus.js';
+import { projectRoot } from '../helpers/corpus.js';
 
 const pkg = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8'));
 

@@ -6,9 +6,9 @@
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { FORMATS, measure, wasmModules } from '../../bench/size-report.mjs';
-import { projectRoot } from './corpus.js';
-import { chromiumAvailable } from './zarr-chromium.js';
+import { FORMATS, measure, wasmModules } from '../../../bench/size-report.mjs';
+import { projectRoot } from '../helpers/corpus.js';
+import { chromiumAvailable } from '../helpers/chromium.js';
 
 const PCO_PAGE_GZIP_BUDGET = 150_000; // wasm + glue + JS, everything the page downloads (118.0 kB, 2026-11-24)
 

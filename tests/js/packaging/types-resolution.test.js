@@ -1,5 +1,5 @@
 // The package's TypeScript types as a user's project sees them: tsc type-checks
-// tests/types-resolution/usage.ts (ESM) and usage.cts (CommonJS) in a temp project whose
+// tests/types/resolution/usage.ts (ESM) and usage.cts (CommonJS) in a temp project whose
 // node_modules/numdecode links to this package, under moduleResolution node16, nodenext and
 // bundler, strict, lib checks on. Each run must print nothing: a wrong "exports" types path, a
 // .d.ts import without its extension, or an entry that resolves to `any` fails it.
@@ -8,9 +8,9 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { projectRoot } from './corpus.js';
+import { projectRoot } from '../helpers/corpus.js';
 
-const usageDir = path.join(projectRoot, 'tests/types-resolution');
+const usageDir = path.join(projectRoot, 'tests/types/resolution');
 const tsc = path.join(projectRoot, 'node_modules/typescript/bin/tsc');
 let dir;
 

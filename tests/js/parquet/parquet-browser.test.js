@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { openBrowser, chromiumAvailable } from './zarr-chromium.js';
-import { corpusRoot, readJson } from './corpus.js';
+import { openBrowser, chromiumAvailable } from '../helpers/chromium.js';
+import { corpusRoot, readJson } from '../helpers/corpus.js';
 
 const dir = path.join(corpusRoot, 'parquet-alp');
 const manifest = readJson(dir, 'manifest.json');
@@ -14,7 +14,7 @@ let browser;
 beforeAll(async () => {
   if (!chromiumAvailable) throw new Error('no Chromium at /usr/bin/chromium (set NUMDECODE_CHROMIUM)');
   browser = await openBrowser();
-  await browser.page.goto(`${browser.base}/tests/js/parquet-browser.html`);
+  await browser.page.goto(`${browser.base}/tests/js/parquet/parquet-browser.html`);
   await browser.page.waitForFunction(() => window.pageReady === true, null, { timeout: 30000 });
 });
 

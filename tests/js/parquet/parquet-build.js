@@ -10,7 +10,7 @@ import { serializeTCompactProtocol } from 'hyparquet-writer/src/thrift.js';
 import { writeRleBitPackedHybrid } from 'hyparquet-writer/src/encoding.js';
 import { writeMetadata } from 'hyparquet-writer/src/metadata.js';
 import { snappyCompress } from 'hyparquet-writer/src/snappy.js';
-import { alp } from '../../js/index.js';
+import { alp } from '../../../js/index.js';
 
 const CODEC_IDS = { UNCOMPRESSED: 0, SNAPPY: 1, GZIP: 2, BROTLI: 4, ZSTD: 6, LZ4_RAW: 7 };
 const ENCODING_IDS = { PLAIN: 0, RLE: 3, RLE_DICTIONARY: 8, BSS: 9, ALP: 10 };
@@ -299,7 +299,7 @@ export function buildParquet(spec) {
     ],
     num_rows: BigInt(groupStart),
     row_groups: rowGroups,
-    created_by: 'numdecode tests/js/parquet-build.js',
+    created_by: 'numdecode tests/js/parquet/parquet-build.js',
   };
   const w = new ByteWriter();
   writeMetadata(w, metadata);

@@ -5,11 +5,11 @@
 // crash, hang or make the reader allocate what its bytes have not earned.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { init, NumdecodeError } from '../../js/index.js';
-import { read, inspect } from '../../js/parquet.js';
-import { corpusRoot } from './corpus.js';
+import { init, NumdecodeError } from '../../../js/index.js';
+import { read, inspect } from '../../../js/parquet.js';
+import { corpusRoot } from '../helpers/corpus.js';
 import { buildParquet } from './parquet-build.js';
-import { rng } from './seeded-random.js';
+import { rng } from '../helpers/seeded-random.js';
 
 const TIME_LIMIT_MS = 45000;
 

@@ -7,11 +7,11 @@ import path from 'node:path';
 import { parquetReadObjects } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { compressors } from 'hyparquet-compressors';
-import { init, alp, ParquetError, IoError, NumdecodeError } from '../../js/index.js';
-import { read, inspect, readPages } from '../../js/parquet.js';
-import { corpusRoot, projectRoot, readJson } from './corpus.js';
+import { init, alp, ParquetError, IoError, NumdecodeError } from '../../../js/index.js';
+import { read, inspect, readPages } from '../../../js/parquet.js';
+import { corpusRoot, projectRoot, readJson } from '../helpers/corpus.js';
 import { buildParquet } from './parquet-build.js';
-import { startServer, serveRange } from './io-test-server.js';
+import { startServer, serveRange } from '../helpers/io-test-server.js';
 
 const dir = path.join(corpusRoot, 'parquet-alp');
 const manifest = readJson(dir, 'manifest.json');

@@ -1,7 +1,7 @@
 // pco.decodeInto: values written into the caller's typed array.
 import { beforeAll, describe, expect, test } from '@jest/globals';
-import { init, pco } from '../../js/index.js';
-import { bytesOf, concatBytes, expectSameBytes, pcoCases, pcoCorruptCases, pcoDir, readBytes } from './corpus.js';
+import { init, pco } from '../../../js/index.js';
+import { bytesOf, concatBytes, expectSameBytes, pcoCases, pcoCorruptCases, pcoDir, readBytes } from '../helpers/corpus.js';
 
 const standalone = pcoCases().filter((c) => c.format === 'standalone');
 

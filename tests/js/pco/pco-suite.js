@@ -2,8 +2,8 @@
 // pco-scalar.test.js). Each Jest test file has its own module registry, so each file loads its
 // own module instance with the build it asks for.
 import { describe, expect, test, beforeAll } from '@jest/globals';
-import { buildInfo, init, pco } from '../../js/index.js';
-import { typedArrayFor } from '../../js/wasm.js';
+import { buildInfo, init, pco } from '../../../js/index.js';
+import { typedArrayFor } from '../../../js/wasm.js';
 import {
   bytesOf,
   concatBytes,
@@ -14,7 +14,7 @@ import {
   readBytes,
   readJson,
   sha256,
-} from './corpus.js';
+} from '../helpers/corpus.js';
 
 const cases = pcoCases();
 const standalone = cases.filter((c) => c.format === 'standalone');

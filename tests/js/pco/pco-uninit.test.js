@@ -1,6 +1,6 @@
 // A fresh module registry (this test file's own) where init() was never called.
 import { expect, test } from '@jest/globals';
-import { CODES, NumdecodeError, buildInfo, pco } from '../../js/index.js';
+import { CODES, NumdecodeError, buildInfo, pco } from '../../../js/index.js';
 
 test('decoding before init() throws a clear Error', () => {
   const bytes = new Uint8Array([0x70, 0x63, 0x6f, 0x21]);

@@ -1,6 +1,6 @@
 // Runs in csp-browser.html under `script-src 'self' 'wasm-unsafe-eval'` (no eval, no new Function):
 // decodes the corpus files the test names and reports SHA-256 digests of the decoded bytes.
-import { alp, bpcells, init, pco } from '../../js/index.js';
+import { alp, bpcells, init, pco } from '../../../js/index.js';
 
 async function sha256(view) {
   const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);

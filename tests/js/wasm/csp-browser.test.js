@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { corpusRoot, pcoCases, pcoDir, readBytes, readJson, sha256 } from './corpus.js';
-import { openBrowser } from './zarr-chromium.js';
+import { corpusRoot, pcoCases, pcoDir, readBytes, readJson, sha256 } from '../helpers/corpus.js';
+import { openBrowser } from '../helpers/chromium.js';
 
 const CSP = "script-src 'self' 'wasm-unsafe-eval'";
 let browser;
@@ -13,7 +13,7 @@ let browser;
 beforeAll(async () => {
   browser = await openBrowser();
   // The static server sends no CSP: add it to the page's own response.
-  await browser.page.route('**/tests/js/csp-browser.html', async (route) => {
+  await browser.page.route('**/tests/js/wasm/csp-browser.html', async (route) => {
     const response = await route.fetch();
     await route.fulfill({ response, headers: { ...response.headers(), 'content-security-policy': CSP } });
   });
@@ -30,7 +30,7 @@ const bpDir = path.join(corpusRoot, 'bpcells');
 const bpPicked = readJson(bpDir, 'manifest.json').filter((c) => c.nnz > 0).slice(0, 4);
 
 test.each([true, false])('simd=%s: the corpus decodes bit-exactly with eval forbidden', async (simd) => {
-  await browser.page.goto(`${browser.base}/tests/js/csp-browser.html`);
+  await browser.page.goto(`${browser.base}/tests/js/wasm/csp-browser.html`);
   await browser.page.waitForFunction(() => window.pageReady === true, null, { timeout: 30000 });
   const out = await browser.page.evaluate((args) => window.runChecks(args), {
     simd,

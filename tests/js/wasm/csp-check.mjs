@@ -5,8 +5,8 @@
 // (Jest cannot host this check: its module sandbox does not inherit the V8 flag.)
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { alp, bpcells, init, pco } from '../../js/index.js';
-import { corpusRoot, pcoDir, readBytes, readJson, sha256 } from './corpus.js';
+import { alp, bpcells, init, pco } from '../../../js/index.js';
+import { corpusRoot, pcoDir, readBytes, readJson, sha256 } from '../helpers/corpus.js';
 
 const same = (a, b) => a.byteLength === b.byteLength && Buffer.from(a).equals(Buffer.from(b));
 const bytesOf = (t) => new Uint8Array(t.buffer, t.byteOffset, t.byteLength);

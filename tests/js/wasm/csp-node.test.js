@@ -4,9 +4,9 @@
 import { expect, test } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { projectRoot } from './corpus.js';
+import { projectRoot } from '../helpers/corpus.js';
 
-const script = path.join(projectRoot, 'tests/js/csp-check.mjs');
+const script = path.join(projectRoot, 'tests/js/wasm/csp-check.mjs');
 
 function runChecks(build) {
   const out = execFileSync(process.execPath, ['--disallow-code-generation-from-strings', script, build], {

@@ -14,10 +14,10 @@ import {
   bpcells,
   init,
   pco,
-} from '../../js/index.js';
-import { createWorkerPool } from '../../js/worker/index.js';
-import { corpusRoot, pcoCorruptCases, pcoDir, readBytes, readJson } from './corpus.js';
-import { thrown } from './rejection.js';
+} from '../../../js/index.js';
+import { createWorkerPool } from '../../../js/worker/index.js';
+import { corpusRoot, pcoCorruptCases, pcoDir, readBytes, readJson } from '../helpers/corpus.js';
+import { thrown } from '../helpers/rejection.js';
 
 const alpDir = path.join(corpusRoot, 'alp');
 const corrupt = pcoCorruptCases().filter((c) => c.expect === 'error');

@@ -5,9 +5,9 @@
 import { expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { AlpError, CODES, NumdecodeError, alp, bpcells, buildInfo, init, pco } from '../../js/index.js';
-import { formatLoaded } from '../../js/wasm.js';
-import { corpusRoot, pcoDir, projectRoot, readBytes } from './corpus.js';
+import { AlpError, CODES, NumdecodeError, alp, bpcells, buildInfo, init, pco } from '../../../js/index.js';
+import { formatLoaded } from '../../../js/wasm.js';
+import { corpusRoot, pcoDir, projectRoot, readBytes } from '../helpers/corpus.js';
 
 const sameBytes = (typed, file) => Buffer.from(typed.buffer, typed.byteOffset, typed.byteLength).equals(readFileSync(file));
 const alpDir = path.join(corpusRoot, 'alp');
@@ -67,7 +67,7 @@ test('bpcells.open loads the BPCells module itself', async () => {
 });
 
 test('a worker pool started with Pco only loads ALP in its worker on the first ALP job', async () => {
-  const { createWorkerPool } = await import('../../js/worker/index.js');
+  const { createWorkerPool } = await import('../../../js/worker/index.js');
   const pool = await createWorkerPool({ size: 1, init: { formats: ['pco'] } });
   try {
     const page = new Uint8Array(readFileSync(path.join(alpDir, 'f64_bw64_n2048.alp')));

@@ -4,8 +4,8 @@
 import { expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { NumdecodeError, init, pco } from '../../js/index.js';
-import { pcoDir, projectRoot, readBytes } from './corpus.js';
+import { NumdecodeError, init, pco } from '../../../js/index.js';
+import { pcoDir, projectRoot, readBytes } from '../helpers/corpus.js';
 
 test('init accepts a compiled WebAssembly.Module and decodes with it', async () => {
   const compiled = await WebAssembly.compile(readFileSync(path.join(projectRoot, 'dist/numdecode-pco-scalar.wasm')));

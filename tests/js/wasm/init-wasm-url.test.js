@@ -2,8 +2,8 @@
 import { expect, test } from '@jest/globals';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { init, pco } from '../../js/index.js';
-import { pcoDir, projectRoot, readBytes } from './corpus.js';
+import { init, pco } from '../../../js/index.js';
+import { pcoDir, projectRoot, readBytes } from '../helpers/corpus.js';
 
 test('init fetches the build from options.wasmUrl', async () => {
   await expect(init({ simd: false, formats: ['pco'], wasmUrl: pathToFileURL('/nonexistent/numdecode.wasm') })).rejects.toThrow(/ENOENT/);

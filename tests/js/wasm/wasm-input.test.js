@@ -2,9 +2,9 @@
 // (no second copy), with the same values as from JS memory; other views of wasm memory are copied.
 import { afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import path from 'node:path';
-import { alp, init, pco, wasmInput } from '../../js/index.js';
-import { getModule } from '../../js/wasm.js';
-import { bytesOf, corpusRoot, expectSameBytes, pcoDir, readBytes, readJson } from './corpus.js';
+import { alp, init, pco, wasmInput } from '../../../js/index.js';
+import { getModule } from '../../../js/wasm.js';
+import { bytesOf, corpusRoot, expectSameBytes, pcoDir, readBytes, readJson } from '../helpers/corpus.js';
 
 const alpDir = path.join(corpusRoot, 'alp');
 

@@ -4,8 +4,8 @@
 import { expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildInfo, init } from '../../js/index.js';
-import { projectRoot } from './corpus.js';
+import { buildInfo, init } from '../../../js/index.js';
+import { projectRoot } from '../helpers/corpus.js';
 
 test('init({simd: true}) given the scalar build names it', async () => {
   const scalarBinary = readFileSync(path.join(projectRoot, 'dist/numdecode-alp-scalar.wasm'));

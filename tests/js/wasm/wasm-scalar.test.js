@@ -2,8 +2,8 @@
 import { expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { buildInfo, init } from '../../js/index.js';
-import { projectRoot } from './corpus.js';
+import { buildInfo, init } from '../../../js/index.js';
+import { projectRoot } from '../helpers/corpus.js';
 
 test('init({simd: false}) loads the scalar build from wasmBinary', async () => {
   await expect(init({ simd: 'yes' })).rejects.toThrow("options.simd must be true, false or 'auto'");

@@ -1,15 +1,15 @@
 // numdecode/worker in headless Chromium: module Web Workers decode corpus files, results come back
 // transferred and bit-exact.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { pcoCases, pcoDir, readBytes, sha256, expectSameBytes } from './corpus.js';
-import { openBrowser } from './zarr-chromium.js';
+import { pcoCases, pcoDir, readBytes, sha256, expectSameBytes } from '../helpers/corpus.js';
+import { openBrowser } from '../helpers/chromium.js';
 
 const cases = pcoCases().filter((c) => c.format === 'standalone');
 let browser;
 
 beforeAll(async () => {
   browser = await openBrowser();
-  await browser.page.goto(`${browser.base}/tests/js/zarr-browser.html`);
+  await browser.page.goto(`${browser.base}/tests/js/zarr/zarr-browser.html`);
   await browser.page.waitForFunction(() => window.pageReady === true, null, { timeout: 30000 });
 });
 

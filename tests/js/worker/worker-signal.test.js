@@ -1,10 +1,10 @@
 // Pool jobs take an AbortSignal (queued jobs are dropped, a running job's worker is replaced),
 // and decodeView jobs come back as plain arrays without leaving views alive in the worker.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { CODES, NumdecodeError, init, pco } from '../../js/index.js';
-import { createWorkerPool } from '../../js/worker/index.js';
-import { pcoDir, readBytes } from './corpus.js';
-import { rejection } from './rejection.js';
+import { CODES, NumdecodeError, init, pco } from '../../../js/index.js';
+import { createWorkerPool } from '../../../js/worker/index.js';
+import { pcoDir, readBytes } from '../helpers/corpus.js';
+import { rejection } from '../helpers/rejection.js';
 
 let pool;
 const big = readBytes(pcoDir, 'bench_i64_timestamps_2m.pco');

@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { init, pco } from '../../js/index.js';
-import { createWorkerPool, planBatches, WorkerPool } from '../../js/worker/index.js';
-import { bytesOf, corpusRoot, expectSameBytes, pcoCases, pcoCorruptCases, pcoDir, projectRoot, readBytes, sha256 } from './corpus.js';
+import { init, pco } from '../../../js/index.js';
+import { createWorkerPool, planBatches, WorkerPool } from '../../../js/worker/index.js';
+import { bytesOf, corpusRoot, expectSameBytes, pcoCases, pcoCorruptCases, pcoDir, projectRoot, readBytes, sha256 } from '../helpers/corpus.js';
 
 const standalone = pcoCases().filter((c) => c.format === 'standalone');
 const withValues = standalone.filter((c) => c.expected !== null);

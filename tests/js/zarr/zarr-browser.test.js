@@ -5,8 +5,8 @@ import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openBrowser } from './zarr-chromium.js';
-import { buildStore, expectSameValues } from './zarr-store.js';
+import { openBrowser } from '../helpers/chromium.js';
+import { buildStore, expectSameValues } from '../helpers/zarr-store.js';
 
 let dir;
 let store;
@@ -16,7 +16,7 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(os.tmpdir(), 'numdecode-zarr-browser-'));
   store = buildStore(dir);
   browser = await openBrowser([['/store/', dir]]);
-  await browser.page.goto(`${browser.base}/tests/js/zarr-browser.html`);
+  await browser.page.goto(`${browser.base}/tests/js/zarr/zarr-browser.html`);
   await browser.page.waitForFunction(() => window.pageReady === true, null, { timeout: 30000 });
 });
 

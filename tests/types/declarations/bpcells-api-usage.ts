@@ -1,4 +1,4 @@
-// Compiled (not run) by tests/js/declarations.test.js: the BPCells declarations must type
+// Compiled (not run) by tests/js/packaging/declarations.test.js: the BPCells declarations must type
 // real usage through the package entry point.
 import { bpcells } from 'numdecode';
 import type { BpcellsMatrix, BpcellsSlice, BpcellsSliceView, BpcellsOpenOptions, BpcellsSourceObject } from 'numdecode';

@@ -1,6 +1,6 @@
-// Compiled (not run) by tests/js/declarations.test.js: the js/io declarations must type real usage.
-import { openDirectory, openFile, IoError, CODES, IO_DEFAULTS } from '../../js/io/index.js';
-import type { IoOptions, IoStats, RangeFile, RangeDirectory, AsyncBufferLike } from '../../js/io/index.js';
+// Compiled (not run) by tests/js/packaging/declarations.test.js: the js/io declarations must type real usage.
+import { openDirectory, openFile, IoError, CODES, IO_DEFAULTS } from '../../../js/io/index.js';
+import type { IoOptions, IoStats, RangeFile, RangeDirectory, AsyncBufferLike } from '../../../js/io/index.js';
 
 export async function example(signal: AbortSignal, blob: Blob) {
   const options: IoOptions = { retries: 2, timeout: 5000, signal, cacheBytes: 0, gap: 1024, concurrency: 4, retryDelay: 10 };

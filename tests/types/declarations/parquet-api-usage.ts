@@ -1,4 +1,4 @@
-// Compiled (not run) by tests/js/declarations.test.js: js/parquet.d.ts and js/parquet.d.cts must
+// Compiled (not run) by tests/js/packaging/declarations.test.js: js/parquet.d.ts and js/parquet.d.cts must
 // type real usage through the package entries "numdecode/parquet" (ESM) and its require() form.
 import { read, inspect, readPages, ParquetError } from 'numdecode/parquet';
 import type { ParquetReadResult, ParquetFileInfo, ParquetColumn, ParquetColumnPage } from 'numdecode/parquet';

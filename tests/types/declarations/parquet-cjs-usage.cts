@@ -1,4 +1,4 @@
-// Compiled (not run) by tests/js/declarations.test.js: the CommonJS entry's declarations.
+// Compiled (not run) by tests/js/packaging/declarations.test.js: the CommonJS entry's declarations.
 import parquet = require('numdecode/parquet');
 
 export async function example(bytes: Uint8Array) {

@@ -1,4 +1,4 @@
-// Compiled by tests/js/types-resolution.test.js under moduleResolution node16, nodenext and bundler,
+// Compiled by tests/js/packaging/types-resolution.test.js under moduleResolution node16, nodenext and bundler,
 // from a user project whose node_modules holds numdecode: every entry point's types must resolve
 // (not fall back to `any`, which the @ts-expect-error lines would expose).
 import { init, buildInfo, pco, alp, bpcells, PcoError, type BuildInfo } from 'numdecode';
