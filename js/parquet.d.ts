@@ -1,7 +1,7 @@
 // numdecode/parquet: Parquet files whose FLOAT / DOUBLE columns hold ALP pages (encoding 10).
 import type { FileInput, IoOptions } from './io/index.js';
 
-export { ParquetError } from './errors.js';
+export { ParquetError, NumdecodeError, CODES } from './errors.js';
 
 export type ParquetInput = FileInput;
 

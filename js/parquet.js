@@ -19,7 +19,8 @@ import { readFloatColumn, columnPagesFor } from './parquet/float-column.js';
 import { prefetchChunks } from './parquet/chunk-pages.js';
 import { inspectFile } from './parquet/inspect.js';
 
-export { ParquetError };
+// The error family beside ParquetError, as every entry has it (require() and import alike).
+export { ParquetError, NumdecodeError, CODES };
 
 // Selected pages are fetched as they are (gap 0): ranges are not widened to swallow the pages between.
 // In a page, a string that is not an absolute URL is taken relative to the page, like fetch().

@@ -1,7 +1,7 @@
 // Type-checks the usage files of the entries' declarations (strict, NodeNext, through the package
 // name: "numdecode", "numdecode/parquet" resolve via package.json "exports"), in one tsc run:
 // js/bpcells/index.d.ts (bpcells-api-usage.ts), js/io/index.d.ts (io-api-usage.ts) and
-// js/parquet.d.ts / .d.cts (parquet-api-usage.ts, parquet-cjs-usage.cts).
+// js/parquet.d.ts from import and from require() (parquet-api-usage.ts, parquet-cjs-usage.cts).
 import { expect, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

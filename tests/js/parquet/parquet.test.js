@@ -391,11 +391,11 @@ describe('damaged files', () => {
     expect(err.message).toMatch(/footer/);
   });
 
-  test('the CommonJS entry: CODES, and ParquetError answers instanceof for its errors', () => {
+  test('require() of numdecode/parquet (require(esm)): CODES, and ParquetError answers instanceof for its errors', () => {
     // A child process: the real require() and import(), outside Jest's module registry.
     const file = path.join(corpusRoot, 'parquet-alp/alp_spotify1.parquet');
     const script = `
-      const parquet = require(${JSON.stringify(path.join(projectRoot, 'js/parquet.cjs'))});
+      const parquet = require(${JSON.stringify(path.join(projectRoot, 'js/parquet.js'))});
       const bytes = require('node:fs').readFileSync(${JSON.stringify(file)});
       parquet.read(bytes.subarray(0, bytes.length - 100)).then(
         () => console.log('no error'),
