@@ -3,6 +3,7 @@ export type NumdecodeErrorCode =
   | 'ERR_OUTPUT_LIMIT'
   | 'ERR_NOT_INITIALIZED'
   | 'ERR_NETWORK'
+  | 'ERR_NOT_FOUND'
   | 'ERR_UNSUPPORTED'
   | 'ERR_ABORTED'
   | 'ERR_CHANGED';
@@ -12,6 +13,7 @@ export declare const CODES: {
   readonly OUTPUT_LIMIT: 'ERR_OUTPUT_LIMIT';
   readonly NOT_INITIALIZED: 'ERR_NOT_INITIALIZED';
   readonly NETWORK: 'ERR_NETWORK';
+  readonly NOT_FOUND: 'ERR_NOT_FOUND';
   readonly UNSUPPORTED: 'ERR_UNSUPPORTED';
   readonly ABORTED: 'ERR_ABORTED';
   readonly CHANGED: 'ERR_CHANGED';
@@ -49,3 +51,5 @@ export declare class PcoError extends NumdecodeError {}
 export declare class AlpError extends NumdecodeError {}
 export declare class ParquetError extends NumdecodeError {}
 export declare class BpcellsError extends NumdecodeError {}
+/** HDF5 files: `file` names the file, `dataset` the object path inside it. */
+export declare class Hdf5Error extends NumdecodeError {}

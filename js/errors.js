@@ -6,6 +6,7 @@
 //   ERR_OUTPUT_LIMIT     decoding would exceed maxOutputBytes (or another stated limit)
 //   ERR_NOT_INITIALIZED  a call that needs the wasm module came before init()
 //   ERR_NETWORK          a file or URL could not be read (HTTP status, reset, timeout, CORS)
+//   ERR_NOT_FOUND        the file or URL does not exist (ENOENT, HTTP 404/410, a source without it)
 //   ERR_UNSUPPORTED      valid input that numdecode does not decode (a codec, a version)
 //   ERR_ABORTED          the caller's AbortSignal fired
 //   ERR_CHANGED          the file changed on the server while it was being read
@@ -15,6 +16,7 @@ export const CODES = Object.freeze({
   OUTPUT_LIMIT: 'ERR_OUTPUT_LIMIT',
   NOT_INITIALIZED: 'ERR_NOT_INITIALIZED',
   NETWORK: 'ERR_NETWORK',
+  NOT_FOUND: 'ERR_NOT_FOUND',
   UNSUPPORTED: 'ERR_UNSUPPORTED',
   ABORTED: 'ERR_ABORTED',
   CHANGED: 'ERR_CHANGED',
@@ -50,6 +52,8 @@ export class IoError extends NumdecodeError {
 export class PcoError extends NumdecodeError {}
 export class AlpError extends NumdecodeError {}
 export class ParquetError extends NumdecodeError {}
+/** HDF5 files (js/hdf5): `file` names the file, `dataset` the object path inside it. */
+export class Hdf5Error extends NumdecodeError {}
 
 /** BPCells matrices (directories and HDF5 groups); `file` names the array file or dataset. */
 export class BpcellsError extends NumdecodeError {
@@ -58,12 +62,15 @@ export class BpcellsError extends NumdecodeError {
   }
 }
 
-/** The error to throw when `signal` has fired; keeps the signal's reason as `cause`. */
-export function abortError(signal, what = 'operation') {
-  return new NumdecodeError(`${what} aborted`, { code: CODES.ABORTED, cause: signal?.reason });
+/**
+ * The error to throw when `signal` has fired: ErrorClass (IoError for reads) with code ERR_ABORTED,
+ * naming what was aborted and keeping the signal's reason as `cause`.
+ */
+export function abortError(signal, what = 'operation', ErrorClass = NumdecodeError) {
+  return new ErrorClass(`${what} aborted`, { code: CODES.ABORTED, cause: signal?.reason });
 }
 
-const CLASSES = { NumdecodeError, IoError, PcoError, AlpError, ParquetError, BpcellsError };
+const CLASSES = { NumdecodeError, IoError, PcoError, AlpError, ParquetError, BpcellsError, Hdf5Error };
 
 function plainCause(cause) {
   if (cause instanceof Error) return { name: cause.name, message: cause.message, code: cause.code };
