@@ -8,9 +8,11 @@ const pkg = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf
 
 test('the "." export resolves to the ESM entry and its types', async () => {
   const entry = pkg.exports['.'];
-  expect(existsSync(path.join(projectRoot, entry.import))).toBe(true);
+  // One file for import and require() (require(esm)): no conditions but the types.
+  expect(Object.keys(entry)).toEqual(['types', 'default']);
+  expect(existsSync(path.join(projectRoot, entry.default))).toBe(true);
   expect(existsSync(path.join(projectRoot, entry.types))).toBe(true);
-  const api = await import(path.join(projectRoot, entry.import));
+  const api = await import(path.join(projectRoot, entry.default));
   expect(typeof api.init).toBe('function');
   expect(typeof api.buildInfo).toBe('function');
   expect(typeof api.pco.decode).toBe('function');

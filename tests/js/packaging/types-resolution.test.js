@@ -1,6 +1,6 @@
 // The package's TypeScript types as a user's project sees them: tsc type-checks
 // tests/types/resolution/usage.ts (ESM) and usage.cts (CommonJS) in a temp project whose
-// node_modules/numdecode links to this package, under moduleResolution node16, nodenext and
+// node_modules/numdecode links to this package, under module node16, node20, nodenext and
 // bundler, strict, lib checks on. Each run must print nothing: a wrong "exports" types path, a
 // .d.ts import without its extension, or an entry that resolves to `any` fails it.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
@@ -26,8 +26,12 @@ afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+// The package is ES modules only; a require() of it (usage.cts) is Node's require(esm), which
+// TypeScript allows under node20 and nodenext. node16 keeps Node 16's rules (no require of ESM),
+// so there only the ESM usage is checked.
 const SETTINGS = [
-  ['node16', { module: 'Node16', moduleResolution: 'Node16' }, ['usage.ts', 'usage.cts']],
+  ['node16', { module: 'Node16', moduleResolution: 'Node16' }, ['usage.ts']],
+  ['node20', { module: 'Node20', moduleResolution: 'Node16' }, ['usage.ts', 'usage.cts']],
   ['nodenext', { module: 'NodeNext', moduleResolution: 'NodeNext' }, ['usage.ts', 'usage.cts']],
   // Bundler resolution goes with ES module syntax only (import = require needs a CommonJS module setting).
   ['bundler', { module: 'ESNext', moduleResolution: 'Bundler' }, ['usage.ts']],
