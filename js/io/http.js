@@ -140,7 +140,8 @@ export class HttpBackend {
 
   /**
    * One request: { response, body } (body null for HEAD). Throws IoError, marked retryable
-   * when another attempt may succeed. `range` is [start, end) or null for the whole file.
+   * when another attempt may succeed. `range` is [start, end), a number n for the last n bytes,
+   * or null for the whole file.
    */
   async _once(method, range, signal, accept) {
     const signals = [this.opts.signal, signal].filter(Boolean);
@@ -171,7 +172,8 @@ export class HttpBackend {
       }
       const headers = { ...(this.opts.headers ?? {}) };
       if (range) {
-        headers.Range = `bytes=${range[0]}-${range[1] - 1}`;
+        // A number n asks for the file's last n bytes (a suffix range: its answer also gives the size).
+        headers.Range = typeof range === 'number' ? `bytes=-${range}` : `bytes=${range[0]}-${range[1] - 1}`;
         Object.assign(headers, this._conditionalHeaders());
       }
       // Compressed answers would break byte ranges; browsers ignore this header (they set it themselves).

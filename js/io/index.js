@@ -3,5 +3,6 @@
 // Every container reader (BPCells, HDF5, Parquet) and the demo read through it.
 export { openFile, openDirectory, RangeDirectory } from './open.js';
 export { RangeFile } from './range-file.js';
+export { readTail } from './tail.js';
 export { DEFAULTS as IO_DEFAULTS } from './options.js';
 export { IoError, CODES } from './errors.js';
