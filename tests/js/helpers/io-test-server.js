@@ -1,15 +1,23 @@
 // A programmable HTTP server on 127.0.0.1 for the js/io tests: each test sets `server.handler`;
 // serveRange() answers a Range request from a buffer the way a correct static server does.
+//
+// Round trips are counted, not timed: `state.waves` counts requests that arrive while no other is
+// being answered (a client that asks its questions together makes one wave; one that waits for
+// each answer makes one wave per request). `server.delay = ms` holds every answer back that long,
+// so that requests sent together surely arrive inside one wave (issue 27).
 import http from 'node:http';
 
 export async function startServer() {
-  const state = { handler: null, log: [], inFlight: 0, peak: 0, sockets: new Set() };
+  const state = { handler: null, log: [], inFlight: 0, peak: 0, waves: 0, delay: 0, sockets: new Set() };
   const server = http.createServer((req, res) => {
+    if (state.inFlight === 0) state.waves += 1;
     state.inFlight += 1;
     state.peak = Math.max(state.peak, state.inFlight);
     res.on('close', () => (state.inFlight -= 1));
     state.log.push({ method: req.method, url: req.url, range: req.headers.range ?? null, ifRange: req.headers['if-range'] ?? null });
-    state.handler(req, res);
+    const handler = state.handler;
+    if (state.delay > 0) setTimeout(() => handler(req, res), state.delay);
+    else handler(req, res);
   });
   server.on('connection', (s) => {
     state.sockets.add(s);
@@ -23,6 +31,11 @@ export async function startServer() {
       state.handler = fn;
       state.log = [];
       state.peak = 0;
+      state.waves = 0;
+    },
+    /** ms each answer waits before the handler runs (0: none). */
+    set delay(ms) {
+      state.delay = ms;
     },
     async close() {
       for (const s of state.sockets) s.destroy();
@@ -31,23 +44,27 @@ export async function startServer() {
   };
 }
 
-/** 206/200/416 for `data` as a Range-capable server would send it, plus `extra` headers. */
+/**
+ * 206/200/416 for `data` as a Range-capable server would send it, plus `extra` headers:
+ * `bytes=a-b`, `bytes=a-` (to the end) and `bytes=-n` (the last n bytes, all of a shorter file).
+ */
 export function serveRange(req, res, data, extra = {}) {
-  const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+  const m = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? '');
   if (req.method === 'HEAD') {
     res.writeHead(200, { 'Content-Length': String(data.length), 'Accept-Ranges': 'bytes', ...extra });
     return res.end();
   }
-  if (!m) {
+  if (!m || (m[1] === '' && m[2] === '')) {
     res.writeHead(200, { 'Content-Length': String(data.length), ...extra });
     return res.end(data);
   }
-  const start = Number(m[1]);
-  if (start >= data.length) {
+  const suffix = m[1] === '';
+  const start = suffix ? Math.max(0, data.length - Number(m[2])) : Number(m[1]);
+  if (start >= data.length || (suffix && Number(m[2]) === 0)) {
     res.writeHead(416, { 'Content-Range': `bytes */${data.length}`, ...extra });
     return res.end();
   }
-  const end = Math.min(Number(m[2]), data.length - 1);
+  const end = suffix || m[2] === '' ? data.length - 1 : Math.min(Number(m[2]), data.length - 1);
   res.writeHead(206, {
     'Content-Range': `bytes ${start}-${end}/${data.length}`,
     'Content-Length': String(end - start + 1),
