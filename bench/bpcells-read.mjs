@@ -18,7 +18,8 @@ import { execFileSync } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bpcells, init } from '../js/index.js';
-import { getModule, wasmInput } from '../js/wasm.js';
+import { wasmInput } from '../js/wasm/inputs.js';
+import { getModule } from '../js/wasm/load.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dir = fileURLToPath(new URL('../../shared/corpus/bpcells/packed_uint_large_20000x3000/matrix/', import.meta.url));

@@ -7,10 +7,12 @@
 //
 // The functions are the same objects as numdecode's `alp` namespace; loading both entries loads
 // the ALP module once. (Parquet files with ALP columns: numdecode/parquet.)
-import { loadOnly } from './wasm.js';
+import { loadOnly } from './wasm/load.js';
 import * as self from './alp-entry.js';
 
-export { buildInfo, simdSupported, DTYPES, wasmInput } from './wasm.js';
+export { buildInfo, simdSupported } from './wasm/load.js';
+export { wasmInput } from './wasm/inputs.js';
+export { DTYPES } from './dtypes.js';
 export * as alp from './alp.js';
 export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError } from './errors.js';
 

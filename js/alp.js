@@ -1,8 +1,13 @@
 // ALP (Apache Parquet ALP encoding proposal) pages of f32 or f64 values: decode, random access
 // by vector, inspect, encode. Both page layouts are read: the draft one with a version byte
 // (first byte 1) and the merged Parquet one without it (first byte 0).
+import { requireBytes } from './bytes.js';
+import { viewAs } from './dtypes.js';
 import { AlpError, CODES } from './errors.js';
-import { asFormatError, binding as fn, bytesAt, callWithInputs, getModule, textAt, viewAs, wasmView } from './wasm.js';
+import { binding as fn, wasmCaller } from './wasm/call.js';
+import { bytesAt, textAt } from './wasm/heap.js';
+import { getModule } from './wasm/load.js';
+import { wasmView } from './wasm/views.js';
 
 const ALP_DTYPES = ['f32', 'f64'];
 
@@ -12,27 +17,12 @@ function checkDtype(dtype) {
   }
 }
 
-// Accepts Uint8Array (Node Buffers included), any other ArrayBufferView, or an (Shared)ArrayBuffer.
-function asBytes(bytes) {
-  if (bytes instanceof Uint8Array) return bytes;
-  if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
-  if (typeof SharedArrayBuffer === 'function' && bytes instanceof SharedArrayBuffer) return new Uint8Array(bytes);
-  throw new TypeError('alp: page bytes must be a Uint8Array, ArrayBufferView or ArrayBuffer');
-}
-
 function checkIndex(x, what) {
   if (!Number.isSafeInteger(x) || x < 0) throw new RangeError(`alp: ${what} must be a non-negative integer, got ${x}`);
 }
 
-// Runs a call into the module; the decoder's errors become AlpError with their code.
-function guard(call) {
-  try {
-    return call();
-  } catch (err) {
-    throw asFormatError(err, AlpError);
-  }
-}
+// Every call into the module: the decoder's errors become AlpError with their code.
+const call = wasmCaller('alp', AlpError);
 
 // The bytes a call left for us ({ptr, size} at resultPtr, see alp_bindings.cpp), copied out; the
 // module keeps a small result for reuse and frees a large one now.
@@ -46,14 +36,14 @@ function takeResult(resultPtr) {
 
 // Vector k of the page at ptr (in wasm memory) as a fresh typed array.
 function vectorAt(ptr, len, dtype, k) {
-  const at = guard(() => fn('alp', '_numdecode_alp_decode_vector')(ptr, len, dtype === 'f32' ? 1 : 0, k));
+  const at = call([], () => fn('alp', '_numdecode_alp_decode_vector')(ptr, len, dtype === 'f32' ? 1 : 0, k));
   return viewAs(dtype, takeResult(at));
 }
 
 // The page's inspect() JSON; the binding reports frames as decimal strings (an i64 frame does not
 // fit a JS number).
 function inspectAt(ptr, len, dtype) {
-  const json = textAt(getModule('alp'), guard(() => fn('alp', '_numdecode_alp_inspect')(ptr, len, dtype === 'f32' ? 1 : 0)));
+  const json = textAt(getModule('alp'), call([], () => fn('alp', '_numdecode_alp_inspect')(ptr, len, dtype === 'f32' ? 1 : 0)));
   return parseInspect(json, dtype);
 }
 
@@ -113,12 +103,12 @@ function resolveRange(what, total, { dtype, start = 0, end = total, limit }) {
 function decodeToHeap(what, pagePtr, pageLen, opts) {
   const mod = getModule('alp');
   const f32 = opts.dtype === 'f32' ? 1 : 0;
-  const total = guard(() => mod._numdecode_alp_size(pagePtr, pageLen, f32));
+  const total = call([], () => mod._numdecode_alp_size(pagePtr, pageLen, f32));
   const range = resolveRange(what, total, opts);
   const out = mod._malloc(Math.max(range.bytes, 1));
   if (out === 0) throw new AlpError(`${what}: out of wasm memory for ${range.bytes} output bytes`, { code: CODES.OUTPUT_LIMIT });
   try {
-    guard(() => mod._numdecode_alp_decode_to(pagePtr, pageLen, f32, range.start, range.end, out));
+    call([], () => mod._numdecode_alp_decode_to(pagePtr, pageLen, f32, range.start, range.end, out));
   } catch (err) {
     mod._free(out);
     throw err;
@@ -142,12 +132,12 @@ const PIECE_BYTES = 1 << 20;
 function decodeToJs(what, pagePtr, pageLen, opts, makeOut) {
   const mod = getModule('alp');
   const f32 = opts.dtype === 'f32' ? 1 : 0;
-  const total = guard(() => mod._numdecode_alp_size(pagePtr, pageLen, f32));
+  const total = call([], () => mod._numdecode_alp_size(pagePtr, pageLen, f32));
   const { start, end, count } = resolveRange(what, total, opts);
   const Type = f32 ? Float32Array : Float64Array;
   const pieceValues = PIECE_BYTES / Type.BYTES_PER_ELEMENT;
   const onePiece = count <= pieceValues;
-  if (!onePiece) guard(() => mod._numdecode_alp_check(pagePtr, pageLen, f32, start, end));
+  if (!onePiece) call([], () => mod._numdecode_alp_check(pagePtr, pageLen, f32, start, end));
   const out = makeOut(count);
   const scratchBytes = Math.max(Math.min(count, pieceValues) * Type.BYTES_PER_ELEMENT, 1);
   const scratch = mod._malloc(scratchBytes);
@@ -155,7 +145,7 @@ function decodeToJs(what, pagePtr, pageLen, opts, makeOut) {
   try {
     for (let lo = start; lo < end; ) {
       const hi = onePiece ? end : Math.min(end, (Math.floor(lo / pieceValues) + 1) * pieceValues);
-      guard(() => mod._numdecode_alp_decode_to(pagePtr, pageLen, f32, lo, hi, scratch));
+      call([], () => mod._numdecode_alp_decode_to(pagePtr, pageLen, f32, lo, hi, scratch));
       // HEAPU8 is re-read each time: a decode that cuts a vector allocates, which may grow memory.
       out.set(new Type(mod.HEAPU8.buffer, scratch, hi - lo), lo - start);
       lo = hi;
@@ -190,8 +180,8 @@ function decodeFresh(what, pagePtr, pageLen, opts) {
  */
 export function decode(bytes, options) {
   const opts = readOptions('alp.decode', options);
-  const page = asBytes(bytes);
-  return callWithInputs('alp', AlpError, [page], (p, len) => decodeFresh('alp.decode', p, len, opts));
+  const page = requireBytes('alp.decode: bytes', bytes);
+  return call([page], (p, len) => decodeFresh('alp.decode', p, len, opts));
 }
 
 /**
@@ -205,14 +195,14 @@ export function decodeInto(bytes, out, options) {
   else if (out instanceof Float64Array) outDtype = 'f64';
   else throw new TypeError(`alp.decodeInto: out must be a Float32Array or Float64Array, got ${out?.constructor?.name ?? typeof out}`);
   const opts = readOptions('alp.decodeInto', options, outDtype);
-  const page = asBytes(bytes);
+  const page = requireBytes('alp.decodeInto: bytes', bytes);
   const fits = (count) => {
     if (count > out.length) {
       throw new RangeError(`alp.decodeInto: out has room for ${out.length} values, the page range holds ${count}`);
     }
     return out;
   };
-  const count = callWithInputs('alp', AlpError, [page], (p, len) => decodeToJs('alp.decodeInto', p, len, opts, fits));
+  const count = call([page], (p, len) => decodeToJs('alp.decodeInto', p, len, opts, fits));
   return out.subarray(0, count);
 }
 
@@ -223,8 +213,8 @@ export function decodeInto(bytes, out, options) {
  */
 export function decodeView(bytes, options) {
   const opts = readOptions('alp.decodeView', options);
-  const page = asBytes(bytes);
-  const { ptr, count } = callWithInputs('alp', AlpError, [page], (p, len) => decodeToHeap('alp.decodeView', p, len, opts));
+  const page = requireBytes('alp.decodeView: bytes', bytes);
+  const { ptr, count } = call([page], (p, len) => decodeToHeap('alp.decodeView', p, len, opts));
   const Type = opts.dtype === 'f32' ? Float32Array : Float64Array;
   return wasmView('alp', 'alp.decodeView', Type, ptr, count, () => getModule('alp')._free(ptr), { dtype: opts.dtype, length: count });
 }
@@ -233,8 +223,8 @@ export function decodeView(bytes, options) {
 export function decodeVector(bytes, dtype, k) {
   checkDtype(dtype);
   checkIndex(k, 'vector index');
-  const page = asBytes(bytes);
-  return callWithInputs('alp', AlpError, [page], (ptr, len) => vectorAt(ptr, len, dtype, k));
+  const page = requireBytes('alp.decodeVector: bytes', bytes);
+  return call([page], (ptr, len) => vectorAt(ptr, len, dtype, k));
 }
 
 /** Decodes values [start, end), touching only the vectors that hold them (decode with a range). */
@@ -251,8 +241,8 @@ export function decodeRange(bytes, dtype, start, end) {
  */
 export function inspect(bytes, dtype) {
   checkDtype(dtype);
-  const page = asBytes(bytes);
-  return callWithInputs('alp', AlpError, [page], (ptr, len) => inspectAt(ptr, len, dtype));
+  const page = requireBytes('alp.inspect: bytes', bytes);
+  return call([page], (ptr, len) => inspectAt(ptr, len, dtype));
 }
 
 /**
@@ -293,7 +283,7 @@ export function encode(values, options = {}) {
   const encodeFn = fn('alp', '_numdecode_alp_encode');
   const f32 = dtype === 'f32' ? 1 : 0;
   const merged = layout === 'merged' ? 1 : 0;
-  return callWithInputs('alp', AlpError, [raw], (ptr, len) => takeResult(encodeFn(ptr, len, f32, merged, logVectorSize, exponent, factor)));
+  return call([raw], (ptr, len) => takeResult(encodeFn(ptr, len, f32, merged, logVectorSize, exponent, factor)));
 }
 
 /**
@@ -306,7 +296,7 @@ const unclosedPages = typeof FinalizationRegistry === 'function' ? new Finalizat
 
 export function open(bytes, dtype) {
   checkDtype(dtype);
-  const page = asBytes(bytes);
+  const page = requireBytes('alp.open: bytes', bytes);
   const mod = getModule('alp');
   let ptr = mod._malloc(Math.max(page.length, 1));
   if (ptr === 0) throw new AlpError(`numdecode: out of wasm memory copying ${page.length} page bytes`, { code: 'ERR_OUTPUT_LIMIT' });

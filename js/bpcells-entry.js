@@ -8,10 +8,11 @@
 //
 // `bpcells` and `io` (the range-reading layer under it, for custom sources) are the same objects
 // as numdecode's namespaces; loading both entries loads the BPCells module once.
-import { loadOnly } from './wasm.js';
+import { loadOnly } from './wasm/load.js';
 import * as self from './bpcells-entry.js';
 
-export { buildInfo, simdSupported, DTYPES } from './wasm.js';
+export { buildInfo, simdSupported } from './wasm/load.js';
+export { DTYPES } from './dtypes.js';
 export * as bpcells from './bpcells/index.js';
 export * as io from './io/index.js';
 export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError } from './errors.js';

@@ -1,6 +1,11 @@
 // numdecode: Pco, ALP and BPCells decoders in WebAssembly.
 // await init() once, then call the format APIs.
-export { init, buildInfo, simdSupported, DTYPES, wasmInput } from './wasm.js';
+import { loadFormats } from './wasm/load.js';
+import * as self from './index.js';
+
+export { buildInfo, simdSupported } from './wasm/load.js';
+export { wasmInput } from './wasm/inputs.js';
+export { DTYPES } from './dtypes.js';
 export * as pco from './pco.js';
 // ALP (added by the ALP branch)
 export * as alp from './alp.js';
@@ -10,3 +15,17 @@ export * as bpcells from './bpcells/index.js';
 export * as io from './io/index.js';
 // One error family for every format and container (see errors.js for the codes).
 export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError } from './errors.js';
+
+/**
+ * Loads the WebAssembly modules of options.formats (default: every format) and resolves to the
+ * package's API (this namespace), so that `const { pco } = await init()` works. Each format's
+ * module loads once: concurrent and later calls share its load, and a failed load can be retried.
+ * The first load picks the SIMD or scalar build for all formats; a later call that explicitly asks
+ * for the other build (simd: true vs false) throws. wasmBinary, module or wasmUrl replace one
+ * module's default location, so they come with a single format: `{ formats: ['pco'], module }`.
+ * @param {{simd?: boolean|'auto', formats?: string[], wasmBinary?: ArrayBuffer|Uint8Array, module?: WebAssembly.Module, wasmUrl?: string|URL}} [options]
+ */
+export async function init(options = {}) {
+  await loadFormats(options);
+  return self;
+}

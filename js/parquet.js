@@ -11,7 +11,7 @@
 // flat FLOAT / DOUBLE are read by hyparquet itself (values as hyparquet returns them).
 import { compressors } from 'hyparquet-compressors';
 import { parquetReadObjects } from 'hyparquet';
-import { ensureFormat } from './wasm.js';
+import { ensureFormat } from './wasm/load.js';
 import { ParquetError, NumdecodeError, CODES } from './errors.js';
 import { openFile } from './io/index.js';
 import { readFooter } from './parquet/footer.js';

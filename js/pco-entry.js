@@ -7,10 +7,12 @@
 //
 // The functions are the same objects as numdecode's `pco` namespace; loading both entries loads
 // the Pco module once.
-import { loadOnly } from './wasm.js';
+import { loadOnly } from './wasm/load.js';
 import * as self from './pco-entry.js';
 
-export { buildInfo, simdSupported, DTYPES, wasmInput } from './wasm.js';
+export { buildInfo, simdSupported } from './wasm/load.js';
+export { wasmInput } from './wasm/inputs.js';
+export { DTYPES } from './dtypes.js';
 export * as pco from './pco.js';
 export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError } from './errors.js';
 

@@ -4,35 +4,24 @@
 // The C++ bindings are stateless: every call gets all the bytes it needs. The wrapped reader
 // therefore keeps its own copies of the header and chunk metadata and passes them again for
 // each page.
+import { describeValue, requireBytes } from './bytes.js';
+import { DTYPES, isDtype, typedArrayFor, viewAs } from './dtypes.js';
 import { CODES, PcoError } from './errors.js';
-import { DTYPES, bytesAt, callWithInputs, getModule, isDtype, textAt, typedArrayFor, viewAs, wasmView } from './wasm.js';
+import { wasmCaller } from './wasm/call.js';
+import { bytesAt, textAt } from './wasm/heap.js';
+import { getModule } from './wasm/load.js';
+import { wasmView } from './wasm/views.js';
 
 // The Pco module's entry points are plain C functions (src/bindings/pco_bindings.cpp); results that
 // are more than one number wait in the module's memory: text, uint32 tables, or bytes to copy out.
 const pcoModule = () => getModule('pco');
-const call = (inputs, fn) => callWithInputs('pco', PcoError, inputs, fn);
+const call = wasmCaller('pco', PcoError);
 
 let dtypeByCode = null; // dtype names by the standalone format's code (0: none), read once from the module
 
 function dtypeNames(mod) {
   dtypeByCode ??= JSON.parse(textAt(mod, mod._numdecode_pco_dtype_names()));
   return dtypeByCode;
-}
-
-function describeValue(value) {
-  if (value === null) return 'null';
-  if (typeof value === 'object') return value.constructor?.name ?? 'an object';
-  return typeof value;
-}
-
-// Any BufferSource (Uint8Array and Node Buffers as they are, other views and ArrayBuffers wrapped).
-function requireBytes(what, value) {
-  if (value instanceof Uint8Array) return value;
-  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
-  if (value instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && value instanceof SharedArrayBuffer)) {
-    return new Uint8Array(value);
-  }
-  throw new TypeError(`${what} must be a Uint8Array, another ArrayBufferView or an ArrayBuffer, got ${describeValue(value)}`);
 }
 
 function requireDtype(what, dtype) {
@@ -163,7 +152,7 @@ export function decodeInto(bytes, out, options) {
       if (dtype !== null && dtype !== 'mixed' && !(out instanceof typedArrayFor(dtype))) {
         throw new TypeError(`pco.decodeInto: the file holds ${dtype} values, so out must be a ${typedArrayFor(dtype).name}; got ${out.constructor.name}`);
       }
-      throw new RangeError(`pco.decodeInto: out (${out.byteLength} bytes) is too small for the file: ${err.message}`);
+      throw new RangeError(`pco.decodeInto: out (${out.byteLength} bytes) is too small for the file: ${err.message}`, { cause: err });
     }
     throw err;
   }

@@ -15,7 +15,8 @@
 // configuration only steers the encoder (level, mode_spec, delta_spec, paging_spec,
 // delta_encoding_order, equal_pages_up_to): decoding reads everything it needs from the file.
 import { CODES, PcoError } from './errors.js';
-import { ensureFormat, typedArrayFor } from './wasm.js';
+import { typedArrayFor } from './dtypes.js';
+import { ensureFormat } from './wasm/load.js';
 import { decodeView } from './pco.js';
 
 /** The codec names registerPcodec() registers. */
@@ -86,7 +87,7 @@ export class PcodecCodec {
    * @param {object|null|undefined} configuration the codec's JSON configuration (encoder settings, kept as is)
    * @param {{dataType: string, shape: number[], codecs?: {name: string, configuration?: any}[]}} meta
    *   zarrita's chunk metadata
-   * @param {{init?: import('./wasm.js').InitOptions, pool?: {run: Function}}} [options]
+   * @param {{init?: import('./wasm/load.js').InitOptions, pool?: {run: Function}}} [options]
    */
   constructor(configuration, meta, options = {}) {
     if (configuration != null && (typeof configuration !== 'object' || Array.isArray(configuration))) {
@@ -209,7 +210,7 @@ export class PcodecCodec {
 
 /**
  * A zarrita codec registry entry ({kind, fromConfig}) with options bound.
- * @param {{init?: import('./wasm.js').InitOptions, pool?: {run: Function}}} [options]
+ * @param {{init?: import('./wasm/load.js').InitOptions, pool?: {run: Function}}} [options]
  *   init: options for numdecode's init(), which loads the Pco module (only) on first decode;
  *   pool: a worker pool from numdecode/worker to decode chunks off the main thread.
  */
@@ -224,7 +225,7 @@ export function pcodecCodecEntry(options = {}) {
  * Registers the codec in zarrita's registry (pass `zarr.registry` from `import * as zarr from
  * 'zarrita'`) under every name in PCODEC_CODEC_NAMES. Returns the registry.
  * @param {Map<string, () => Promise<any>>} registry
- * @param {{init?: import('./wasm.js').InitOptions, pool?: {run: Function}}} [options]
+ * @param {{init?: import('./wasm/load.js').InitOptions, pool?: {run: Function}}} [options]
  */
 export function registerPcodec(registry, options = {}) {
   if (registry === null || typeof registry !== 'object' || typeof registry.set !== 'function') {

@@ -429,7 +429,7 @@ export class WorkerPool {
 
 /**
  * Starts a pool of workers, each with numdecode loaded (init(options.init)).
- * @param {{size?: number, init?: import('../wasm.js').InitOptions}} [options]
+ * @param {{size?: number, init?: import('../wasm/load.js').InitOptions}} [options]
  *   size: number of workers (default: the number of CPU cores)
  */
 export async function createWorkerPool(options = {}) {

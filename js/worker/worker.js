@@ -3,7 +3,7 @@
 // numdecode (pco, alp, bpcells, io), op one of its functions. Typed arrays in the result are
 // transferred back (no copy).
 import { serializeError } from '../errors.js';
-import { FORMATS, buildInfo, ensureFormat, loadFormats } from '../wasm.js';
+import { FORMATS, buildInfo, ensureFormat, loadFormats } from '../wasm/load.js';
 
 // The namespaces a job may name, each imported on its first job: a worker that only decodes Pco
 // (a Zarr viewer's pool) loads no other format's JS.

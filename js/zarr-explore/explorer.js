@@ -8,7 +8,7 @@
 import * as zarr from 'zarrita';
 import { NumdecodeError, CODES } from '../errors.js';
 import * as pco from '../pco.js';
-import { ensureFormat } from '../wasm.js';
+import { ensureFormat } from '../wasm/load.js';
 import { registerPcodec } from '../zarr.js';
 import { countingStore } from './counting-store.js';
 import { assertReadable, describeArray } from './describe.js';

@@ -1,0 +1,28 @@
+// The one byte coercion: whatever holds bytes (a Uint8Array or Node Buffer, another
+// ArrayBufferView, an ArrayBuffer or SharedArrayBuffer) as a Uint8Array over the same memory.
+
+/** `value` as a Uint8Array over the same memory, without copying; null when it holds no bytes. */
+export function bytesOf(value) {
+  if (value instanceof Uint8Array) return value;
+  if (ArrayBuffer.isView(value)) return new Uint8Array(value.buffer, value.byteOffset, value.byteLength);
+  if (value instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && value instanceof SharedArrayBuffer)) {
+    return new Uint8Array(value);
+  }
+  return null;
+}
+
+/** A short name of what a value is, for TypeError messages ("null", "Array", "string"). */
+export function describeValue(value) {
+  if (value === null) return 'null';
+  if (typeof value === 'object') return value.constructor?.name ?? 'an object';
+  return typeof value;
+}
+
+/** bytesOf(value), or a TypeError naming the argument (`what`) and what it got. */
+export function requireBytes(what, value) {
+  const bytes = bytesOf(value);
+  if (bytes === null) {
+    throw new TypeError(`${what} must be a Uint8Array, another ArrayBufferView or an ArrayBuffer, got ${describeValue(value)}`);
+  }
+  return bytes;
+}

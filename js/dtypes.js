@@ -1,0 +1,40 @@
+// The dtype names every decoder uses, and the typed array each decodes to.
+import { NumdecodeError } from './errors.js';
+
+const TYPED_ARRAYS = {
+  u8: Uint8Array,
+  i8: Int8Array,
+  u16: Uint16Array,
+  i16: Int16Array,
+  f16: Uint16Array, // the raw IEEE half-precision bits
+  u32: Uint32Array,
+  i32: Int32Array,
+  f32: Float32Array,
+  u64: BigUint64Array,
+  i64: BigInt64Array,
+  f64: Float64Array,
+};
+
+/** The dtype names every decoder uses. */
+export const DTYPES = Object.freeze(Object.keys(TYPED_ARRAYS));
+
+export function isDtype(dtype) {
+  return typeof dtype === 'string' && Object.hasOwn(TYPED_ARRAYS, dtype);
+}
+
+/** The typed-array class for a dtype ('f16' gives Uint16Array: the bits). */
+export function typedArrayFor(dtype) {
+  if (!isDtype(dtype)) throw new TypeError(`numdecode: unknown dtype ${JSON.stringify(dtype)} (one of ${DTYPES.join(', ')})`);
+  return TYPED_ARRAYS[dtype];
+}
+
+/** Views a Uint8Array of little-endian values as the typed array for dtype (copies only if misaligned). */
+export function viewAs(dtype, u8) {
+  const Type = typedArrayFor(dtype);
+  const size = Type.BYTES_PER_ELEMENT;
+  if (u8.byteLength % size !== 0) {
+    throw new NumdecodeError(`numdecode: ${u8.byteLength} bytes is not a whole number of ${dtype} values`);
+  }
+  if (u8.byteOffset % size !== 0) u8 = u8.slice();
+  return new Type(u8.buffer, u8.byteOffset, u8.byteLength / size);
+}

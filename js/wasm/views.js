@@ -1,0 +1,54 @@
+// Zero-copy views of values in a module's memory, as every decodeView returns them.
+import { getModule } from './load.js';
+
+/**
+ * A zero-copy view of `length` values of class Type at ptr in the format's wasm memory, as every decodeView
+ * returns it: `values` is re-created after memory growth (which detaches old typed arrays) and
+ * throws once released; release() (also close() and Symbol.dispose) calls free() once.
+ * `fields` are copied onto the view (dtype, byteLength, ...).
+ */
+export function wasmView(format, what, Type, ptr, length, free, fields) {
+  return new WasmView(getModule(format), what, Type, ptr, length, free, fields);
+}
+
+// A class, not an object literal with getters: V8 defines a literal's accessors through slow
+// runtime calls (about 4 µs a view, more than decoding a small file). release / close /
+// Symbol.dispose are own functions, so they also work detached (`const { release } = view`).
+export class WasmView {
+  #mod;
+  #what;
+  #Type;
+  #ptr;
+  #length;
+  #current = null;
+  #released = false;
+
+  constructor(mod, what, Type, ptr, length, free, fields) {
+    if (fields) Object.assign(this, fields);
+    this.#mod = mod;
+    this.#what = what;
+    this.#Type = Type;
+    this.#ptr = ptr;
+    this.#length = length;
+    /** Frees the values' memory. Safe to call more than once. */
+    this.release = () => {
+      if (this.#released) return;
+      this.#released = true;
+      this.#current = null;
+      free();
+    };
+    this.close = this.release;
+    if (typeof Symbol.dispose === 'symbol') this[Symbol.dispose] = this.release;
+  }
+
+  get values() {
+    if (this.#released) throw new Error(`${this.#what}: the view was released; its memory may hold other data now`);
+    const buffer = this.#mod.HEAPU8.buffer;
+    if (this.#current === null || this.#current.buffer !== buffer) this.#current = new this.#Type(buffer, this.#ptr, this.#length);
+    return this.#current;
+  }
+
+  get released() {
+    return this.#released;
+  }
+}
