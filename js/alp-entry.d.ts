@@ -1,8 +1,12 @@
 // numdecode/alp: the ALP decoder alone (no other format's wasm or JS is loaded).
-import type { InitOptions } from './wasm.js';
+import type { InitOptions } from './wasm/load.js';
 
-export { buildInfo, simdSupported, DTYPES, wasmInput } from './wasm.js';
-export type { Dtype, DtypeArrayMap, DecodedArray, InitOptions, BuildInfo, WasmInput } from './wasm.js';
+export { buildInfo, simdSupported } from './wasm/load.js';
+export { wasmInput } from './wasm/inputs.js';
+export { DTYPES } from './dtypes.js';
+export type { Dtype, DtypeArrayMap, DecodedArray } from './dtypes.js';
+export type { InitOptions, BuildInfo } from './wasm/load.js';
+export type { WasmInput } from './wasm/inputs.js';
 export * as alp from './alp.js';
 export type {
   AlpDtype,

@@ -1,8 +1,10 @@
 // numdecode/bpcells: the BPCells matrix reader alone (no other format's wasm or JS is loaded).
-import type { InitOptions } from './wasm.js';
+import type { InitOptions } from './wasm/load.js';
 
-export { buildInfo, simdSupported, DTYPES } from './wasm.js';
-export type { Dtype, DtypeArrayMap, DecodedArray, InitOptions, BuildInfo } from './wasm.js';
+export { buildInfo, simdSupported } from './wasm/load.js';
+export { DTYPES } from './dtypes.js';
+export type { Dtype, DtypeArrayMap, DecodedArray } from './dtypes.js';
+export type { InitOptions, BuildInfo } from './wasm/load.js';
 export * as bpcells from './bpcells/index.js';
 export * as io from './io/index.js';
 export type {

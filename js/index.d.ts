@@ -1,7 +1,14 @@
 // The main entry is numdecode/pco's API (Pco, the error family, build facts) plus the other
 // formats; init here takes { formats } (the light entry's init loads Pco only).
 export * from './pco-entry.js';
-export { init } from './wasm.js';
+import type { InitOptions } from './wasm/load.js';
+
+/**
+ * Loads the WebAssembly modules of options.formats (default: all), each once, and resolves to this
+ * namespace; concurrent and later calls share a load. Rejects if a later call explicitly asks for
+ * the other build than the one loaded.
+ */
+export function init(options?: InitOptions): Promise<typeof import('./index.js')>;
 // ALP (added by the ALP branch)
 export * as alp from './alp.js';
 export type {

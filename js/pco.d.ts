@@ -1,5 +1,5 @@
 /// <reference lib="esnext.disposable" />
-import type { DecodedArray, Dtype, DtypeArrayMap } from './wasm.js';
+import type { DecodedArray, Dtype, DtypeArrayMap } from './dtypes.js';
 
 export interface PcoFormatVersion {
   major: number;

@@ -1,6 +1,7 @@
 // numdecode/zarr: a zarrita.js codec for numcodecs' pcodec (Zarr v2 compressor "pcodec",
 // Zarr v3 codec "numcodecs.pcodec" or "pcodec"). Decode only.
-import type { DecodedArray, InitOptions } from './wasm.js';
+import type { DecodedArray } from './dtypes.js';
+import type { InitOptions } from './wasm/load.js';
 import type { WorkerPool } from './worker/index.js';
 
 /** The names registerPcodec() registers. */

@@ -1,5 +1,6 @@
 // numdecode/worker: decode in Web Workers (browsers) or worker_threads (Node).
-import type { BuildInfo, DecodedArray, InitOptions } from '../wasm.js';
+import type { DecodedArray } from '../dtypes.js';
+import type { BuildInfo, InitOptions } from '../wasm/load.js';
 import type { PcoChunk, PcoFileInfo } from '../pco.js';
 
 /** A job: format is an export of numdecode ('pco', 'alp', 'bpcells', ...), op one of its functions. */
