@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import path from 'node:path';
 import { AlpError, CODES, alp, init } from '../../../js/index.js';
-import { getModule } from '../../../js/wasm.js';
+import { getModule } from '../../../js/wasm/load.js';
 import { bytesOf, corpusRoot, expectSameBytes, readBytes, readJson, sha256 } from '../helpers/corpus.js';
 
 const alpDir = path.join(corpusRoot, 'alp');

@@ -20,7 +20,7 @@ function run(script, { esm }) {
   return JSON.parse(out.trim().split('\n').pop());
 }
 
-// Records the numdecode .wasm files the process reads: in Node js/wasm.js reads a module's bytes
+// Records the numdecode .wasm files the process reads: in Node js/wasm/load.js reads a module's bytes
 // with fs/promises.readFile, which this wraps (syncBuiltinESMExports makes import() see the wrapper).
 const RECORD_WASM_READS = `
   const wasmReads = [];
@@ -45,14 +45,14 @@ const CJS_PRELUDE = `
   const { syncBuiltinESMExports } = require('node:module');
   ${RECORD_WASM_READS}
 `;
-// The loaded formats, as js/wasm.js (the same module instance the entries use) knows them.
+// The loaded formats, as js/wasm/load.js (the same module instance the entries use) knows them.
 const LOADED_FORMATS = `const loadedFormats = ['pco', 'alp', 'bpcells'].filter(wasm.formatLoaded);`;
 
 test("import 'numdecode/alp': init() loads only the ALP module; decodes, errors and functions are the main entry's", () => {
   const out = run(
     `${ESM_PRELUDE}
     const light = await import('numdecode/alp');
-    const wasm = await import(${q(path.join(projectRoot, 'js/wasm.js'))});
+    const wasm = await import(${q(path.join(projectRoot, 'js/wasm/load.js'))});
     const out = {};
     try { light.alp.decode(new Uint8Array(8), 'f64'); } catch (err) { out.beforeInit = [err instanceof light.NumdecodeError, err.code]; }
     const api = await light.init();
@@ -109,7 +109,7 @@ test("require('numdecode/alp'): init() loads only the ALP module, then decodes a
       try { light.alp.decode(new Uint8Array(8), 'f32'); } catch (err) { out.beforeInit = err.message; }
       const api = await light.init({ simd: 'auto' });
       out.initResolvesToEsm = typeof api.alp.decode === 'function' && api.alp.decode === (await import('numdecode/alp')).alp.decode;
-      const wasm = await import(${q(path.join(projectRoot, 'js/wasm.js'))});
+      const wasm = await import(${q(path.join(projectRoot, 'js/wasm/load.js'))});
       ${LOADED_FORMATS}
       out.loaded = loadedFormats;
       out.wasmReads = [...wasmReads];
@@ -144,7 +144,7 @@ test("import 'numdecode/bpcells': open() loads only the BPCells module; director
   const out = run(
     `${ESM_PRELUDE}
     const light = await import('numdecode/bpcells');
-    const wasm = await import(${q(path.join(projectRoot, 'js/wasm.js'))});
+    const wasm = await import(${q(path.join(projectRoot, 'js/wasm/load.js'))});
     const out = { wasmReadsOnImport: [...wasmReads] };
     const matrix = await light.bpcells.open(${q(path.join(dir, 'matrix'))});
     ${LOADED_FORMATS}
@@ -197,7 +197,7 @@ test("require('numdecode/bpcells'): init() loads only the BPCells module, then r
     (async () => {
       const out = {};
       await light.init();
-      const wasm = await import(${q(path.join(projectRoot, 'js/wasm.js'))});
+      const wasm = await import(${q(path.join(projectRoot, 'js/wasm/load.js'))});
       ${LOADED_FORMATS}
       out.loaded = loadedFormats;
       out.wasmReads = [...wasmReads];

@@ -62,7 +62,7 @@ test('the tarball holds the library, every format\'s wasm builds and types, no C
     'js/index.js',
     'js/index.d.ts',
     'js/pco.js',
-    'js/wasm.js',
+    'js/wasm/load.js',
     'js/zarr.js',
     'js/zarr.d.ts',
     'js/worker/index.js',

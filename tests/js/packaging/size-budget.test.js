@@ -28,6 +28,8 @@ const PAGES = {
 
 // numdecode's JS files a page fetched, relative to the package root, sorted.
 const jsFiles = (format) => report[format].files.filter((f) => f.group === 'js').map((f) => f.path.replace('/node_modules/numdecode/', '')).sort();
+// The wasm layer every format's page loads (js/wasm/), sorted.
+const WASM_LAYER = ['js/wasm/call.js', 'js/wasm/heap.js', 'js/wasm/inputs.js', 'js/wasm/load.js', 'js/wasm/views.js'];
 // What a BPCells page must not fetch: other formats' JS, and the main entry that imports all of it.
 const NOT_BPCELLS_JS = /^js\/(index|pco|alp|zarr|parquet)\.js$|^js\/parquet\//;
 
@@ -61,15 +63,15 @@ describeMaybe('download budgets per format', () => {
     expect(totals.deps.raw).toBe(0); // no other package
     expect(totals.all.gzip).toBeLessThanOrEqual(PCO_PAGE_GZIP_BUDGET);
     const js = files.filter((f) => f.group === 'js').map((f) => f.path.replace('/node_modules/numdecode/', '')).sort();
-    expect(js).toEqual(['js/errors.js', 'js/pco-entry.js', 'js/pco.js', 'js/wasm.js']);
+    expect(js).toEqual(['js/bytes.js', 'js/dtypes.js', 'js/errors.js', 'js/pco-entry.js', 'js/pco.js', ...WASM_LAYER]);
   });
 
   test('the Zarr page loads numdecode/zarr, the Pco decoder and nothing of the other formats', () => {
-    expect(jsFiles('zarr')).toEqual(['js/errors.js', 'js/pco.js', 'js/wasm.js', 'js/zarr.js']);
+    expect(jsFiles('zarr')).toEqual(['js/bytes.js', 'js/dtypes.js', 'js/errors.js', 'js/pco.js', ...WASM_LAYER, 'js/zarr.js']);
   });
 
   test('the ALP page loads numdecode/alp, the ALP decoder and nothing of the other formats', () => {
-    expect(jsFiles('alp')).toEqual(['js/alp-entry.js', 'js/alp.js', 'js/errors.js', 'js/wasm.js']);
+    expect(jsFiles('alp')).toEqual(['js/alp-entry.js', 'js/alp.js', 'js/bytes.js', 'js/dtypes.js', 'js/errors.js', ...WASM_LAYER]);
   });
 
   test('the BPCells pages (a directory, an HDF5 file) load numdecode/bpcells and no other format\'s JS; h5wasm only for HDF5', () => {

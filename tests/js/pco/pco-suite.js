@@ -3,7 +3,7 @@
 // own module instance with the build it asks for.
 import { describe, expect, test, beforeAll } from '@jest/globals';
 import { buildInfo, init, pco } from '../../../js/index.js';
-import { typedArrayFor } from '../../../js/wasm.js';
+import { typedArrayFor } from '../../../js/dtypes.js';
 import {
   bytesOf,
   concatBytes,

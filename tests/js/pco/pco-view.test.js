@@ -1,7 +1,7 @@
 // pco.decodeView: values read in place from wasm memory until release().
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { init, pco } from '../../../js/index.js';
-import { getModule } from '../../../js/wasm.js';
+import { getModule } from '../../../js/wasm/load.js';
 import { bytesOf, concatBytes, expectSameBytes, pcoCases, pcoCorruptCases, pcoDir, readBytes, sha256 } from '../helpers/corpus.js';
 
 const standalone = pcoCases().filter((c) => c.format === 'standalone');

@@ -6,7 +6,7 @@ import { expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { AlpError, CODES, NumdecodeError, alp, bpcells, buildInfo, init, pco } from '../../../js/index.js';
-import { formatLoaded } from '../../../js/wasm.js';
+import { formatLoaded } from '../../../js/wasm/load.js';
 import { corpusRoot, pcoDir, projectRoot, readBytes } from '../helpers/corpus.js';
 
 const sameBytes = (typed, file) => Buffer.from(typed.buffer, typed.byteOffset, typed.byteLength).equals(readFileSync(file));

@@ -3,7 +3,9 @@ import { expect, test } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { buildInfo, init, simdSupported, DTYPES } from '../../../js/index.js';
-import { getModule, viewAs, withInputs } from '../../../js/wasm.js';
+import { viewAs } from '../../../js/dtypes.js';
+import { withInputs } from '../../../js/wasm/inputs.js';
+import { getModule } from '../../../js/wasm/load.js';
 import { projectRoot } from '../helpers/corpus.js';
 
 const pkg = JSON.parse(readFileSync(path.join(projectRoot, 'package.json'), 'utf8'));

@@ -3,7 +3,7 @@
 import { afterEach, beforeAll, describe, expect, test } from '@jest/globals';
 import path from 'node:path';
 import { alp, init, pco, wasmInput } from '../../../js/index.js';
-import { getModule } from '../../../js/wasm.js';
+import { getModule } from '../../../js/wasm/load.js';
 import { bytesOf, corpusRoot, expectSameBytes, pcoDir, readBytes, readJson } from '../helpers/corpus.js';
 
 const alpDir = path.join(corpusRoot, 'alp');
