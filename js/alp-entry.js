@@ -12,6 +12,7 @@ import * as self from './alp-entry.js';
 
 export { buildInfo, simdSupported } from './wasm/load.js';
 export { wasmInput } from './wasm/inputs.js';
+export { memoryUsage, releaseMemory, autoReleaseMemory } from './wasm/memory.js';
 export { DTYPES } from './dtypes.js';
 export * as alp from './alp.js';
 export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError } from './errors.js';

@@ -13,6 +13,7 @@ import * as self from './bpcells-entry.js';
 
 export { buildInfo, simdSupported } from './wasm/load.js';
 export { DTYPES } from './dtypes.js';
+export { memoryUsage, releaseMemory, autoReleaseMemory } from './wasm/memory.js';
 export * as bpcells from './bpcells/index.js';
 export * as io from './io/index.js';
 export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError } from './errors.js';

@@ -6,7 +6,8 @@ export type NumdecodeErrorCode =
   | 'ERR_NOT_FOUND'
   | 'ERR_UNSUPPORTED'
   | 'ERR_ABORTED'
-  | 'ERR_CHANGED';
+  | 'ERR_CHANGED'
+  | 'ERR_IN_USE';
 
 export declare const CODES: {
   readonly BAD_DATA: 'ERR_BAD_DATA';
@@ -17,6 +18,7 @@ export declare const CODES: {
   readonly UNSUPPORTED: 'ERR_UNSUPPORTED';
   readonly ABORTED: 'ERR_ABORTED';
   readonly CHANGED: 'ERR_CHANGED';
+  readonly IN_USE: 'ERR_IN_USE';
 };
 
 export interface NumdecodeErrorDetails {

@@ -10,6 +10,7 @@
 //   ERR_UNSUPPORTED      valid input that numdecode does not decode (a codec, a version)
 //   ERR_ABORTED          the caller's AbortSignal fired
 //   ERR_CHANGED          the file changed on the server while it was being read
+//   ERR_IN_USE           releaseMemory() while views or input buffers still hold the module's memory
 
 export const CODES = Object.freeze({
   BAD_DATA: 'ERR_BAD_DATA',
@@ -20,6 +21,7 @@ export const CODES = Object.freeze({
   UNSUPPORTED: 'ERR_UNSUPPORTED',
   ABORTED: 'ERR_ABORTED',
   CHANGED: 'ERR_CHANGED',
+  IN_USE: 'ERR_IN_USE',
 });
 
 const KNOWN = new Set(Object.values(CODES));

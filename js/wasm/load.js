@@ -28,6 +28,8 @@ const WASM_FILE = {
 };
 const loading = new Map(); // format -> promise of its module, shared by concurrent loads
 const loaded = new Map(); // format -> its module, once ready
+const loadedWith = new Map(); // format -> where its module came from (module / wasmBinary / wasmUrl), to load a fresh one alike
+let onUse = null; // called by getModule (memory.js's automatic release), or null
 let chosenSimd = null; // the build the first load chose, for every format
 
 // A minimal module whose only function opens an exception-handling block (try ... end) and uses
@@ -216,6 +218,7 @@ export async function loadFormats(options = {}) {
 function loadFormat(format, simd, options) {
   let promise = loading.get(format);
   if (promise === undefined) {
+    loadedWith.set(format, { module: options.module, wasmBinary: options.wasmBinary, wasmUrl: options.wasmUrl });
     promise = loadModule(format, simd, options).then(
       (mod) => {
         loaded.set(format, mod);
@@ -252,6 +255,32 @@ export async function ensureFormat(format, initOptions) {
   return loaded.get(format) ?? (await loadFormats({ ...initOptions, formats: [format] }), loaded.get(format));
 }
 
+/**
+ * A new instance of a loaded format's module, from the same bytes as its first load, with the
+ * memory of a fresh load (wasm memory never shrinks: a new instance is the only way back). It
+ * does not replace the loaded one: see replaceModule().
+ */
+export function freshInstance(format) {
+  if (!loaded.has(format)) throw new Error(`numdecode: ${format} is not loaded`);
+  return loadModule(format, chosenSimd, loadedWith.get(format));
+}
+
+/** Makes `mod` (from freshInstance) the format's module for every later call. */
+export function replaceModule(format, mod) {
+  loaded.set(format, mod);
+  loading.set(format, Promise.resolve(mod));
+}
+
+/** The loaded modules, format -> module. */
+export function loadedModules() {
+  return new Map(loaded);
+}
+
+/** fn(format, mod) runs on every getModule() (null: none); memory.js's automatic release. */
+export function setOnUse(fn) {
+  onUse = fn;
+}
+
 /** True once the format's module is loaded. */
 export function formatLoaded(format) {
   return loaded.has(format);
@@ -266,6 +295,7 @@ export function getModule(format) {
       code: CODES.NOT_INITIALIZED,
     });
   }
+  if (onUse !== null) onUse(format, mod);
   return mod;
 }
 

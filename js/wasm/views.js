@@ -1,6 +1,23 @@
 // Zero-copy views of values in a module's memory, as every decodeView returns them.
 import { getModule } from './load.js';
 
+// Per module, the views (and wasmInputs) not yet released, by what made them: while any is live
+// the module's memory holds data a caller reads, so releaseMemory() must not replace the module.
+const live = new WeakMap(); // module -> Map(what -> count)
+
+/** {what: count} of a module's unreleased views and input buffers. */
+export function liveViews(mod) {
+  return Object.fromEntries(live.get(mod) ?? []);
+}
+
+function count(mod, what, by) {
+  let m = live.get(mod);
+  if (m === undefined) live.set(mod, (m = new Map()));
+  const n = (m.get(what) ?? 0) + by;
+  if (n === 0) m.delete(what);
+  else m.set(what, n);
+}
+
 /**
  * A zero-copy view of `length` values of class Type at ptr in the format's wasm memory, as every decodeView
  * returns it: `values` is re-created after memory growth (which detaches old typed arrays) and
@@ -30,11 +47,13 @@ export class WasmView {
     this.#Type = Type;
     this.#ptr = ptr;
     this.#length = length;
+    count(mod, what, 1);
     /** Frees the values' memory. Safe to call more than once. */
     this.release = () => {
       if (this.#released) return;
       this.#released = true;
       this.#current = null;
+      count(mod, what, -1);
       free();
     };
     this.close = this.release;
