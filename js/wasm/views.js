@@ -10,6 +10,20 @@ export function liveViews(mod) {
   return Object.fromEntries(live.get(mod) ?? []);
 }
 
+/**
+ * Counts an allocation that outlives a synchronous stretch (made, then filled across awaits) as a
+ * holder of the module's memory, like a live view, so that releaseMemory() does not replace the
+ * module under it. Returns the release function (safe to call more than once).
+ */
+export function holdMemory(mod, what) {
+  count(mod, what, 1);
+  let held = true;
+  return () => {
+    if (held) count(mod, what, -1);
+    held = false;
+  };
+}
+
 function count(mod, what, by) {
   let m = live.get(mod);
   if (m === undefined) live.set(mod, (m = new Map()));
