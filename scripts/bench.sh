@@ -10,4 +10,5 @@ node bench/pco-reference.mjs
 node bench/bpcells-read.mjs
 node bench/bpcells-fetch.mjs
 node bench/bpcells-hdf5-fetch.mjs
+node bench/memory.mjs
 node bench/size-report.mjs
