@@ -7,11 +7,15 @@
 // out after each call. Measured on the 3.8M-entry corpus matrix: each call costs ~1-2 µs besides its
 // work, and 64-256 KiB pieces (copied out while in cache) ran 0.6-1.2 ms slower per whole read than
 // 1 MiB ones: the copy out is no faster from cache, the extra calls cost.
-import { binding, getModule, wasmInput } from '../wasm.js';
-import { BpcellsError } from './sources.js';
-import { CODES } from '../errors.js';
+import { binding } from '../wasm/call.js';
+import { wasmInput } from '../wasm/inputs.js';
+import { getModule } from '../wasm/load.js';
+import { BpcellsError, CODES } from '../errors.js';
 
-const CHUNK = 128;
+/** Values per BP-128 chunk. */
+export const CHUNK = 128;
+/** numdecode_bpcells_decode_to's variant codes (which delta coding a stream uses). */
+export const VARIANT = { plain: 0, m1: 1, d1: 2, d1z: 3 };
 const BLOCK_WORDS = 1 << 20; // packed words per copied block: 4 MiB of wasm memory at most
 const BLOCK_CHUNKS = 8192; // chunks per block: their offsets and starts are copied in too
 const PIECE_CHUNKS = 2048; // JS targets: values per call (1 MiB)

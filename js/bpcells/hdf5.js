@@ -3,7 +3,8 @@
 // matrix opened here has the same API, laziness and checks as a directory; errors name the
 // dataset path (err.file = "/mat/idxptr").
 import { BpcellsError } from '../errors.js';
-import { Matrix, openSource } from './matrix.js';
+import { Matrix } from './matrix.js';
+import { openMatrix } from './open-matrix.js';
 import { openHandle } from './hdf5-runtime.js';
 import { Hdf5GroupSource, Hdf5Reader, normalizeGroup } from './hdf5-group-source.js';
 
@@ -112,7 +113,7 @@ export async function openHdf5File(file, head, options = {}) {
     const prefetchBytes = options.prefetchBytes ?? (reader.handle.lazy.sync ? HDF5_PREFETCH_SYNC : HDF5_PREFETCH_ASYNC);
     let m;
     try {
-      m = await openSource(src, { ...options, prefetchBytes });
+      m = await openMatrix(src, { ...options, prefetchBytes });
     } catch (err) {
       throw relocate(err, src, file.name);
     }
@@ -136,7 +137,7 @@ export async function listHdf5File(file, head, options = {}) {
     for (const { group } of groups) {
       const src = new Hdf5GroupSource(reader, group, file.stats);
       try {
-        const m = await openSource(src, { prefetchBytes: 0 });
+        const m = await openMatrix(src, { prefetchBytes: 0 });
         out.push({ group, version: m.version, shape: m.shape, storageOrder: m.storageOrder, nnz: m.nnz });
       } catch (err) {
         const e = relocate(err, src, file.name);

@@ -2,8 +2,8 @@
 // there (a directory, or the HDF5 signature "\x89HDF\r\n\x1a\n" at offset 0, 512, 1024, ...), not
 // by the name. h5wasm is loaded only once an HDF5 signature has been seen.
 import { BpcellsError } from '../errors.js';
-import { open as openDirectory } from './matrix.js';
-import { HttpSource, LocalDirSource, ObjectSource } from './sources.js';
+import { openMatrix } from './open-matrix.js';
+import { HttpSource, LocalDirSource, ObjectSource, toSource } from './sources.js';
 import { openByteFile } from './byte-file.js';
 import { probe } from '../hdf5/signature.js';
 
@@ -93,7 +93,7 @@ export async function open(source, options = {}) {
   const c = await classify(source, options);
   if (c.kind === 'hdf5') return (await hdf5()).openHdf5File(c.file, c.head, options);
   try {
-    return await openDirectory(c.source, options);
+    return await openMatrix(toSource(c.source, options), options);
   } catch (err) {
     if (c.fallbackProbe && err instanceof BpcellsError && err.file === 'version' && /file missing/.test(err.message)) {
       const r = await probeFile(c.source, options, false).catch(() => null);

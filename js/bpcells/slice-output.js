@@ -1,9 +1,9 @@
 // Where Matrix.read / readView put a slice: fresh typed arrays, the caller's arrays (`into`), or
 // wasm memory (a zero-copy view). The reader decodes into "targets": {array} (a JS typed array
 // that receives the values at its start) or {ptr} (a byte offset in wasm memory).
-import { CODES } from '../errors.js';
-import { getModule, wasmView } from '../wasm.js';
-import { BpcellsError } from './sources.js';
+import { BpcellsError, CODES } from '../errors.js';
+import { getModule } from '../wasm/load.js';
+import { wasmView } from '../wasm/views.js';
 
 const FORMAT = 'bpcells';
 const VALUE_TYPES = { u32: Uint32Array, f32: Float32Array, f64: Float64Array };

@@ -1,0 +1,89 @@
+// idxptr, the matrix's offset table (one entry per storage-axis position, plus one), read in
+// blocks of IDXPTR_BLOCK entries that stay cached: a column read fetches the block holding it (one
+// small range), neighbouring columns then cost nothing, and a matrix with millions of columns
+// never loads its whole idxptr. Small files are one block.
+import { BpcellsError } from '../errors.js';
+import { ArrayFile, HEADER, checkHeader } from './array-file.js';
+import { checkMonotone, u32ToNumbers, u64ToNumbers } from './numbers.js';
+
+const IDXPTR_BLOCK = 512;
+
+export class IdxptrReader {
+  /** type: 'u32' (format 1) or 'u64'. */
+  constructor(source, type) {
+    this.file = new ArrayFile(source, 'idxptr', type);
+    this.blocks = new Map(); // block number -> Promise<Float64Array>
+  }
+
+  _convert(bytes, first) {
+    const ptr = this.file.type === 'u64' ? u64ToNumbers(bytes, 'idxptr', first) : u32ToNumbers(bytes);
+    checkMonotone(ptr, first);
+    return ptr;
+  }
+
+  /** Header, size and the first block in one request (its length comes from `shape`). */
+  async open(expectedCount) {
+    const f = this.file;
+    const firstEntries = Math.max(1, Math.min(expectedCount, IDXPTR_BLOCK));
+    const head = await f.source.read('idxptr', 0, HEADER + firstEntries * f.elem);
+    checkHeader(head, f.type, 'idxptr');
+    f.setSize(await f.source.size('idxptr'));
+    if (f.count === 0) throw new BpcellsError('idxptr: empty, needs at least one entry', { file: 'idxptr' });
+    const first = this._convert(head.subarray(HEADER), 0);
+    if (first[0] !== 0) throw new BpcellsError(`idxptr: first entry is ${first[0]}, not 0`, { file: 'idxptr' });
+    if (f.count <= IDXPTR_BLOCK && firstEntries >= f.count) {
+      this.blocks.set(0, Promise.resolve(first.subarray(0, f.count)));
+    } else if (firstEntries === Math.min(IDXPTR_BLOCK, f.count)) {
+      this.blocks.set(0, Promise.resolve(first));
+    }
+  }
+
+  _block(b) {
+    if (!this.blocks.has(b)) {
+      const i0 = b * IDXPTR_BLOCK;
+      const i1 = Math.min(this.file.count, i0 + IDXPTR_BLOCK);
+      const p = this.file.slice(i0, i1).then((bytes) => this._convert(bytes, i0));
+      this.blocks.set(b, p);
+      p.catch(() => this.blocks.delete(b));
+    }
+    return this.blocks.get(b);
+  }
+
+  /**
+   * Entries [a, b) as numbers, checked to be non-decreasing; missing neighbouring blocks are
+   * fetched as one range.
+   */
+  async get(a, b) {
+    const out = new Float64Array(b - a);
+    if (b === a) return out;
+    const b0 = Math.floor(a / IDXPTR_BLOCK);
+    const b1 = Math.floor((b - 1) / IDXPTR_BLOCK);
+    for (let k = b0; k <= b1; ) {
+      if (this.blocks.has(k)) {
+        k++;
+        continue;
+      }
+      let e = k;
+      while (e + 1 <= b1 && !this.blocks.has(e + 1)) e++;
+      const i0 = k * IDXPTR_BLOCK;
+      const i1 = Math.min(this.file.count, (e + 1) * IDXPTR_BLOCK);
+      const run = this.file.slice(i0, i1).then((bytes) => this._convert(bytes, i0));
+      for (let x = k; x <= e; x++) {
+        const off = (x - k) * IDXPTR_BLOCK;
+        const p = run.then((all) => all.subarray(off, Math.min(all.length, off + IDXPTR_BLOCK)));
+        this.blocks.set(x, p);
+        p.catch(() => this.blocks.delete(x));
+      }
+      k = e + 1;
+    }
+    for (let k = b0; k <= b1; k++) {
+      const block = await this._block(k);
+      const i0 = k * IDXPTR_BLOCK;
+      const lo = Math.max(a, i0);
+      const hi = Math.min(b, i0 + block.length);
+      out.set(block.subarray(lo - i0, hi - i0), lo - a);
+    }
+    checkMonotone(out, a);
+    return out;
+  }
+}

@@ -1,0 +1,137 @@
+// A Matrix from a source of named array files (a directory, or an HDF5 group presented as one):
+// open reads version, storage_order, shape, the first block of idxptr, the 8-byte headers of the
+// data files and, for packed matrices, the *_idx / *_starts seek tables when together they fit
+// `prefetchBytes` (else they are read by range on demand). Everything is checked: headers,
+// lengths, monotone idxptr, counts that agree; BPCells itself accepts several of these
+// corruptions silently (src/bpcells/matrix.cpp checks a whole directory the same way).
+import { BpcellsError } from '../errors.js';
+import { textAt } from '../wasm/heap.js';
+import { ensureFormat, getModule } from '../wasm/load.js';
+import { ArrayFile, HEADER, callBpcells, checkHeader, singleLine } from './array-file.js';
+import { CHUNK, VARIANT } from './chunk-decoder.js';
+import { IdxptrReader } from './idxptr.js';
+import { Matrix } from './matrix.js';
+import { PackedStream, residentRegistry } from './packed-stream.js';
+
+const DEFAULT_PREFETCH = 4 * 1024 * 1024;
+const DEFAULT_RESIDENT = 16 * 1024 * 1024; // the I/O layer's default cacheBytes
+
+// The version file -> {text, packed, dtype, format} (checked in C++: src/bpcells/matrix.cpp).
+function parseVersion(bytes) {
+  const mod = getModule('bpcells');
+  return JSON.parse(callBpcells([bytes], (p, l) => textAt(mod, mod._numdecode_bpcells_parse_version(p, l)), { file: 'version' }));
+}
+
+function parseStorageOrder(bytes) {
+  const order = singleLine(bytes, 'storage_order');
+  if (order !== 'row' && order !== 'col') {
+    throw new BpcellsError(`storage_order: must be "row" or "col", found ${JSON.stringify(order)}`, { file: 'storage_order' });
+  }
+  return order;
+}
+
+/**
+ * Opens the matrix whose array files `src` holds by name: a directory (js/io's RangeDirectory) or
+ * an HDF5 group (hdf5-group-source.js). options.prefetchBytes: seek tables loaded whole at open
+ * when together at most this many bytes (default 4 MiB; 0 = everything by range); cacheBytes
+ * bounds the packed words kept in wasm memory (half per stream).
+ */
+export async function openMatrix(src, options = {}) {
+  options = options ?? {};
+  await ensureFormat('bpcells'); // only the BPCells module: a page reading matrices needs no other
+  // Fetched together; a failure is reported for the first file in this order, so that a
+  // directory without a `version` says so whatever answered first.
+  const first = await Promise.allSettled([src.readAll('version'), src.readAll('storage_order'), src.readAll('shape')]);
+  const failed = first.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  const [versionBytes, orderBytes, shapeBytes] = first.map((r) => r.value);
+  const version = parseVersion(versionBytes);
+  const storageOrder = parseStorageOrder(orderBytes);
+  checkHeader(shapeBytes, 'u32', 'shape');
+  if (shapeBytes.length !== HEADER + 8) {
+    throw new BpcellsError(`shape: ${(shapeBytes.length - HEADER) / 4} entries, expected 2 (nrow, ncol)`, { file: 'shape' });
+  }
+  const sdv = new DataView(shapeBytes.buffer, shapeBytes.byteOffset + HEADER, 8);
+  const shape = [sdv.getUint32(0, true), sdv.getUint32(4, true)];
+
+  const m = Object.create(Matrix.prototype);
+  Object.assign(m, {
+    source: src,
+    version: version.text,
+    format: version.format,
+    packed: version.packed,
+    dtype: version.dtype,
+    shape,
+    storageOrder,
+  });
+  const major = m.major;
+  const minor = m.minor;
+
+  const budget = options.prefetchBytes ?? DEFAULT_PREFETCH;
+  if (!(budget >= 0)) throw new BpcellsError(`options.prefetchBytes must be >= 0, got ${budget}`);
+  const ptr = new IdxptrReader(src, version.format === 1 ? 'u32' : 'u64');
+  m._idxptr = ptr;
+
+  // Second round, all independent: idxptr, *_idx_offsets, data headers / unpacked arrays.
+  const jobs = [ptr.open(major + 1)];
+  const valType = version.dtype;
+  if (version.packed) {
+    m._indexStream = new PackedStream(src, 'index', VARIANT.d1z, version.format);
+    jobs.push(m._indexStream.openSmall());
+    if (valType === 'u32') {
+      m._valStream = new PackedStream(src, 'val', VARIANT.m1, version.format);
+      jobs.push(m._valStream.openSmall());
+    }
+    // The packed words of the last range read stay in wasm memory (decoded there by the next reads
+    // of that range), within the I/O cache's bound: half of it per stream.
+    m._residentBytes = (options.cacheBytes ?? DEFAULT_RESIDENT) / 2;
+    residentRegistry?.register(m, [m._indexStream, m._valStream].filter(Boolean));
+  } else {
+    m._indexFile = new ArrayFile(src, 'index', 'u32');
+    jobs.push(m._indexFile.probe());
+  }
+  if (!m._valStream) {
+    m._valFile = new ArrayFile(src, 'val', valType);
+    jobs.push(m._valFile.probe());
+  }
+  await Promise.all(jobs);
+
+  // BPCells writes idxptr = [0, 0] for a matrix with no columns (its issue #305); shape wins.
+  let ptrCount = ptr.file.count;
+  if (major === 0 && ptrCount === 2 && (await ptr.get(0, 2))[1] === 0) ptrCount = 1;
+  if (ptrCount !== major + 1) {
+    throw new BpcellsError(
+      `idxptr: ${ptr.file.count} entries, expected ${major + 1} for ${major} ${storageOrder === 'col' ? 'columns (storage_order=col)' : 'rows (storage_order=row)'}`,
+      { file: 'idxptr' },
+    );
+  }
+  m.nnz = (await ptr.get(ptrCount - 1, ptrCount))[0];
+  const nnz = m.nnz;
+  if (nnz > 0 && minor === 0) throw new BpcellsError(`shape: ${nnz} non-zeros but the inner dimension is 0`, { file: 'shape' });
+
+  m._arrayNames = [];
+  if (version.packed) {
+    const nchunks = Math.ceil(nnz / CHUNK);
+    const streams = [m._indexStream, m._valStream].filter(Boolean);
+    const tableBytes = streams.reduce((s, st) => s + st.tableBytes(nchunks), 0);
+    const whole = tableBytes <= budget;
+    await Promise.all(streams.map((st) => st.openTables(nchunks, whole)));
+    for (const st of streams) {
+      m._arrayNames.push(st.data.name, st.idx.name);
+      if (st.starts) m._arrayNames.push(st.starts.name);
+      if (st.offsetsFile) m._arrayNames.push(st.offsetsFile.name);
+    }
+  } else {
+    m._arrayNames.push('index');
+  }
+  if (!m._valStream) m._arrayNames.push('val');
+  for (const f of [m._indexFile, m._valFile].filter(Boolean)) {
+    if (f.count !== nnz) {
+      throw new BpcellsError(
+        `${f.name}: ${f.count} entries but idxptr says ${nnz} non-zeros${f.count < nnz ? ' (truncated)' : ' (trailing data)'}`,
+        { file: f.name },
+      );
+    }
+  }
+  return m;
+}
