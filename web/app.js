@@ -1,16 +1,15 @@
 // The demo page: opens Pco files, ALP pages and BPCells directories (drop, picker, URL or
 // sample), decodes them with the numdecode package (values in a Web Worker) and shows what
-// is inside. Uses only the package's public API.
+// is inside. Uses the package's public API, and js/sniff.js to tell formats apart as the CLI does.
 import * as numdecode from '../js/index.js';
+import { SNIFF_BYTES, formatFromName, sniffBytes, sniffDirectory } from '../js/sniff.js';
 import { $, el, formatBytes } from './lib/dom.js';
 import { renderPco } from './views/pco-view.js';
 import { renderAlp } from './views/alp-view.js';
 import { renderBpcells, showVector, showBlock, findByName, stopBpcells, openBpcells } from './views/bpcells-view.js';
 import { filesZarrStore, isZarrFolder } from './lib/zarr-files-store.js';
 
-const PCO_MAGIC = [0x70, 0x63, 0x6f, 0x21]; // "pco!"
 const VIEWS = ['view-pco', 'view-alp', 'view-bpcells', 'view-zarr', 'view-parquet'];
-const PARQUET_MAGIC = [0x50, 0x41, 0x52, 0x31]; // "PAR1"
 
 // ---------------------------------------------------------------- status, errors
 
@@ -96,10 +95,6 @@ const requestCsv = async () => (await ask({ op: 'csv' }, { onProgress: setStage 
 
 let openGeneration = 0;
 
-function isPco(bytes) {
-  return bytes.length >= 4 && PCO_MAGIC.every((b, i) => bytes[i] === b);
-}
-
 /** Opens bytes already in memory as the chosen format ('auto', 'pco', 'alp-f32', 'alp-f64'). */
 async function openBytes(name, bytes, format) {
   const generation = ++openGeneration;
@@ -108,11 +103,10 @@ async function openBytes(name, bytes, format) {
   showView(null);
   $('ask-alp').hidden = true;
   if (format === 'bpcells') throw new Error('a BPCells matrix is a directory: open its folder or its base URL');
-  if ((format === 'auto' || format === 'parquet') && bytes.length >= 4 && PARQUET_MAGIC.every((x, i) => bytes[i] === x)) {
-    return openParquet(name, bytes);
-  }
+  const sniffed = sniffBytes(bytes);
+  if ((format === 'auto' || format === 'parquet') && sniffed === 'parquet') return openParquet(name, bytes);
   if (format === 'parquet') throw new Error(`${name} does not start with the Parquet magic PAR1`);
-  if (format === 'auto' && !isPco(bytes)) {
+  if (format === 'auto' && sniffed !== 'pco') {
     // Not Pco: an ALP page carries no dtype, so ask.
     clearStatus();
     $('ask-alp-text').firstChild.textContent = `${name} does not start with the Pco magic `;
@@ -156,12 +150,11 @@ for (const button of $('ask-alp').querySelectorAll('button')) {
   });
 }
 
-const HDF5_MAGIC = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a];
-
 /** A picked or dropped file: an HDF5 file opens lazily as a BPCells matrix group; others are read whole. */
 async function openPicked(file) {
-  const head = new Uint8Array(await file.slice(0, 8).arrayBuffer());
-  if ($('format').value === 'auto' && HDF5_MAGIC.every((b, i) => head[i] === b)) return openMatrix(file.name, file);
+  // The head only: HDF5's signature may follow a user block (512, 1024, ... bytes).
+  const head = new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
+  if ($('format').value === 'auto' && sniffBytes(head) === 'hdf5') return openMatrix(file.name, file);
   return openBytes(file.name, new Uint8Array(await file.arrayBuffer()), $('format').value);
 }
 
@@ -265,19 +258,18 @@ async function openParquet(name, source) {
   document.body.dataset.format = 'parquet';
 }
 
-// A store (…/x.zarr), a path inside one (…/x.zarr/t2m), or one of its metadata files.
-const isZarrUrl = (url) => /\.zarr(\/|$)/i.test(new URL(url).pathname);
-
 async function openUrl(input, format, extra = {}) {
   const url = new URL(input, location.href).href;
-  if (format === 'zarr' || (format === 'auto' && isZarrUrl(url))) {
+  // A store (…/x.zarr), a path inside one (…/x.zarr/t2m), or one of its metadata files.
+  const named = formatFromName(url);
+  if (format === 'zarr' || (format === 'auto' && named === 'zarr')) {
     const storeUrl = url.replace(/\/(zarr\.json|\.zgroup|\.zarray|\.zattrs|\.zmetadata)$/, '').replace(/\/+$/, '');
     const match = [...$('samples').options].find((o) => o.value && new URL(JSON.parse(o.value).url, location.href).href === new URL(input, location.href).href);
     $('samples').value = match ? match.value : '';
     return openZarrStore(lastSegment(storeUrl), storeUrl, extra);
   }
-  if (format === 'auto' && /\.(h5|hdf5|he5)$/i.test(new URL(url).pathname)) return openMatrix(lastSegment(url), url);
-  if (format === 'parquet' || (format === 'auto' && /\.parquet$/i.test(new URL(url).pathname))) {
+  if (format === 'auto' && named === 'hdf5') return openMatrix(lastSegment(url), url);
+  if (format === 'parquet' || (format === 'auto' && named === 'parquet')) {
     return openParquet(lastSegment(url), url);
   }
   // The sample menu shows the sample being opened, or nothing.
@@ -316,7 +308,7 @@ function filesSource(files) {
 function topLevelFiles(fileList) {
   const files = [...fileList];
   const depth = (f) => (f.webkitRelativePath || f.name).split('/').length;
-  const hasVersionAt = (d) => files.some((f) => depth(f) === d && f.name === 'version');
+  const hasVersionAt = (d) => sniffDirectory(files.filter((f) => depth(f) === d).map((f) => f.name)) === 'bpcells';
   const d = hasVersionAt(2) ? 2 : hasVersionAt(3) ? 3 : 2;
   return files.filter((f) => depth(f) === d);
 }
@@ -329,7 +321,7 @@ async function readDroppedDirectory(entry) {
       next();
     });
   let entries = await readAll(entry.createReader());
-  if (!entries.some((e) => e.name === 'version')) {
+  if (sniffDirectory(entries.map((e) => e.name)) !== 'bpcells') {
     const sub = entries.find((e) => e.isDirectory && e.name === 'matrix');
     if (sub) entries = await readAll(sub.createReader());
   }

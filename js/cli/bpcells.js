@@ -4,12 +4,13 @@
 //   numdecode bpcells DIR_OR_URL_OR_H5 [--group G] [--export OUTDIR] [--range a:b] [--max-bytes N] [--timeout MS]
 // --export writes idxptr.u64, index.u32, val.<u32|f32|f64> (raw little-endian, the stored
 // orientation: CSC for storage_order=col, CSR for row) and shape.json.
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import * as bpcells from '../bpcells/index.js';
-import { signatureOffset } from '../hdf5/signature.js';
+import { bytesOf } from '../bytes.js';
+import { sniffPath } from './input.js';
 
 export const name = 'bpcells';
 export const usage =
@@ -29,19 +30,9 @@ export class BpcellsUsageError extends Error {
   }
 }
 
-// True for a local file with the HDF5 signature at 0, 512, 1024, ... (first 16 KiB).
+// True for a local file with the HDF5 signature (at 0, 512, 1024, ...: after a user block).
 function isLocalHdf5(arg) {
-  let fd;
-  try {
-    fd = openSync(arg, 'r');
-    const head = new Uint8Array(16 * 1024);
-    const n = readSync(fd, head, 0, head.length, 0);
-    return signatureOffset(head.subarray(0, n)) >= 0;
-  } catch {
-    return false;
-  } finally {
-    if (fd !== undefined) closeSync(fd);
-  }
+  return sniffPath(arg) === 'hdf5';
 }
 
 /** True for an http(s) URL, a local directory or a local HDF5 file (the file formats take other files). */
@@ -120,8 +111,6 @@ function parseRange(text, major) {
   if (!(a <= b && b <= major)) throw new BpcellsUsageError(`--range ${text}: need 0 <= a <= b <= ${major}`);
   return [a, b];
 }
-
-const bytesOf = (t) => new Uint8Array(t.buffer, t.byteOffset, t.byteLength);
 
 /** Writes the decoded arrays of positions [a, b) to outDir; returns the shape.json object. */
 export async function exportMatrix(target, outDir, rangeText, options = {}) {

@@ -1,14 +1,14 @@
 // A zarrita store over a picked folder (File objects with webkitRelativePath "folder/a/zarr.json"):
 // get and getRange read only the file, or the bytes, asked for.
 
+import { sniffDirectory } from '../../js/sniff.js';
+
 const METADATA_NAMES = new Set(['zarr.json', '.zarray', '.zgroup', '.zattrs', '.zmetadata']);
 
-/** True when the picked files hold a Zarr store at their top folder (zarr.json, .zgroup or .zarray). */
+/** True when the picked files hold a Zarr store at their top folder (zarr.json, .zgroup, .zarray or .zmetadata). */
 export function isZarrFolder(files) {
-  return [...files].some((f) => {
-    const parts = (f.webkitRelativePath || f.name).split('/');
-    return parts.length === 2 && (parts[1] === 'zarr.json' || parts[1] === '.zgroup' || parts[1] === '.zarray');
-  });
+  const paths = [...files].map((f) => (f.webkitRelativePath || f.name).split('/'));
+  return sniffDirectory(paths.filter((parts) => parts.length === 2).map((parts) => parts[1])) === 'zarr';
 }
 
 /** {store, listMetadataKeys, name} for the picked folder's files. */
