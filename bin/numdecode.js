@@ -2,11 +2,14 @@
 // numdecode command line: a small dispatcher. Each format lives in js/cli/<format>.js and
 // exports {name, summary, options, optionHelp, decode(bytes, values), inspect(bytes, values)};
 // commands that are not decode/inspect (e.g. a directory format) register in COMMANDS.
-import { createWriteStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { halfToNumber } from '../js/number-text.js';
+import { bytesOf } from '../js/bytes.js';
+import { readInput, sniffPath } from '../js/cli/input.js';
+import { csvText, writeOutput } from '../js/cli/output.js';
 import { init } from '../js/index.js';
+import { halfToNumber } from '../js/number-text.js';
+import { sniffBytes } from '../js/sniff.js';
 
 // --format NAME -> module with decode/inspect.
 const FORMATS = {
@@ -54,30 +57,12 @@ function findFormat(argv) {
   return undefined;
 }
 
-const PCO_MAGIC = [0x70, 0x63, 0x6f, 0x21]; // "pco!"
-const PARQUET_MAGIC = [0x50, 0x41, 0x52, 0x31]; // "PAR1"
-const HDF5_MAGIC = [0x89, 0x48, 0x44, 0x46, 0x0d, 0x0a, 0x1a, 0x0a];
-
-function startsWith(bytes, magic, at = 0) {
-  return bytes.length >= at + magic.length && magic.every((b, i) => bytes[at + i] === b);
-}
-
 // The format of a file from its first bytes; containers are pointed to their own commands.
 function detectFormat(bytes) {
-  if (startsWith(bytes, PCO_MAGIC)) return 'pco';
-  if (startsWith(bytes, PARQUET_MAGIC)) throw new UsageError('this is a Parquet file: read it with numdecode parquet FILE (or numdecode inspect FILE)');
-  for (let at = 0; at + 8 <= Math.min(bytes.length, 1 << 16); at = at === 0 ? 512 : at * 2) {
-    if (startsWith(bytes, HDF5_MAGIC, at)) throw new UsageError('this is an HDF5 file: read a BPCells matrix in it with numdecode bpcells FILE (or numdecode inspect FILE)');
-  }
-  return DEFAULT_FORMAT; // no signature: Pco's reader says what is wrong with it
-}
-
-async function readInput(file) {
-  if (file !== '-') return new Uint8Array(await readFile(file));
-  const parts = [];
-  for await (const chunk of process.stdin) parts.push(chunk);
-  const all = Buffer.concat(parts);
-  return new Uint8Array(all.buffer, all.byteOffset, all.byteLength);
+  const format = sniffBytes(bytes);
+  if (format === 'parquet') throw new UsageError('this is a Parquet file: read it with numdecode parquet FILE (or numdecode inspect FILE)');
+  if (format === 'hdf5') throw new UsageError('this is an HDF5 file: read a BPCells matrix in it with numdecode bpcells FILE (or numdecode inspect FILE)');
+  return DEFAULT_FORMAT; // Pco, or no signature: Pco's reader says what is wrong with it
 }
 
 // ---- value output: raw bytes, CSV lines or JSON ----
@@ -87,15 +72,11 @@ function textOf(dtype, values, i) {
   return dtype === 'f16' ? String(halfToNumber(values[i])) : String(values[i]);
 }
 
-function* csvLines(chunks) {
-  const BATCH = 4096;
-  for (const { dtype, values } of chunks) {
-    for (let i = 0; i < values.length; i += BATCH) {
-      let text = '';
-      for (let j = i; j < Math.min(values.length, i + BATCH); j++) text += textOf(dtype, values, j) + '\n';
-      yield text;
-    }
-  }
+// One value per line (the chunks share one dtype: checked before).
+function csvLines(chunks) {
+  const values = concatValues(chunks);
+  const dtype = chunks[0]?.dtype;
+  return csvText({ rowCount: values.length, columnCount: 1, cell: (i) => textOf(dtype, values, i) });
 }
 
 // JSON has no NaN, Infinity or 64-bit integers: those become strings.
@@ -127,7 +108,7 @@ function concatValues(chunks) {
 }
 
 function rawPieces(chunks) {
-  return chunks.map(({ values }) => new Uint8Array(values.buffer, values.byteOffset, values.byteLength));
+  return chunks.map(({ values }) => bytesOf(values));
 }
 
 async function loadFormat(name) {
@@ -147,16 +128,6 @@ function parse(argv, formatOptions, withOutput) {
     throw new UsageError(err.message);
   }
   return parsed;
-}
-
-// Writes every chunk, then waits until the data is handed to the OS (stdout is never closed).
-function writeAll(stream, chunks, close) {
-  return new Promise((resolve, reject) => {
-    stream.on('error', reject);
-    for (const c of chunks) stream.write(c);
-    if (close) stream.end(resolve);
-    else stream.write('', resolve);
-  });
 }
 
 const DECODE_OPTIONS = { to: { type: 'string' }, chunk: { type: 'string' } };
@@ -200,11 +171,7 @@ async function decodeOrInspect(command, argv) {
   const count = chunks.reduce((n, c) => n + c.values.length, 0);
   process.stderr.write(`numdecode: ${count} ${dtypes.join('+') || 'no'} values in ${chunks.length} chunk(s)\n`);
   const pieces = to === 'raw' ? rawPieces(chunks) : to === 'csv' ? csvLines(chunks) : [jsonText(chunks)];
-  if (values.output === undefined || values.output === '-') {
-    await writeAll(process.stdout, pieces, false);
-  } else {
-    await writeAll(createWriteStream(values.output), pieces, true);
-  }
+  await writeOutput(pieces, values.output);
 }
 
 async function version() {
@@ -222,6 +189,7 @@ async function main(argv) {
     // Parquet (issue 15): a file starting with PAR1, or a .parquet URL.
     const parquetCli = await COMMANDS.parquet();
     if (await parquetCli.isTarget(rest)) return parquetCli.runInspect(rest);
+    if (rest.some((arg) => sniffPath(arg) === 'zarr')) throw new UsageError('this is a Zarr store: list it with numdecode zarr DIR');
     const bpcellsCli = await COMMANDS.bpcells();
     if (rest.some((arg) => bpcellsCli.isTarget(arg))) return bpcellsCli.runInspect(rest);
   }

@@ -1,10 +1,13 @@
 // The Parquet part of the CLI:
 //   numdecode parquet FILE|URL [--columns a,b] [--rows a:b] [--format csv|json|bin] [-o OUT]
 //   numdecode inspect FILE.parquet        (any file starting with the PAR1 magic, or a .parquet URL)
-import { createWriteStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { bytesOf } from '../bytes.js';
+import { formatF32 } from '../number-text.js';
 import { read, inspect } from '../parquet.js';
+import { formatFromName } from '../sniff.js';
+import { sniffPath } from './input.js';
+import { csvText, writeOutput } from './output.js';
 
 export const usage =
   'Usage: numdecode parquet FILE|URL [--columns a,b] [--rows START:END] [--format csv|json|bin] [-o OUT]\n' +
@@ -26,40 +29,21 @@ function parseRows(text) {
   return { rowStart: m[1] === '' ? undefined : Number(m[1]), rowEnd: m[2] === '' ? undefined : Number(m[2]) };
 }
 
-// The shortest decimal that reads back to the same f32 (String() would print the f64 expansion).
-function f32Text(v) {
-  if (!Number.isFinite(v) || Object.is(v, -0)) return String(Object.is(v, -0) ? '-0' : v);
-  for (let p = 1; p <= 9; p++) {
-    const s = v.toPrecision(p);
-    if (Math.fround(Number(s)) === v) return String(Number(s));
-  }
-  return String(v);
-}
-
 function cellText(column, i) {
   if (column.valid && !column.valid[i]) return '';
   const v = column.values[i];
-  if (column.type === 'FLOAT') return f32Text(v);
+  if (column.type === 'FLOAT') return formatF32(v); // the shortest decimal that reads back as the same f32
   if (column.type === 'DOUBLE') return Object.is(v, -0) ? '-0' : String(v);
   if (v === null || v === undefined) return '';
   if (typeof v === 'object' && !(v instanceof Date)) return JSON.stringify(v, (k, x) => (typeof x === 'bigint' ? x.toString() : x));
-  const s = v instanceof Date ? v.toISOString() : String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return v instanceof Date ? v.toISOString() : String(v);
 }
 
-function* csvLines(result) {
+// A header line of the column names, then one line per row (fields quoted by csvText where needed).
+function csvLines(result) {
   const names = Object.keys(result.columns);
-  yield `${names.join(',')}\n`;
   const cols = names.map((n) => result.columns[n]);
-  let block = '';
-  for (let i = 0; i < result.numRows; i++) {
-    block += `${cols.map((c) => cellText(c, i)).join(',')}\n`;
-    if (block.length > 1 << 16) {
-      yield block;
-      block = '';
-    }
-  }
-  if (block) yield block;
+  return csvText({ header: names, rowCount: result.numRows, columnCount: cols.length, cell: (row, col) => cellText(cols[col], row) });
 }
 
 function jsonText(result) {
@@ -82,19 +66,9 @@ function binChunks(result) {
     if (c.type !== 'FLOAT' && c.type !== 'DOUBLE') {
       throw usageError(`--format bin writes FLOAT / DOUBLE columns only; ${name} is ${c.type} (pick columns with --columns)`);
     }
-    out.push(new Uint8Array(c.values.buffer, c.values.byteOffset, c.values.byteLength));
+    out.push(bytesOf(c.values));
   }
   return out;
-}
-
-async function writeOut(target, chunks) {
-  const stream = target === undefined || target === '-' ? process.stdout : createWriteStream(target);
-  await new Promise((resolve, reject) => {
-    stream.on('error', reject);
-    for (const c of chunks) stream.write(c);
-    if (stream === process.stdout) stream.write('', resolve);
-    else stream.end(resolve);
-  });
 }
 
 export async function run(argv) {
@@ -126,27 +100,17 @@ export async function run(argv) {
   if (options.rowStart === undefined) delete options.rowStart;
   if (options.rowEnd === undefined) delete options.rowEnd;
   const result = await read(positionals[0], options);
-  if (format === 'bin') return writeOut(values.output, binChunks(result));
-  if (format === 'json') return writeOut(values.output, [jsonText(result)]);
-  return writeOut(values.output, csvLines(result));
+  if (format === 'bin') return writeOutput(binChunks(result), values.output);
+  if (format === 'json') return writeOutput([jsonText(result)], values.output);
+  return writeOutput(csvLines(result), values.output);
 }
 
 /** True when the inspect arguments name a Parquet file: the PAR1 magic, or an http(s) .parquet URL. */
 export async function isTarget(args) {
   const target = args.find((a) => !a.startsWith('-'));
   if (target === undefined) return false;
-  if (/^https?:\/\//i.test(target)) return /\.parquet([?#]|$)/i.test(target);
-  let handle;
-  try {
-    handle = await open(target, 'r');
-    const head = new Uint8Array(4);
-    const { bytesRead } = await handle.read(head, 0, 4, 0);
-    return bytesRead === 4 && String.fromCharCode(...head) === 'PAR1';
-  } catch {
-    return false;
-  } finally {
-    await handle?.close();
-  }
+  if (/^https?:\/\//i.test(target)) return formatFromName(target) === 'parquet';
+  return sniffPath(target) === 'parquet';
 }
 
 /** numdecode inspect FILE.parquet: the JSON of inspect() (bigints as strings). */
@@ -154,5 +118,5 @@ export async function runInspect(args) {
   const files = args.filter((a) => !a.startsWith('-'));
   if (files.length !== 1) throw usageError(`inspect needs exactly one FILE, got ${files.length}`);
   const info = await inspect(files[0]);
-  await writeOut(undefined, [`${JSON.stringify(info, (k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`]);
+  await writeOutput([`${JSON.stringify(info, (k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`]);
 }

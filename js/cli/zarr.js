@@ -4,10 +4,11 @@
 //   numdecode zarr STORE --array PATH [--slice '0,:,10:20'] [--format bin|csv|json] [-o OUT]
 //       one slice of an array (default: all of it) as raw little-endian bytes (default), CSV or JSON
 // Reads through zarrita with numdecode's pcodec codec (js/zarr-explore/).
-import { createWriteStream } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { bytesOf } from '../bytes.js';
+import { csvText, writeOutput } from './output.js';
 
 export const name = 'zarr';
 export const usage =
@@ -71,16 +72,20 @@ async function isDirectory(target) {
   }
 }
 
-async function open(target, hints) {
-  let openZarr;
+// zarrita is an optional dependency: imported on its own first, so that a failure here can only
+// mean zarrita itself is missing (an error's code says that; its text is not read).
+async function loadExplorer() {
   try {
-    ({ openZarr } = await import('../zarr-explore/explorer.js'));
+    await import('zarrita');
   } catch (err) {
-    if (err?.code === 'ERR_MODULE_NOT_FOUND' && /zarrita/.test(err.message)) {
-      throw new Error('numdecode zarr needs the zarrita package: npm install zarrita');
-    }
+    if (err?.code === 'ERR_MODULE_NOT_FOUND') throw new Error('numdecode zarr needs the zarrita package: npm install zarrita', { cause: err });
     throw err;
   }
+  return import('../zarr-explore/explorer.js');
+}
+
+async function open(target, hints) {
+  const { openZarr } = await loadExplorer();
   const isUrl = /^https?:\/\//i.test(target);
   if (!isUrl && !(await isDirectory(target))) throw new ZarrUsageError(`${target} is neither an http(s) URL nor a directory`);
   return openZarr(isUrl ? target : path.resolve(target), {
@@ -129,25 +134,10 @@ export function listingText(store) {
   return lines.join('\n') + '\n';
 }
 
-function writePieces(stream, pieces, close) {
-  return new Promise((resolve, reject) => {
-    stream.on('error', reject);
-    const pump = () => {
-      for (;;) {
-        const { value, done } = pieces.next();
-        if (done) {
-          if (close) stream.end(resolve);
-          else stream.write('', resolve);
-          return;
-        }
-        if (!stream.write(value)) {
-          stream.once('drain', pump);
-          return;
-        }
-      }
-    };
-    pump();
-  });
+// CSV rows of the last dimension in C order (a 1-D slice one value per line, a single value one line).
+function sliceCsv(values, shape, text) {
+  const width = shape.length >= 2 ? shape[shape.length - 1] : 1;
+  return csvText({ rowCount: width === 0 ? 0 : values.length / width, columnCount: width, cell: (row, col) => text(values[row * width + col]) });
 }
 
 /** `numdecode zarr ...` */
@@ -193,10 +183,10 @@ export async function run(argv, out = process.stdout) {
   }
   const bytesPer = { int8: 1, uint8: 1, int16: 2, uint16: 2, float16: 2, int32: 4, uint32: 4, float32: 4, int64: 8, uint64: 8, float64: 8, bool: 1 }[description.dataType] ?? 8;
   const slice = await store.read(values.array, sel, { maxValues: Math.floor(maxBytes / bytesPer) });
-  const { sliceBytes, sliceCsv, sliceJson } = await import('../zarr-explore/format.js');
+  const { sliceJson, valueFormatter } = await import('../zarr-explore/format.js');
   let pieces;
-  if (format === 'bin') pieces = [sliceBytes(slice.values)][Symbol.iterator]();
-  else if (format === 'csv') pieces = sliceCsv(slice.values, slice.shape, slice.dataType, slice.float16Bits);
+  if (format === 'bin') pieces = [bytesOf(slice.values)];
+  else if (format === 'csv') pieces = sliceCsv(slice.values, slice.shape, valueFormatter(slice.dataType, slice.float16Bits));
   else {
     pieces = sliceJson(slice.values, {
       array: description.path,
@@ -207,6 +197,5 @@ export async function run(argv, out = process.stdout) {
       fillValue: description.fillValue,
     });
   }
-  if (values.output === undefined || values.output === '-') await writePieces(out, pieces, false);
-  else await writePieces(createWriteStream(values.output), pieces, true);
+  await writeOutput(pieces, values.output, out);
 }

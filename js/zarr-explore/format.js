@@ -1,7 +1,7 @@
-// Slices as files: raw little-endian bytes, CSV or JSON. Text keeps every value exact: float32 as
-// the shortest decimal that reads back as the same float32, float16 as the number its bits stand
-// for, int64/uint64 as decimal integers (JSON: strings, as JSON numbers lose them), NaN and
-// infinities as NaN, Infinity, -Infinity (JSON: strings).
+// Slice values as text, for JSON here and for the CSV that js/cli/output.js writes. Text keeps
+// every value exact: float32 as the shortest decimal that reads back as the same float32, float16
+// as the number its bits stand for, int64/uint64 as decimal integers (JSON: strings, as JSON
+// numbers lose them), NaN and infinities as NaN, Infinity, -Infinity (JSON: strings).
 import { formatF32, halfToNumber } from '../number-text.js';
 
 export { formatF32 };
@@ -23,32 +23,6 @@ export function valueFormatter(dataType, float16Bits = false) {
 export function valueNumber(dataType, float16Bits = false) {
   if (dataType === 'float16' && float16Bits) return halfToNumber;
   return Number;
-}
-
-/** Raw little-endian bytes of the values (float16 as its bits either way). */
-export function sliceBytes(values) {
-  return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
-}
-
-/**
- * CSV text in pieces: a 2-D slice as rows, a 1-D slice one value per line, more dimensions as rows
- * of the last dimension in C order, a single value as one line.
- * @returns {Generator<string>}
- */
-export function* sliceCsv(values, shape, dataType, float16Bits) {
-  const text = valueFormatter(dataType, float16Bits);
-  const width = shape.length >= 2 ? shape[shape.length - 1] : 1;
-  let lines = [];
-  for (let row = 0; row * width < values.length; row++) {
-    const cells = [];
-    for (let j = 0; j < width; j++) cells.push(text(values[row * width + j]));
-    lines.push(cells.join(','));
-    if (lines.length >= 4096) {
-      yield lines.join('\n') + '\n';
-      lines = [];
-    }
-  }
-  if (lines.length) yield lines.join('\n') + '\n';
 }
 
 /**

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { expectSameBytes, pcoDir, projectRoot, readBytes } from '../helpers/corpus.js';
+import { corpusRoot, expectSameBytes, pcoDir, projectRoot, readBytes } from '../helpers/corpus.js';
 
 const cli = path.join(projectRoot, 'bin/numdecode.js');
 
@@ -142,4 +142,17 @@ test('containers are pointed to their commands; a missing ALP dtype is a usage e
   expect(noDtype.code).toBe(2);
   expect(noDtype.stderr).toMatch(/--dtype f32 or --dtype f64/);
   expect(run('decode', '--to', 'xml', path.join(pcoDir, 'classic_f64_n1000.pco')).code).toBe(2);
+  // HDF5 told by its signature, also after a 512-byte user block (js/sniff.js, as the library reads it).
+  const dir = mkdtempSync(path.join(tmpdir(), 'numdecode-cli-'));
+  try {
+    const h5 = readFileSync(path.join(corpusRoot, 'bpcells-hdf5/chunk_boundary_cols/matrix.h5'));
+    const userBlock = path.join(dir, 'user-block.h5');
+    writeFileSync(userBlock, Buffer.concat([Buffer.alloc(512), h5]));
+    const hdf5 = run('decode', userBlock);
+    expect([hdf5.code, hdf5.stderr]).toEqual([2, expect.stringMatching(/this is an HDF5 file: read a BPCells matrix in it with numdecode bpcells/)]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const zarr = run('inspect', path.join(corpusRoot, 'zarr-pcodec/stores/era5_like_v2.zarr'));
+  expect([zarr.code, zarr.stderr]).toEqual([2, expect.stringMatching(/this is a Zarr store: list it with numdecode zarr DIR/)]);
 });
