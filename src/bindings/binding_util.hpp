@@ -17,14 +17,14 @@ namespace numdecode::bindings {
 
 inline Bytes heap_bytes(uintptr_t ptr, size_t len) { return {reinterpret_cast<const uint8_t*>(ptr), len}; }
 
-// Text for JS (JSON, read by js/wasm.js textAt): kept until the next call that returns text.
+// Text for JS (JSON, read by js/wasm/heap.js textAt): kept until the next call that returns text.
 inline const char* text_result(std::string text) {
   static std::string kept;
   kept = std::move(text);
   return kept.c_str();
 }
 
-// Bytes for JS to copy out ({ptr, size}, read by js/wasm.js bytesAt): kept where the decoder or
+// Bytes for JS to copy out ({ptr, size}, read by js/wasm/heap.js bytesAt): kept where the decoder or
 // encoder left them, one buffer per buffer type, until the next call that returns that type.
 struct BytesResult {
   uint32_t ptr;
@@ -54,7 +54,7 @@ inline const char* error_code(ErrorKind kind) {
 }
 
 // Runs fn; any C++ exception is rethrown into JS as an Error carrying its message and `code`
-// (an escaping C++ exception would reach JS as a bare pointer number). js/wasm.js gives it the
+// (an escaping C++ exception would reach JS as a bare pointer number). js/wasm/call.js gives it the
 // format's error class. The throw is plain JS (core_bindings.cpp), not embind, so that modules
 // without embind (Pco) use it too.
 template <class Fn>

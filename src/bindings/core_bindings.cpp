@@ -1,5 +1,5 @@
 // Build facts for the JS loader, in every format's module: which format and kernels this module
-// was compiled with, and the library version. Lets js/wasm.js (and its tests) check a module before any decoder
+// was compiled with, and the library version. Lets js/wasm/load.js (and its tests) check a module before any decoder
 // runs. Plain C exports: no module uses embind.
 #include <emscripten/emscripten.h>
 
