@@ -11,16 +11,6 @@ namespace {
 constexpr unsigned kMaxAnsSizeLog = 14;
 constexpr unsigned kMaxLookbackWindowLog = 24;
 
-// Bits that encode a bin's offset-bit count: 4/5/6/7 for 8/16/32/64-bit latents.
-unsigned offset_bits_field(unsigned latent_bits) {
-  switch (latent_bits) {
-    case 8: return 4;
-    case 16: return 5;
-    case 32: return 6;
-    default: return 7;
-  }
-}
-
 LatentVarMeta read_latent_var(BitReader& r, VarKey key, unsigned latent_bits) {
   LatentVarMeta v;
   v.key = key;

@@ -52,6 +52,16 @@ struct Bin {
   unsigned offset_bits = 0;
 };
 
+// Bits that encode a bin's offset-bit count: 4/5/6/7 for 8/16/32/64-bit latents.
+inline unsigned offset_bits_field(unsigned latent_bits) {
+  switch (latent_bits) {
+    case 8: return 4;
+    case 16: return 5;
+    case 32: return 6;
+    default: return 7;
+  }
+}
+
 enum class VarKey : uint8_t { Delta, Primary, Secondary };
 
 struct LatentVarMeta {

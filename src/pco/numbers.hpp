@@ -33,6 +33,14 @@ inline L float_to_latent_ordered(L bits) {
   return (bits & kTopBit<L>) ? L(~bits) : L(bits | kTopBit<L>);
 }
 
+// Number bits -> ordered latent (to_latent_ordered), the inverse of from_latent_ordered.
+template <class L, NumKind K>
+inline L to_latent_ordered(L bits) {
+  if constexpr (K == NumKind::Unsigned) return bits;
+  else if constexpr (K == NumKind::Signed) return L(bits ^ kTopBit<L>);
+  else return float_to_latent_ordered<L>(bits);
+}
+
 // Mantissa bits stored in the float (10 / 23 / 52): FloatQuant's largest k.
 constexpr unsigned float_precision_bits(unsigned bits) { return bits == 16 ? 10 : bits == 32 ? 23 : 52; }
 constexpr unsigned float_exponent_bits(unsigned bits) { return bits == 16 ? 5 : bits == 32 ? 8 : 11; }

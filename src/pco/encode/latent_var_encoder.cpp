@@ -1,0 +1,129 @@
+#include "pco/encode/latent_var_encoder.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+
+#include "pco/batch.hpp"
+#include "pco/encode/bin_optimizer.hpp"
+#include "pco/encode/histogram.hpp"
+
+namespace numdecode::pco {
+
+namespace {
+
+double avg_bits(const LatentVarMeta& meta) {
+  const double total = double(uint64_t{1} << meta.ans_size_log);
+  double bits = 0;
+  for (const Bin& b : meta.bins)
+    bits += (double(meta.ans_size_log) - std::log2(double(b.weight)) + double(b.offset_bits)) * double(b.weight) / total;
+  return bits;
+}
+
+}  // namespace
+
+unsigned TrainedVar::worst_bits(size_t i) const {
+  const Bin& b = meta.bins[i];
+  return b.offset_bits + meta.ans_size_log - unsigned(std::bit_width(b.weight) - 1);
+}
+
+template <class L>
+TrainedVar train_var(VarKey key, std::span<L> latents, unsigned unoptimized_bins_log) {
+  TrainedVar t;
+  t.meta.key = key;
+  t.meta.latent_bits = sizeof(L) * 8;
+  if (latents.empty()) return t;
+  const size_t n = latents.size();
+  const auto hist = histogram<L>(latents, unoptimized_bins_log);
+  const unsigned n_log_ceil = n <= 1 ? 0 : unsigned(std::bit_width(n - 1));
+  const unsigned size_log = std::min({unoptimized_bins_log + 2, kMaxEncoderAnsSizeLog, n_log_ceil});
+  const auto bins = optimize_bins<L>(hist, size_log);
+  for (const auto& b : bins) t.counts.push_back(b.count);
+  const QuantizedWeights q = quantize_weights(t.counts, n, size_log);
+  t.meta.ans_size_log = q.size_log;
+  for (size_t i = 0; i < bins.size(); ++i) {
+    t.meta.bins.push_back(Bin{q.weights[i], uint64_t(bins[i].lower), bins[i].offset_bits});
+    t.lowers.push_back(uint64_t(bins[i].lower));
+  }
+  t.ans = AnsEncoder(q.size_log, t.meta.bins);
+  t.avg_bits_per_latent = avg_bits(t.meta);
+  return t;
+}
+
+TrainedVar verbatim_var(unsigned latent_bits) {
+  TrainedVar t;
+  t.meta.key = VarKey::Primary;
+  t.meta.latent_bits = latent_bits;
+  t.meta.bins = {Bin{1, 0, latent_bits}};
+  t.lowers = {0};
+  t.avg_bits_per_latent = latent_bits;
+  return t;
+}
+
+template <class L>
+DissectedVar dissect_page(const TrainedVar& var, std::span<const L> latents) {
+  DissectedVar d;
+  const uint32_t table_size = var.ans.initial_state();
+  uint32_t states[4] = {table_size, table_size, table_size, table_size};
+  if (!var.trivial()) {
+    const size_t n = latents.size();
+    d.offsets.resize(n);
+    d.offset_bits.resize(n);
+    std::vector<uint16_t> symbols(n, 0);
+    const auto& bins = var.meta.bins;
+    if (bins.size() == 1) {
+      const L lower = L(bins[0].lower);
+      std::fill(d.offset_bits.begin(), d.offset_bits.end(), uint8_t(bins[0].offset_bits));
+      for (size_t i = 0; i < n; ++i) d.offsets[i] = L(latents[i] - lower);
+    } else {
+      const uint64_t* lowers = var.lowers.data();
+      const size_t n_bins = var.lowers.size();
+      for (size_t i = 0; i < n; ++i) {
+        // The last bin whose lower is at most the latent (training saw every latent).
+        size_t lo = 0, len = n_bins;
+        while (len > 1) {
+          const size_t half = len / 2;
+          if (lowers[lo + half] <= uint64_t(latents[i])) lo += half;
+          len -= half;
+        }
+        symbols[i] = uint16_t(lo);
+        d.offsets[i] = L(latents[i] - L(lowers[lo]));
+        d.offset_bits[i] = uint8_t(bins[lo].offset_bits);
+      }
+    }
+    if (bins.size() > 1) {
+      // tANS runs backwards: the decoder reads the page forwards. State i % 4 codes latent i.
+      d.ans_vals.resize(n);
+      d.ans_bits.resize(n);
+      for (size_t i = n; i-- > 0;) {
+        uint32_t& state = states[i & 3];
+        const uint32_t old = state;
+        const unsigned bits = var.ans.encode(state, symbols[i]);
+        d.ans_vals[i] = uint16_t(old & ((uint32_t{1} << bits) - 1));
+        d.ans_bits[i] = uint8_t(bits);
+      }
+    }
+  }
+  for (size_t j = 0; j < 4; ++j) d.final_states[j] = states[j] - table_size;
+  return d;
+}
+
+void write_batch(const TrainedVar& var, const DissectedVar& page, size_t start, BitWriter& w) {
+  const size_t n = page.offsets.size();
+  if (start >= n) return;
+  const size_t end = std::min(start + kBatch, n);
+  if (var.meta.bins.size() > 1)
+    for (size_t i = start; i < end; ++i) w.write(page.ans_vals[i], page.ans_bits[i]);
+  for (size_t i = start; i < end; ++i) w.write(page.offsets[i], page.offset_bits[i]);
+}
+
+template TrainedVar train_var(VarKey, std::span<uint8_t>, unsigned);
+template TrainedVar train_var(VarKey, std::span<uint16_t>, unsigned);
+template TrainedVar train_var(VarKey, std::span<uint32_t>, unsigned);
+template TrainedVar train_var(VarKey, std::span<uint64_t>, unsigned);
+template DissectedVar dissect_page(const TrainedVar&, std::span<const uint8_t>);
+template DissectedVar dissect_page(const TrainedVar&, std::span<const uint16_t>);
+template DissectedVar dissect_page(const TrainedVar&, std::span<const uint32_t>);
+template DissectedVar dissect_page(const TrainedVar&, std::span<const uint64_t>);
+
+}  // namespace numdecode::pco
