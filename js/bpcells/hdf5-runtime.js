@@ -8,7 +8,7 @@
 // they run again. Operations issued together (Promise.all in the matrix reader) thus share
 // requests. HDF5's own error stack (printed to stderr) is captured and becomes the message of
 // a BpcellsError; a wasm trap marks the runtime broken (the next open loads a fresh instance).
-import { BpcellsError } from '../errors.js';
+import { BpcellsError, NumdecodeError } from '../errors.js';
 import { LazyHdf5File } from './hdf5-lazy-file.js';
 
 const MAX_PASSES = 64;
@@ -237,7 +237,7 @@ export class Hdf5Handle {
   _error(op, err) {
     const diag = this.rt.takeDiagnostics();
     if (err instanceof BpcellsError) return err;
-    if (this.lazy.ioError) return this.lazy.ioError instanceof BpcellsError ? this.lazy.ioError : new BpcellsError(`${this.name}: ${this.lazy.ioError.message}`, { file: op.what, cause: this.lazy.ioError });
+    if (this.lazy.ioError) return this.lazy.ioError; // the read that failed (an IoError naming the file)
     if (err instanceof Hdf5TimeLimit) {
       // Interrupted mid-call: this runtime's state is unknown, so the next open loads a fresh one.
       this.rt.broken ??= err;
@@ -342,7 +342,7 @@ export class Hdf5Handle {
         try {
           await lazy.fetchMissing(wants);
         } catch (err) {
-          const e = err instanceof BpcellsError ? err : new BpcellsError(`${this.name}: ${err?.message ?? err}`, { file: this.name, cause: err });
+          const e = err instanceof NumdecodeError ? err : new BpcellsError(`${this.name}: ${err?.message ?? err}`, { file: this.name, cause: err });
           for (const op of retry) op.reject(e);
           continue;
         }

@@ -3,6 +3,7 @@
 // matrix opened here has the same API, laziness and checks as a directory; errors name the
 // dataset path (err.file = "/mat/idxptr").
 import { BpcellsError } from '../errors.js';
+import { asBpcellsError } from './as-bpcells-error.js';
 import { Matrix } from './matrix.js';
 import { openMatrix } from './open-matrix.js';
 import { openHandle } from './hdf5-runtime.js';
@@ -140,7 +141,7 @@ export async function listHdf5File(file, head, options = {}) {
         const m = await openMatrix(src, { prefetchBytes: 0 });
         out.push({ group, version: m.version, shape: m.shape, storageOrder: m.storageOrder, nnz: m.nnz });
       } catch (err) {
-        const e = relocate(err, src, file.name);
+        const e = asBpcellsError(relocate(err, src, file.name));
         out.push({ group, error: e.message });
       }
     }

@@ -210,6 +210,7 @@ export interface BpcellsMatrix<D extends BpcellsDtype = BpcellsDtype> {
 /** Error raised for any problem with a matrix; `file` names the file or dataset when known. */
 export { BpcellsError } from '../errors.js';
 
+/** A matrix directory's files by name: what io.openDirectory() returns (a RangeDirectory) has this shape. */
 export interface BpcellsSource {
   readonly kind: 'local' | 'http' | 'object';
   readonly stats: BpcellsStats;
@@ -220,6 +221,7 @@ export interface BpcellsSource {
   close?(): void;
 }
 
+/** @deprecated A RangeDirectory under its old name: use io.openDirectory(dir, options). */
 export class LocalDirSource implements BpcellsSource {
   constructor(dir: string, options?: BpcellsOpenOptions);
   readonly kind: 'local';
@@ -229,6 +231,7 @@ export class LocalDirSource implements BpcellsSource {
   readAll(name: string): Promise<Uint8Array>;
 }
 
+/** @deprecated A RangeDirectory under its old name: use io.openDirectory(baseUrl, options). */
 export class HttpSource implements BpcellsSource {
   constructor(baseUrl: string | URL, options?: BpcellsOpenOptions);
   readonly kind: 'http';
@@ -241,6 +244,7 @@ export class HttpSource implements BpcellsSource {
   readAll(name: string): Promise<Uint8Array>;
 }
 
+/** @deprecated A RangeDirectory under its old name: use io.openDirectory(obj, options). */
 export class ObjectSource implements BpcellsSource {
   constructor(obj: BpcellsSourceObject, options?: BpcellsOpenOptions);
   readonly kind: 'object';
@@ -250,6 +254,7 @@ export class ObjectSource implements BpcellsSource {
   readAll(name: string): Promise<Uint8Array>;
 }
 
+/** @deprecated io.openDirectory(source, options); a RangeDirectory given is returned as it is. */
 export function toSource(source: string | URL | BpcellsSourceObject | BpcellsSource, options?: BpcellsOpenOptions): BpcellsSource;
 
 /**
@@ -315,7 +320,10 @@ export function open(
   options?: BpcellsHdf5Options,
 ): Promise<BpcellsMatrix | BpcellsHdf5Matrix>;
 
-/** Every BPCells matrix group (a group with a `version` attribute) of an HDF5 file. */
+/**
+ * Every BPCells matrix group (a group with a `version` attribute) of an HDF5 file. A source that is
+ * not an HDF5 file (a matrix directory) is a BpcellsError with `notHdf5: true`.
+ */
 export function list(source: BpcellsHdf5Input, options?: BpcellsOpenOptions & { retries?: number }): Promise<BpcellsGroupInfo[]>;
 
 export type Matrix = BpcellsMatrix;

@@ -6,6 +6,7 @@
 import { BpcellsError, CODES } from '../errors.js';
 import { getModule } from '../wasm/load.js';
 import { copyPart, textLines } from './array-file.js';
+import { settled } from './as-bpcells-error.js';
 import { decodeRun } from './chunk-decoder.js';
 import { checkInto, jsOutput, viewOutput } from './slice-output.js';
 
@@ -90,13 +91,13 @@ export class Matrix {
   /** Row names ([] when the matrix has none). options: {signal}. */
   async rowNames(options) {
     const { signal } = checkOptions('rowNames', options, ['signal']);
-    return abortable(this._names('row_names', this.shape[0], 'rows'), signal, 'rowNames()');
+    return settled(abortable(this._names('row_names', this.shape[0], 'rows'), signal, 'rowNames()'), this.source);
   }
 
   /** Column names ([] when the matrix has none). options: {signal}. */
   async colNames(options) {
     const { signal } = checkOptions('colNames', options, ['signal']);
-    return abortable(this._names('col_names', this.shape[1], 'columns'), signal, 'colNames()');
+    return settled(abortable(this._names('col_names', this.shape[1], 'columns'), signal, 'colNames()'), this.source);
   }
 
   async _names(file, n, what) {
@@ -128,7 +129,7 @@ export class Matrix {
     const what = `read(${start}, ${end})`;
     checkInto(what, into, this.dtype);
     const output = (nnz, entries) => jsOutput(what, into, this.dtype, nnz, entries);
-    return abortable(this._read(start, end, output, signal), signal, what);
+    return settled(abortable(this._read(start, end, output, signal), signal, what), this.source);
   }
 
   /**
@@ -144,7 +145,7 @@ export class Matrix {
     const pending = this._read(start, end, (nnz, entries) => viewOutput(what, this.dtype, nnz, entries), signal);
     // A view that arrives after the caller gave up is nobody's: free it.
     if (signal) pending.then((view) => signal.aborted && view.release(), () => {});
-    return abortable(pending, signal, what);
+    return settled(abortable(pending, signal, what), this.source);
   }
 
   // Fetches everything first, then decodes synchronously into output(nnz, entries) (slice-output.js).
@@ -231,7 +232,7 @@ export class Matrix {
   /** Sizes in bytes of the directory's files (one size query per file). */
   async fileSizes() {
     const names = ['version', 'storage_order', 'shape', 'row_names', 'col_names', 'idxptr', ...this._arrayNames];
-    const sizes = await Promise.all(names.map((n) => this.source.size(n)));
+    const sizes = await settled(Promise.all(names.map((n) => this.source.size(n))), this.source);
     return Object.fromEntries(names.map((n, i) => [n, sizes[i]]));
   }
 }

@@ -1,20 +1,17 @@
 // bpcells.open() and bpcells.list(): a matrix directory or an HDF5 file, told apart by what is
 // there (a directory, or the HDF5 signature "\x89HDF\r\n\x1a\n" at offset 0, 512, 1024, ...), not
 // by the name. h5wasm is loaded only once an HDF5 signature has been seen.
-import { BpcellsError } from '../errors.js';
-import { openMatrix } from './open-matrix.js';
-import { HttpSource, LocalDirSource, ObjectSource, toSource } from './sources.js';
-import { openByteFile } from './byte-file.js';
+import { BpcellsError, CODES } from '../errors.js';
 import { probe } from '../hdf5/signature.js';
-
-const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
+import { RangeDirectory, openDirectory } from '../io/directory.js';
+import { isHttpUrl, isNode, localPath } from '../io/location.js';
+import { openFile } from '../io/open.js';
+import { ioOptionsOf } from '../io/options.js';
+import { settled } from './as-bpcells-error.js';
+import { openMatrix } from './open-matrix.js';
 
 async function hdf5() {
   return import('./hdf5.js');
-}
-
-function isUrl(s) {
-  return /^https?:\/\//i.test(s);
 }
 
 // Single-file inputs: bytes, Blobs/Files, and {size(), read(start, end)} objects (read taking two
@@ -22,7 +19,7 @@ function isUrl(s) {
 function isSingleFile(source, options) {
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return true;
   if (typeof Blob !== 'undefined' && source instanceof Blob) return true;
-  if (source instanceof HttpSource || source instanceof LocalDirSource || source instanceof ObjectSource) return false;
+  if (source instanceof RangeDirectory) return false;
   if (source && typeof source === 'object' && typeof source.read === 'function' && typeof source.size === 'function') {
     return options.group !== undefined || source.read.length === 2;
   }
@@ -49,7 +46,7 @@ async function localKind(p) {
 async function classify(source, options) {
   if (typeof URL !== 'undefined' && source instanceof URL) source = source.href;
   if (isSingleFile(source, options)) return probeFile(source, options, true);
-  if (typeof source === 'string' && isUrl(source)) {
+  if (typeof source === 'string' && isHttpUrl(source)) {
     if (source.endsWith('/')) return { kind: 'dir', source };
     const last = new URL(source).pathname.split('/').pop();
     if (options.group !== undefined || last.includes('.')) {
@@ -58,16 +55,25 @@ async function classify(source, options) {
     }
     return { kind: 'dir', source, fallbackProbe: true };
   }
-  if (typeof source === 'string' && isNode && !/^[a-z][a-z0-9+.-]*:\/\//i.test(source.replace(/^file:/i, ''))) {
-    const p = /^file:/i.test(source) ? decodeURIComponent(new URL(source).pathname) : source;
+  if (typeof source === 'string' && isNode()) {
+    const p = localPath(source); // a TypeError for an unsupported URL scheme
     if ((await localKind(p)) === 'file') return probeFile(p, options, true);
+  }
+  if (typeof source !== 'string' && !(source && typeof source === 'object')) {
+    throw new TypeError(`cannot open ${String(source)}: pass a directory path, an http(s) URL or a {size, read} object (HDF5: also a File, Blob or bytes)`);
   }
   return { kind: 'dir', source };
 }
 
+// One HDF5 file through js/io. The HDF5 reader keeps its own block cache (js/hdf5/lazy-file.js),
+// so js/io's cache, read-ahead and merging are off; options.blockSize and cacheBytes are that cache's.
+function openHdf5Input(source, options) {
+  return openFile(source, { ...ioOptionsOf(options), cacheBytes: 0, gap: 0, blockSize: 0 });
+}
+
 // {kind: 'hdf5', file, head} when the HDF5 signature is there; else null, or an error if `must`.
 async function probeFile(source, options, must) {
-  const file = openByteFile(source, options);
+  const file = openHdf5Input(source, options);
   let r;
   try {
     r = await probe(file);
@@ -83,19 +89,20 @@ async function probeFile(source, options, must) {
   });
 }
 
-/**
- * Opens a BPCells matrix: a directory (local path, base URL, {size(name), read(name, s, e)}) or a
- * group of an HDF5 file (local path, URL, File/Blob, ArrayBuffer/Uint8Array, {size(), read(s, e)}).
- * options.group picks the HDF5 group (default: the file's only matrix group).
- */
-export async function open(source, options = {}) {
-  options = options ?? {};
+// The directory's files: a RangeDirectory given is used as it is.
+function directory(source, options) {
+  return source instanceof RangeDirectory ? source : openDirectory(source, ioOptionsOf(options));
+}
+
+async function openAny(source, options) {
   const c = await classify(source, options);
   if (c.kind === 'hdf5') return (await hdf5()).openHdf5File(c.file, c.head, options);
+  const files = directory(c.source, options);
   try {
-    return await openMatrix(toSource(c.source, options), options);
+    return await settled(openMatrix(files, options), files);
   } catch (err) {
-    if (c.fallbackProbe && err instanceof BpcellsError && err.file === 'version' && /file missing/.test(err.message)) {
+    // A URL without a `version` under it may name an HDF5 file after all.
+    if (c.fallbackProbe && err.code === CODES.NOT_FOUND && err.file === 'version') {
       const r = await probeFile(c.source, options, false).catch(() => null);
       if (r) return (await hdf5()).openHdf5File(r.file, r.head, options);
     }
@@ -103,12 +110,28 @@ export async function open(source, options = {}) {
   }
 }
 
-/** [{group, version, shape, storageOrder, nnz}] for every BPCells matrix group of an HDF5 file. */
-export async function list(source, options = {}) {
-  options = options ?? {};
+/**
+ * Opens a BPCells matrix: a directory (local path, base URL, {size(name), read(name, s, e)}, an
+ * io RangeDirectory) or a group of an HDF5 file (local path, URL, File/Blob, ArrayBuffer/Uint8Array,
+ * {size(), read(s, e)}). options.group picks the HDF5 group (default: the file's only matrix group).
+ */
+export async function open(source, options = {}) {
+  return settled(openAny(source, options ?? {}));
+}
+
+async function listAny(source, options) {
   const c = await classify(source, { ...options, group: options.group ?? null });
   if (c.kind !== 'hdf5') {
-    throw new BpcellsError(`list() takes an HDF5 file; ${String(source)} is not one (a matrix directory opens with open())`);
+    const err = new BpcellsError(`list() takes an HDF5 file; ${String(source)} is not one (a matrix directory opens with open())`, {
+      file: String(source),
+    });
+    err.notHdf5 = true; // what the caller may test (the CLI then opens it as a directory)
+    throw err;
   }
   return (await hdf5()).listHdf5File(c.file, c.head, options);
+}
+
+/** [{group, version, shape, storageOrder, nnz}] for every BPCells matrix group of an HDF5 file. */
+export async function list(source, options = {}) {
+  return settled(listAny(source, options ?? {}));
 }

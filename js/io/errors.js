@@ -1,16 +1,12 @@
 // The I/O layer's errors: always IoError (from the package's one error family) with `file` set to
-// the path or URL and a message that says what happened and where.
+// what the file is called (its path or URL; a directory's file: its name there) and a message that
+// says what happened and where. A file that does not exist is code ERR_NOT_FOUND.
 import { CODES, IoError } from '../errors.js';
 
 export { CODES, IoError };
 
 export function ioError(file, message, details = {}) {
   return new IoError(message, { file, ...details });
-}
-
-/** The error for a fired AbortSignal (code ERR_ABORTED), naming what was being read. */
-export function abortError(signal, what) {
-  return new IoError(`${what} aborted`, { code: CODES.ABORTED, cause: signal?.reason });
 }
 
 /** Byte range arguments: integers with 0 <= start <= end (a TypeError/RangeError: a bad call, not bad data). */

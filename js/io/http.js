@@ -83,8 +83,9 @@ export class HttpBackend {
     return this._wholeBytes && end <= this._wholeBytes.length ? this._wholeBytes.subarray(start, end) : null;
   }
 
+  // Messages name the URL; a file called otherwise (options.name, a directory's file) is named first.
   _err(message, details = {}) {
-    return new IoError(message, { file: this.name, ...details });
+    return new IoError(this.name === this.url ? message : `${this.name}: ${message}`, { file: this.name, ...details });
   }
 
   // Pins the first validators seen; a later answer with different ones means the file changed.
@@ -197,7 +198,7 @@ export class HttpBackend {
       const status = response.status;
       if (status === 404 || status === 410) {
         await discard(response);
-        throw this._err(`file missing (HTTP ${statusText(response)} at ${this.url})`, { status });
+        throw this._err(`file missing (HTTP ${statusText(response)} at ${this.url})`, { code: CODES.NOT_FOUND, status });
       }
       if (status === 416) {
         await discard(response);

@@ -66,7 +66,7 @@ export interface ReadOptions {
 
 export class RangeFile {
   private constructor();
-  /** The path / URL / 'File name' every error names (err.file). */
+  /** The path / URL / 'File name' every error names (err.file); a directory's file: its name there. */
   readonly name: string;
   readonly kind: 'local' | 'http' | 'blob' | 'buffer' | 'object';
   readonly stats: IoStats;
@@ -93,14 +93,33 @@ export interface DirectorySourceObject {
   read(name: string, start: number, end: number): Uint8Array | ArrayBuffer | Promise<Uint8Array | ArrayBuffer>;
 }
 
+/**
+ * The files of one directory by name (a BPCells matrix directory). Errors of its files give the
+ * name in the directory as err.file; their messages say the path or URL.
+ */
 export class RangeDirectory {
   private constructor();
+  /** The directory's path or base URL ('custom source' or options.name for an object). */
   readonly name: string;
   readonly kind: 'local' | 'http' | 'object';
   readonly stats: IoStats;
+  readonly options: Readonly<IoOptions>;
+  /** HTTP: true/false once a ranged request has been answered with 206/200; undefined until then. */
+  readonly rangeSupported: boolean | undefined;
   /** The URL or path of file `name`. */
   location(name: string): string;
+  /** The RangeFile of file `name` (one per name); a name with a path separator is a TypeError. */
   file(name: string): RangeFile;
+  size(name: string): Promise<number>;
+  /** Exactly bytes [start, end) of file `name`. */
+  read(name: string, start: number, end: number): Promise<Uint8Array>;
+  readAll(name: string): Promise<Uint8Array>;
+  /**
+   * For a file that reads synchronously (local files in Node): a function putting bytes
+   * [start, end) into `target` and returning it; null otherwise.
+   */
+  syncReader(name: string): ((start: number, end: number, target: Uint8Array) => Uint8Array) | null;
+  /** Closes file descriptors and drops cached bytes (files reopen if read again). */
   close(): void;
 }
 

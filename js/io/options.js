@@ -52,3 +52,10 @@ export function resolveOptions(options) {
   }
   return out;
 }
+
+/** The I/O options among a reader's options (the reader keeps the rest, e.g. bpcells' prefetchBytes). */
+export function ioOptionsOf(options) {
+  const out = {};
+  for (const key of Object.keys(DEFAULTS)) if (options?.[key] !== undefined) out[key] = options[key];
+  return out;
+}

@@ -1,5 +1,5 @@
 // Backoff between attempts: capped exponential with jitter, or the server's Retry-After (capped too).
-import { abortError } from './errors.js';
+import { IoError, abortError } from '../errors.js';
 
 /** ms to wait before attempt `attempt` (1 = first retry). */
 export function backoff(attempt, { retryDelay, maxRetryDelay }, retryAfterMs) {
@@ -23,14 +23,14 @@ export function sleep(ms, signals, what) {
   return new Promise((resolve, reject) => {
     const live = signals.filter(Boolean);
     const fired = live.find((s) => s.aborted);
-    if (fired) return reject(abortError(fired, what));
+    if (fired) return reject(abortError(fired, what, IoError));
     const done = () => {
       clearTimeout(timer);
       for (const s of live) s.removeEventListener('abort', onAbort);
     };
     const onAbort = (ev) => {
       done();
-      reject(abortError(ev?.target ?? live.find((s) => s.aborted), what));
+      reject(abortError(ev?.target ?? live.find((s) => s.aborted), what, IoError));
     };
     const timer = setTimeout(() => {
       done();

@@ -2,14 +2,17 @@
 // user object ({size(), read(start, end)} or hyparquet's {byteLength, slice(start, end)}).
 // Each offers size(), fetch(start, end) -> exactly those bytes or an IoError, and where truly
 // synchronous reading exists, readSync(start, end). Stats count one request per read call.
-import { checkRange, ioError, truncatedError } from './errors.js';
+import { bytesOf } from '../bytes.js';
+import { CODES, checkRange, ioError, truncatedError } from './errors.js';
 import { countBytes, countRequest } from './stats.js';
 
-export function toU8(x, what, file) {
-  if (x instanceof Uint8Array) return x;
-  if (x instanceof ArrayBuffer) return new Uint8Array(x);
-  if (ArrayBuffer.isView(x)) return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
-  throw ioError(file, `${file}: ${what} returned ${Object.prototype.toString.call(x)}, expected a Uint8Array or ArrayBuffer`);
+// What a user source's read() returned, as bytes; anything else is an IoError naming the call.
+function returnedBytes(x, what, file) {
+  const bytes = bytesOf(x);
+  if (bytes === null) {
+    throw ioError(file, `${file}: ${what} returned ${Object.prototype.toString.call(x)}, expected a Uint8Array or ArrayBuffer`);
+  }
+  return bytes;
 }
 
 const message = (err) => err?.message ?? String(err);
@@ -55,7 +58,9 @@ export class LocalBackend {
   }
 
   _error(err) {
-    if (err?.code === 'ENOENT') return ioError(this.name, `${this.name}: file missing (no such file ${this.path})`, { cause: err });
+    if (err?.code === 'ENOENT') {
+      return ioError(this.name, `${this.name}: file missing (no such file ${this.path})`, { code: CODES.NOT_FOUND, cause: err });
+    }
     if (err?.code === 'EISDIR') return ioError(this.name, `${this.name}: not a regular file (${this.path} is a directory)`, { cause: err });
     return ioError(this.name, `${this.name}: cannot read ${this.path}: ${message(err)}`, { cause: err });
   }
@@ -276,7 +281,7 @@ export class ObjectBackend {
     } catch (err) {
       throw ioError(this.name, `${this.name}: file missing or unreadable: size() threw: ${message(err)}`, { cause: err });
     }
-    if (s === null || s === undefined) throw ioError(this.name, `${this.name}: file missing (size() returned ${s})`);
+    if (s === null || s === undefined) throw ioError(this.name, `${this.name}: file missing (size() returned ${s})`, { code: CODES.NOT_FOUND });
     if (!Number.isSafeInteger(s) || s < 0) throw ioError(this.name, `${this.name}: size() returned ${String(s)}, expected a byte count`);
     this._size = s;
     return s;
@@ -297,7 +302,7 @@ export class ObjectBackend {
     } catch (err) {
       throw ioError(this.name, `${this.name}: ${call} threw: ${message(err)}`, { cause: err });
     }
-    const out = toU8(got, call, this.name);
+    const out = returnedBytes(got, call, this.name);
     countBytes(this.stats, this.statsKey, out.length);
     if (out.length !== end - start) {
       throw ioError(this.name, `${this.name}: ${call} returned ${out.length} bytes, expected ${end - start} (truncated?)`);

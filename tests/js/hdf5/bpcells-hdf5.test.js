@@ -223,7 +223,8 @@ describe('lazy reading over HTTP', () => {
     const err = await bpcells.open(`${base}/${c.dir}/matrix.h5`, { group: 'mat', maxBytes: 40000 }).catch((e) => e);
     expect(err).toBeInstanceOf(bpcells.BpcellsError);
     expect(err.code).toBe('ERR_NETWORK');
-    expect(err.message).toMatch(/matrix\.h5: .*maxBytes/);
+    expect(err.file).toBe(`${base}/${c.dir}/matrix.h5`);
+    expect(err.message).toMatch(/maxBytes=40000 \(http:.*\/matrix\.h5\)$/);
   });
 
   test('a missing file is a 404 naming the URL', async () => {

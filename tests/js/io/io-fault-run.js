@@ -5,7 +5,7 @@
 // reads per worker so open() meets faults too.
 import { rng } from '../helpers/seeded-random.js';
 
-const CLEAR_CODES = new Set(['ERR_NETWORK', 'ERR_CHANGED', 'ERR_ABORTED']);
+const CLEAR_CODES = new Set(['ERR_NETWORK', 'ERR_NOT_FOUND', 'ERR_CHANGED', 'ERR_ABORTED']);
 
 /** A clear error: our class, a known code, the file it is about named in the message. */
 export function isClearError(err) {

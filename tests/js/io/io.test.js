@@ -53,6 +53,7 @@ describe('sources', () => {
     f.close();
     const missing = await rejection(openFile(path.join(tmp, 'nope.bin')).read(0, 1));
     expect(missing).toBeInstanceOf(IoError);
+    expect(missing.code).toBe('ERR_NOT_FOUND');
     expect(missing.message).toContain(`file missing (no such file ${path.join(tmp, 'nope.bin')})`);
   });
 
@@ -100,6 +101,7 @@ describe('sources', () => {
     expect(err.message).toBe('short one: read(0, 10) returned 9 bytes, expected 10 (truncated?)');
     const missing = await rejection(openFile({ size: () => null, read: () => null }, { name: 'gone' }).size());
     expect(missing.message).toBe('gone: file missing (size() returned null)');
+    expect(missing.code).toBe('ERR_NOT_FOUND');
   });
 
   test('bad calls are TypeError / RangeError, not IoError', () => {
@@ -165,6 +167,7 @@ describe('HTTP retries', () => {
     srv.handler = (req, res) => res.writeHead(404).end();
     const err = await rejection(openFile(`${srv.base}/missing.bin`, FAST).read(0, 1));
     expect(err.message).toBe(`file missing (HTTP 404 Not Found at ${srv.base}/missing.bin)`);
+    expect(err.code).toBe('ERR_NOT_FOUND');
     expect(err.status).toBe(404);
     expect(srv.state.log.length).toBe(1);
   });
@@ -497,8 +500,11 @@ describe('efficiency', () => {
     expect(same(await d.file('a').read(0, 300), files.a)).toBe(true);
     expect(same(await d.file('b').read(100, 200), files.b.subarray(100, 200))).toBe(true);
     expect(d.stats).toEqual({ requests: 2, bytes: 400, retries: 0, files: { a: { requests: 1, bytes: 300 }, b: { requests: 1, bytes: 100 } } });
+    // A directory's file is named by its name there; the message says its URL.
     const err = await rejection(d.file('c').size());
-    expect(err.file).toBe(`${srv.base}/dir/c`);
+    expect(err.file).toBe('c');
+    expect(err.code).toBe('ERR_NOT_FOUND');
+    expect(err.message).toBe(`c: file missing (HTTP 404 Not Found at ${srv.base}/dir/c)`);
     expect(() => d.file('../x')).toThrow(TypeError);
   });
 });
