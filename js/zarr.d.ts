@@ -70,3 +70,42 @@ export interface CodecRegistry {
 
 /** Registers the codec under every name in PCODEC_CODEC_NAMES; returns the registry. */
 export function registerPcodec<R extends CodecRegistry>(registry: R, options?: PcodecOptions): R;
+
+/** A selection entry per dimension, as zarrita's: null (all of it), an integer (one index; the
+ * dimension drops out), or a slice (zarr.slice(start, stop, step), step 1 or more). */
+export type ZarrSelection = (null | number | { start?: number | null; stop?: number | null; step?: number | null })[] | null;
+
+export interface ZarrReadProgress {
+  /** Chunks placed so far (stored or filled). */
+  chunks: number;
+  /** Chunks the selection touches. */
+  totalChunks: number;
+  /** Compressed bytes fetched so far. */
+  bytes: number;
+}
+
+export interface ZarrReadOptions {
+  selection?: ZarrSelection;
+  /** Decode in this worker pool (numdecode/worker): into one SharedArrayBuffer output where there is one. */
+  pool?: WorkerPool;
+  /** Start a pool of this many workers for the read and stop it after. */
+  workers?: number;
+  /** Write into this array (the array's typed array class, exactly the selection's size) instead of a new one. */
+  into?: ArrayBufferView;
+  signal?: AbortSignal;
+  onProgress?: (progress: ZarrReadProgress) => void;
+  /** Chunk fetches (or shard ranges) in flight at once (default 16; with a pool at least 8 per worker). */
+  concurrency?: number;
+  /** Options for loading the Pco module, when the read is the first decode. */
+  init?: InitOptions;
+}
+
+export interface ZarrReadResult<T extends ArrayBufferView = ArrayBufferView> {
+  /** The values in the array's stored order (C, or F for a v2 order "F" array), as stride says. */
+  data: T;
+  shape: number[];
+  stride: number[];
+}
+
+/** Reads an array opened with zarrita, or a selection of it: zarrita's get, decoded by numdecode. */
+export function read(array: { store: unknown; path: string; shape: number[]; chunks: number[]; dtype: string }, options?: ZarrReadOptions): Promise<ZarrReadResult>;

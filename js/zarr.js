@@ -18,9 +18,13 @@ import { CODES, PcoError } from './errors.js';
 import { typedArrayFor } from './dtypes.js';
 import { ensureFormat } from './wasm/load.js';
 import { decodeView } from './pco.js';
+import { PCODEC_CODEC_NAMES } from './zarr/codec-names.js';
+
+// The read of whole arrays and selections (numdecode's own get; see js/zarr/read.js).
+export { read } from './zarr/read.js';
 
 /** The codec names registerPcodec() registers. */
-export const PCODEC_CODEC_NAMES = Object.freeze(['numcodecs.pcodec', 'pcodec']);
+export { PCODEC_CODEC_NAMES };
 
 /** Configuration fields numcodecs writes; all of them only matter to the encoder. */
 export const PCODEC_ENCODER_FIELDS = Object.freeze([

@@ -12,6 +12,7 @@ const NAMESPACES = {
   alp: () => import('../alp.js'),
   bpcells: () => import('../bpcells/index.js'),
   io: () => import('../io/index.js'),
+  zarr: () => import('../zarr/pool-job.js'), // a Zarr read's chunk batches (js/zarr/pool-decode.js)
 };
 
 // A browser worker's global is a WorkerGlobalScope; Node's worker_threads has none.

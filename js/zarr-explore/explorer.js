@@ -12,7 +12,7 @@ import { ensureFormat } from '../wasm/load.js';
 import { registerPcodec } from '../zarr.js';
 import { countingStore } from './counting-store.js';
 import { assertReadable, describeArray } from './describe.js';
-import { float16AsBits, float16BitsStore, registerFloat16Bits } from './float16.js';
+import { float16AsBits, float16BitsStore, registerFloat16Bits } from '../zarr/float16-bits.js';
 import { parseSlice, sliceShape, toCOrder, toSelection } from './slice.js';
 
 const SCALAR_ARRAYS = {

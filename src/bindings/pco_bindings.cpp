@@ -5,6 +5,7 @@
 // (NUL-terminated), or decoded bytes (ptr, size) that JS copies out.
 #include <emscripten/emscripten.h>
 
+#include <cstring>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -136,6 +137,119 @@ const BytesResult* wrapped_page(uintptr_t hptr, size_t hlen, uintptr_t mptr, siz
   });
 }
 
+// ---- Zarr chunks (js/zarr/chunk-decode.js) ---------------------------------------------------
+// A Zarr chunk is one standalone file holding the chunk's values in the array's stored axis order.
+// A read wants only its selection's share of the chunk (a box: start, step and count per axis),
+// packed in C order, so that JS places it with one copy per output row, not one per value.
+constexpr unsigned kMaxBoxAxes = 32;
+uint32_t box_params[4 * kMaxBoxAxes];  // JS fills: extent[n], start[n], step[n], count[n]
+
+ByteBuffer& box_buffer() {
+  static ByteBuffer buffer;
+  return buffer;
+}
+
+template <class T>
+uint8_t* gather_values(const uint8_t* from, uint8_t* dst, uint32_t step, uint32_t count) {
+  for (uint32_t i = 0; i < count; ++i, from += size_t(step) * sizeof(T), dst += sizeof(T)) {
+    T v;
+    std::memcpy(&v, from, sizeof(T));
+    std::memcpy(dst, &v, sizeof(T));
+  }
+  return dst;
+}
+
+// Packs the box of a C-order array of `extent` (values of `width` bytes) from src into dst.
+void pack_box(const uint8_t* src, uint8_t* dst, size_t width, unsigned n, const uint32_t* extent, const uint32_t* start,
+              const uint32_t* step, const uint32_t* count) {
+  size_t stride[kMaxBoxAxes];  // bytes
+  size_t s = width;
+  for (unsigned a = n; a-- > 0;) {
+    stride[a] = s;
+    s *= extent[a];
+  }
+  // Trailing axes taken whole make one contiguous block per step of the innermost partial axis.
+  unsigned inner = n;
+  while (inner > 0 && start[inner - 1] == 0 && step[inner - 1] == 1 && count[inner - 1] == extent[inner - 1]) --inner;
+  if (inner == 0) {
+    std::memcpy(dst, src, s);
+    return;
+  }
+  const unsigned axis = inner - 1;                               // the innermost axis not taken whole
+  const size_t block = stride[axis];                             // bytes of one step along it
+  const size_t run = step[axis] == 1 ? block * count[axis] : 0;  // contiguous bytes when unit-stepped
+  uint32_t at[kMaxBoxAxes] = {};
+  for (;;) {
+    const uint8_t* from = src;
+    for (unsigned a = 0; a < axis; ++a) from += (size_t(start[a]) + size_t(at[a]) * step[a]) * stride[a];
+    from += size_t(start[axis]) * stride[axis];
+    if (run) {
+      std::memcpy(dst, from, run);
+      dst += run;
+    } else if (block == width) {
+      // A step along the innermost axis (an overview, say): one value at a time, by width.
+      switch (width) {
+        case 1: dst = gather_values<uint8_t>(from, dst, step[axis], count[axis]); break;
+        case 2: dst = gather_values<uint16_t>(from, dst, step[axis], count[axis]); break;
+        case 4: dst = gather_values<uint32_t>(from, dst, step[axis], count[axis]); break;
+        default: dst = gather_values<uint64_t>(from, dst, step[axis], count[axis]); break;
+      }
+    } else {
+      const size_t jump = size_t(step[axis]) * stride[axis];
+      for (uint32_t i = 0; i < count[axis]; ++i, from += jump, dst += block) std::memcpy(dst, from, block);
+    }
+    unsigned a = axis;
+    while (a > 0 && ++at[a - 1] == count[a - 1]) at[--a] = 0;
+    if (a == 0) return;
+  }
+}
+
+// Decodes one chunk (expected_dtype: the standalone dtype code the array needs) and packs the box
+// described in box_params over n axes. Leaves {ptr, bytes, dtype} for JS, valid until the next call.
+uintptr_t decode_box(uintptr_t ptr, size_t len, unsigned expected_dtype, unsigned n) {
+  return guarded([&]() -> uintptr_t {
+    if (n == 0 || n > kMaxBoxAxes) fail("a chunk box has 1 to ", kMaxBoxAxes, " axes, got ", n);
+    const DType dtype = parse_dtype(expected_dtype);
+    const uint32_t* extent = box_params;
+    const uint32_t* start = box_params + n;
+    const uint32_t* step = box_params + 2 * n;
+    const uint32_t* count = box_params + 3 * n;
+    size_t values = 1, packed = 1;
+    for (unsigned a = 0; a < n; ++a) {
+      if (extent[a] == 0 || count[a] == 0 || step[a] == 0 || start[a] + uint64_t(count[a] - 1) * step[a] >= extent[a])
+        fail("box axis ", a, " (start ", start[a], ", step ", step[a], ", count ", count[a], ") is not inside the chunk's extent ", extent[a]);
+      values *= extent[a];
+      packed *= count[a];
+    }
+    const size_t width = dtype_bytes(dtype);
+    StandaloneFile& f = scratch_file();
+    // A chunk decodes to exactly its shape's values: a few bytes of Pco claiming more are refused early.
+    read_standalone(heap_bytes(ptr, len), f, true, values * width);
+    std::optional<DType> found = single_dtype(f, "zarr chunk");
+    if (found && *found != dtype)
+      fail("the chunk holds ", dtype_name(*found), " values but the array's data type needs ", dtype_name(dtype));
+    if (f.values.size() != values * width)
+      fail("the chunk holds ", f.values.size() / width, " values but its shape needs ", values);
+    static DecodeResult result;
+    const uint8_t* out = f.values.data();
+    if (packed != values) {
+      ByteBuffer& buffer = box_buffer();
+      buffer.resize(packed * width);
+      pack_box(f.values.data(), buffer.data(), width, n, extent, start, step, count);
+      out = buffer.data();
+    }
+    result = {uint32_t(reinterpret_cast<uintptr_t>(out)), uint32_t(packed * width), uint32_t(dtype)};
+    return reinterpret_cast<uintptr_t>(&result);
+  });
+}
+
+void release_large_box() {
+  constexpr size_t kKeep = size_t{64} << 20;
+  if (box_buffer().size() > kKeep) box_buffer() = ByteBuffer{};
+  release_large_scratch();
+}
+// ---- end of Zarr chunks ------------------------------------------------------------------------
+
 // ---- Zero-copy views (pco.decodeView in js/pco.js) -------------------------------------------
 // The decoded values stay in wasm memory, owned by a handle table, until JS calls
 // pcoReleaseView(handle). JS reads them through a typed array over the heap instead of a copy.
@@ -223,4 +337,9 @@ EMSCRIPTEN_KEEPALIVE const void* numdecode_pco_decode_view(uintptr_t ptr, size_t
 }
 EMSCRIPTEN_KEEPALIVE int numdecode_pco_release_view(uint32_t handle) { return release_view(handle) ? 1 : 0; }
 EMSCRIPTEN_KEEPALIVE const uint32_t* numdecode_pco_view_stats() { return view_stats(); }
+EMSCRIPTEN_KEEPALIVE uint32_t* numdecode_pco_box_params() { return box_params; }
+EMSCRIPTEN_KEEPALIVE uintptr_t numdecode_pco_decode_box(uintptr_t ptr, size_t len, unsigned expected_dtype, unsigned axes) {
+  return decode_box(ptr, len, expected_dtype, axes);
+}
+EMSCRIPTEN_KEEPALIVE void numdecode_pco_release_box() { release_large_box(); }
 }

@@ -1,7 +1,7 @@
 // Compiled (not run) by `tsc -p tests/types/tsconfig.zarrita.json`: numdecode/zarr against
 // zarrita's real types (its registry, open, get).
 import * as zarr from 'zarrita';
-import { registerPcodec } from 'numdecode/zarr';
+import { read as numdecodeRead, registerPcodec } from 'numdecode/zarr';
 import { createWorkerPool } from 'numdecode/worker';
 
 export async function read(url: string) {
@@ -10,4 +10,18 @@ export async function read(url: string) {
   const arr = await zarr.open(new zarr.FetchStore(url), { kind: 'array' });
   const region = await zarr.get(arr, [zarr.slice(0, 10), null]);
   return { registry, region };
+}
+
+// numdecode's own read of a zarrita array: zarrita's selections and result shape.
+export async function readWithNumdecode(url: string, signal: AbortSignal) {
+  const arr = await zarr.open(new zarr.FetchStore(url), { kind: 'array' });
+  const pool = await createWorkerPool({ size: 2 });
+  const { data, shape, stride } = await numdecodeRead(arr, {
+    selection: [0, null, zarr.slice(10, 20, 2)],
+    pool,
+    signal,
+    onProgress: ({ chunks, totalChunks, bytes }) => console.log(chunks, totalChunks, bytes),
+  });
+  const whole = await numdecodeRead(arr, { workers: 2, concurrency: 8 });
+  return { data, shape, stride, whole: whole.data.byteLength };
 }

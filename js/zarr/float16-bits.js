@@ -1,16 +1,15 @@
 // float16 where the engine has no Float16Array (Node 20, older browsers). zarrita cannot even
-// open a float16 array there (it has no typed array to put the values in), so the explorer
-// reads such an array as its bits: a store wrapper presents float16 metadata as uint16 (same
-// bytes), with the fill value as its half-precision bits, and points pcodec at a codec entry that
-// decodes the chunk's f16 Pco data as bits. Values stay exact; halfToNumber() gives the numbers.
-import { PCODEC_CODEC_NAMES, pcodecCodecEntry } from '../zarr.js';
+// open a float16 array there (it has no typed array to put the values in), so such an array is
+// read as its bits: a store wrapper presents float16 metadata as uint16 (same bytes), with the
+// fill value as its half-precision bits, and points pcodec at a codec entry that decodes the
+// chunk's f16 Pco data as bits. Values stay exact; halfToNumber() gives the numbers. The explorer
+// opens stores this way; the read (js/zarr/read.js) knows the renamed codec.
+import { pcodecCodecEntry } from '../zarr.js';
+import { FLOAT16_BITS_CODEC, FLOAT16_BITS_V2_ID, PCODEC_CODEC_NAMES } from './codec-names.js';
 
 /** True when the engine lacks Float16Array and float16 arrays are read as their bits. */
 export const float16AsBits = () => typeof globalThis.Float16Array !== 'function';
 
-/** The codec name (v3) and compressor id (v2, looked up as numcodecs.<id>) the rewrite uses. */
-export const F16_BITS_CODEC = 'numdecode.pcodec_float16_bits';
-const F16_BITS_V2_ID = 'numdecode_pcodec_float16_bits';
 
 export { halfToNumber } from '../number-text.js';
 
@@ -44,7 +43,7 @@ function fillBits(fill) {
 
 function renameCodecs(codecs) {
   return (codecs ?? []).map((c) => {
-    if (PCODEC_CODEC_NAMES.includes(c?.name)) return { ...c, name: F16_BITS_CODEC };
+    if (PCODEC_CODEC_NAMES.includes(c?.name)) return { ...c, name: FLOAT16_BITS_CODEC };
     if (c?.name === 'sharding_indexed' && c.configuration) {
       return { ...c, configuration: { ...c.configuration, codecs: renameCodecs(c.configuration.codecs) } };
     }
@@ -58,7 +57,7 @@ export function asBitsMetadata(meta) {
     return { ...meta, data_type: 'uint16', fill_value: fillBits(meta.fill_value), codecs: renameCodecs(meta.codecs) };
   }
   if (meta?.zarr_format === 2 && typeof meta.dtype === 'string' && /^[<|]f2$/.test(meta.dtype)) {
-    const compressor = meta.compressor?.id === 'pcodec' ? { ...meta.compressor, id: F16_BITS_V2_ID } : meta.compressor;
+    const compressor = meta.compressor?.id === 'pcodec' ? { ...meta.compressor, id: FLOAT16_BITS_V2_ID } : meta.compressor;
     return { ...meta, dtype: '<u2', fill_value: fillBits(meta.fill_value), compressor };
   }
   return meta;
@@ -96,6 +95,6 @@ export function registerFloat16Bits(registry, options = {}) {
     // The chunk holds f16 Pco data: the codec decodes it as float16 (bits without Float16Array).
     fromConfig: (configuration, meta) => entry.fromConfig(configuration, { ...meta, dataType: 'float16' }),
   };
-  for (const name of [F16_BITS_CODEC, `numcodecs.${F16_BITS_V2_ID}`]) registry.set(name, () => Promise.resolve(bitsEntry));
+  for (const name of [FLOAT16_BITS_CODEC, `numcodecs.${FLOAT16_BITS_V2_ID}`]) registry.set(name, () => Promise.resolve(bitsEntry));
   return registry;
 }

@@ -1,0 +1,159 @@
+// The fetching side of a read: the tasks that bring a selection's chunk bytes in from the store.
+// Unsharded arrays: one get() per chunk. Sharded arrays: each shard's index read once (from the
+// end or the start of the shard, as its metadata says), then the chunks the selection needs in
+// coalesced ranges. Each task hands what it fetched to the sink (decode and place) before it
+// ends, so that a bounded number of tasks in flight bounds the bytes held (js/zarr/schedule.js).
+import { CODES, NumdecodeError } from '../errors.js';
+import { mergeRanges } from '../io/merge.js';
+import { chunkParts, shardGroups } from './plan.js';
+
+// Chunks of one shard closer than this are read in one request: a round trip costs more than the gap.
+export const RANGE_GAP_BYTES = 64 * 1024;
+// A coalesced range stops growing here, so that a few ranges in flight hold a bounded number of bytes.
+export const MAX_RANGE_BYTES = 8 * 1024 * 1024;
+// A shard index entry larger than this is damaged (no pcodec chunk comes near it).
+const MAX_CHUNK_BYTES = 2 ** 31;
+const NO_CHUNK = 0xffffffff; // both halves of 2^64 - 1: the chunk is not stored
+
+/**
+ * One chunk of the selection: its coordinates, its share of each dimension (DimPart), and the key
+ * that names it in errors (its object, or its shard and place there).
+ * @typedef {{coords: number[], parts: import('./plan.js').DimPart[], key: string}} ChunkItem
+ */
+
+/**
+ * What receives the fetched chunks: chunk(item, bytes) for a stored chunk (it may return a promise:
+ * the task waits for it), missing(item) for one that is not stored (fill value).
+ * @typedef {{chunk: (item: ChunkItem, bytes: Uint8Array) => void | Promise<void>, missing: (item: ChunkItem) => void}} ChunkSink
+ */
+
+function fetchError(layout, key, message, cause, code = CODES.BAD_DATA) {
+  return new NumdecodeError(`zarr read: array ${layout.path}: ${key}: ${message}`, { code, file: key, dataset: layout.path, cause });
+}
+
+// The store's own errors (HTTP, file system) carry what happened; they gain the key and the array.
+async function storeCall(layout, key, promise) {
+  try {
+    return await promise;
+  } catch (err) {
+    if (err instanceof NumdecodeError || err?.name === 'AbortError') throw err;
+    throw fetchError(layout, key, `the store could not read it (${err?.message ?? err})`, err, CODES.NETWORK);
+  }
+}
+
+const item = (parts, key) => ({ coords: parts.map((p) => p.chunk), parts, key });
+
+function* chunkTasks(store, layout, parts, sink, signal) {
+  for (const chunk of chunkParts(parts)) {
+    const key = layout.chunkKey(chunk.map((p) => p.chunk));
+    yield async () => {
+      const bytes = await storeCall(layout, key, store.get(key, { signal }));
+      if (bytes === undefined || bytes === null) sink.missing(item(chunk, key));
+      else await sink.chunk(item(chunk, key), bytes);
+    };
+  }
+}
+
+// The shard's index ({offset, length} per chunk, C order of the chunk's place in the shard), or null
+// when the shard is not stored. Without getRange the whole shard is read (and kept for its chunks).
+async function readIndex(store, layout, key, signal) {
+  const { indexBytes, indexLocation } = layout.shard;
+  let bytes;
+  let whole = null;
+  if (typeof store.getRange === 'function') {
+    const range = indexLocation === 'end' ? { suffixLength: indexBytes } : { offset: 0, length: indexBytes };
+    bytes = await storeCall(layout, key, store.getRange(key, range, { signal }));
+  } else {
+    whole = await storeCall(layout, key, store.get(key, { signal }));
+    if (whole) bytes = indexLocation === 'end' ? whole.subarray(whole.length - indexBytes) : whole.subarray(0, indexBytes);
+  }
+  if (bytes === undefined || bytes === null) return null;
+  if (bytes.length < indexBytes) {
+    throw fetchError(layout, key, `its shard index needs ${indexBytes} bytes but the shard has only ${whole?.length ?? bytes.length}`);
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, indexBytes);
+  const entries = [];
+  for (let i = 0; i < layout.shard.count; i++) {
+    const [offLo, offHi, lenLo, lenHi] = [0, 4, 8, 12].map((b) => view.getUint32(16 * i + b, true));
+    if (offLo === NO_CHUNK && offHi === NO_CHUNK && lenLo === NO_CHUNK && lenHi === NO_CHUNK) {
+      entries.push(null);
+      continue;
+    }
+    const offset = offHi * 2 ** 32 + offLo;
+    const length = lenHi * 2 ** 32 + lenLo;
+    if (!Number.isSafeInteger(offset) || length > MAX_CHUNK_BYTES) {
+      throw fetchError(layout, key, `its shard index entry ${i} (offset ${offset}, length ${length}) is damaged`);
+    }
+    entries.push({ offset, length });
+  }
+  return { entries, whole };
+}
+
+// Where a chunk sits in its shard's index: C order of its coordinates inside the shard.
+function indexEntry(coords, chunksPerShard) {
+  let at = 0;
+  for (let d = 0; d < coords.length; d++) at = at * chunksPerShard[d] + (coords[d] % chunksPerShard[d]);
+  return at;
+}
+
+// Coalesced ranges over the stored chunks, none larger than MAX_RANGE_BYTES unless one chunk is.
+function coalesce(stored) {
+  const groups = [];
+  for (const g of mergeRanges(stored.map((s) => [s.entry.offset, s.entry.offset + s.entry.length]), RANGE_GAP_BYTES)) {
+    let current = null;
+    for (const i of g.members.sort((a, b) => stored[a].entry.offset - stored[b].entry.offset)) {
+      const { offset, length } = stored[i].entry;
+      if (current && Math.max(current.end, offset + length) - current.start > MAX_RANGE_BYTES) current = null;
+      if (!current) groups.push((current = { start: offset, end: offset + length, members: [] }));
+      current.end = Math.max(current.end, offset + length);
+      current.members.push(stored[i]);
+    }
+  }
+  return groups;
+}
+
+function shardTask(store, layout, group, sink, signal) {
+  const key = layout.chunkKey(group.shard);
+  return async () => {
+    const index = await readIndex(store, layout, key, signal);
+    const stored = [];
+    for (const parts of group.chunks) {
+      const coords = parts.map((p) => p.chunk);
+      const chunk = item(parts, `${key} (chunk ${coords.join(',')})`);
+      const entry = index?.entries[indexEntry(coords, layout.shard.chunksPerShard)] ?? null;
+      if (entry === null) sink.missing(chunk);
+      else stored.push({ chunk, entry });
+    }
+    // The ranges become tasks of their own: every range of every shard goes out together.
+    return coalesce(stored).map((range) => async () => {
+      const bytes = index.whole
+        ? index.whole.subarray(range.start, range.end)
+        : await storeCall(layout, key, store.getRange(key, { offset: range.start, length: range.end - range.start }, { signal }));
+      if (!bytes || bytes.length < range.end - range.start) {
+        throw fetchError(layout, key, `bytes ${range.start}-${range.end - 1} that its shard index names are not in the shard`);
+      }
+      for (const { chunk, entry } of range.members) {
+        const at = entry.offset - range.start;
+        await sink.chunk(chunk, bytes.subarray(at, at + entry.length));
+      }
+    });
+  };
+}
+
+/**
+ * The tasks that fetch every chunk a selection touches and hand it to `sink`. A generator: tasks
+ * are made as the scheduler asks for them. A task may resolve to more tasks (a shard's ranges
+ * once its index is known).
+ * @param {{get: Function, getRange?: Function}} store
+ * @param {ReturnType<typeof import('./layout.js').arrayLayout> extends Promise<infer L> ? L : never} layout
+ * @param {import('./plan.js').DimPart[][]} parts
+ * @param {ChunkSink} sink
+ * @param {AbortSignal} [signal]
+ */
+export function* fetchTasks(store, layout, parts, sink, signal) {
+  if (!layout.shard) {
+    yield* chunkTasks(store, layout, parts, sink, signal);
+    return;
+  }
+  for (const group of shardGroups(parts, layout.shard.chunksPerShard)) yield shardTask(store, layout, group, sink, signal);
+}

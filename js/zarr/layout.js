@@ -1,0 +1,171 @@
+// What a read must know about a zarrita array beyond what zarrita shows (shape, chunks, dtype, fill
+// value): how its chunks are keyed, laid out (C, F or another axis order) and encoded, and how its
+// shards index their chunks. zarrita keeps these in private fields, so they come from the array's
+// metadata document as written (zarr.json, or .zarray for v2), read through the array's own store:
+// from memory for consolidated stores and stores opened with openStore (js/zarr/open.js).
+import { CODES, NumdecodeError } from '../errors.js';
+import { FLOAT16_BITS_CODEC, FLOAT16_BITS_V2_ID, PCODEC_CODEC_NAMES } from './codec-names.js';
+
+/** The symbol under which a store made by openStore answers metadata documents it already holds. */
+export const KNOWN_METADATA = Symbol.for('numdecode.zarr.knownMetadata');
+
+// Zarr data type -> Pco dtype, output class and element size.
+const NUMERIC = {
+  int8: ['i8', Int8Array],
+  uint8: ['u8', Uint8Array],
+  int16: ['i16', Int16Array],
+  uint16: ['u16', Uint16Array],
+  float16: ['f16', null], // Float16Array where the engine has it, else the bits as Uint16Array
+  int32: ['i32', Int32Array],
+  uint32: ['u32', Uint32Array],
+  float32: ['f32', Float32Array],
+  int64: ['i64', BigInt64Array],
+  uint64: ['u64', BigUint64Array],
+  float64: ['f64', Float64Array],
+};
+
+const V2_DTYPE = /^([<>|])([iuf])(\d)$/;
+const versionOf = new WeakMap(); // store -> 'v3' | 'v2', the metadata that answered there last
+const decoder = new TextDecoder();
+
+function layoutError(array, message, code = CODES.UNSUPPORTED) {
+  return new NumdecodeError(`zarr read: array ${array.path}: ${message}`, { code, dataset: array.path });
+}
+
+function parseJson(array, key, bytes) {
+  try {
+    return JSON.parse(decoder.decode(bytes));
+  } catch (err) {
+    throw new NumdecodeError(`zarr read: ${key} is not valid JSON (${err.message})`, { code: CODES.BAD_DATA, file: key, dataset: array.path, cause: err });
+  }
+}
+
+// The array's metadata document. Asks for zarr.json and .zarray together the first time a store is
+// seen (one round trip whichever it holds), then the version that answered there first.
+async function metadataDocument(array, signal) {
+  const store = array.store;
+  const known = store?.[KNOWN_METADATA]?.(array.path);
+  if (known) return known;
+  const keys = { v3: array.resolve('zarr.json').path, v2: array.resolve('.zarray').path };
+  const read = async (version) => {
+    const bytes = await store.get(keys[version], { signal });
+    return bytes ? { version, doc: parseJson(array, keys[version], bytes) } : null;
+  };
+  const first = versionOf.get(store);
+  let found;
+  if (first) {
+    found = (await read(first)) ?? (await read(first === 'v3' ? 'v2' : 'v3'));
+  } else {
+    const [v3, v2] = await Promise.all([read('v3'), read('v2')]);
+    found = v3 ?? v2;
+  }
+  if (!found) throw layoutError(array, `no zarr.json or .zarray at ${array.path}`, CODES.NOT_FOUND);
+  versionOf.set(store, found.version);
+  return found.doc;
+}
+
+function transposeOrder(configuration, rank) {
+  const order = configuration?.order ?? 'C';
+  if (order === 'C') return [...Array(rank).keys()];
+  if (order === 'F') return [...Array(rank).keys()].reverse();
+  return order;
+}
+
+// A chunk codec list read as: optional transpose, then pcodec alone (numdecode decodes it), or
+// anything else (zarrita's pipeline decodes it).
+function classifyChain(codecs, rank) {
+  let order = [...Array(rank).keys()];
+  let rest = codecs;
+  if (rest[0]?.name === 'transpose') {
+    order = transposeOrder(rest[0].configuration, rank);
+    rest = rest.slice(1);
+  }
+  const pco = rest.length === 1 && (PCODEC_CODEC_NAMES.includes(rest[0]?.name) || rest[0]?.name === FLOAT16_BITS_CODEC);
+  return { order, pco, float16Bits: pco && rest[0].name === FLOAT16_BITS_CODEC };
+}
+
+function chunkKeyEncoder(name, separator) {
+  if (name === 'default') return (coords) => ['c', ...coords].join(separator ?? '/');
+  if (name === 'v2') return (coords) => coords.join(separator ?? '.') || '0';
+  return null;
+}
+
+// Shard indexes numdecode reads itself: little-endian u64 pairs, with or without a CRC-32C after them.
+function indexTrailer(array, indexCodecs) {
+  const names = (indexCodecs ?? [{ name: 'bytes' }]).map((c) => c?.name);
+  const bytes = indexCodecs?.[0]?.configuration?.endian ?? 'little';
+  if (names[0] === 'bytes' && bytes === 'little' && (names.length === 1 || (names.length === 2 && names[1] === 'crc32c'))) {
+    return names.length === 2 ? 4 : 0;
+  }
+  throw layoutError(array, `its shard index codecs ${JSON.stringify(names)} are not little-endian bytes (with or without crc32c)`);
+}
+
+function v3Layout(array, doc) {
+  const rank = doc.shape.length;
+  const cke = doc.chunk_key_encoding ?? { name: 'default' };
+  const key = chunkKeyEncoder(cke.name, cke.configuration?.separator);
+  if (!key) throw layoutError(array, `unknown chunk key encoding ${JSON.stringify(cke.name)}`);
+  const codecs = doc.codecs ?? [];
+  const sharding = codecs.find((c) => c?.name === 'sharding_indexed');
+  if (!sharding) return { key, ...classifyChain(codecs, rank), shard: null };
+  if (codecs.length !== 1) throw layoutError(array, 'codecs around sharding_indexed are not supported');
+  const config = sharding.configuration ?? {};
+  const shardShape = doc.chunk_grid.configuration.chunk_shape;
+  const chunksPerShard = shardShape.map((n, d) => n / config.chunk_shape[d]);
+  if (!chunksPerShard.every(Number.isInteger)) throw layoutError(array, `its shard shape ${JSON.stringify(shardShape)} is not a whole number of chunks`, CODES.BAD_DATA);
+  const location = config.index_location ?? 'end';
+  if (location !== 'end' && location !== 'start') throw layoutError(array, `unknown shard index_location ${JSON.stringify(location)}`);
+  const count = chunksPerShard.reduce((a, b) => a * b, 1);
+  return {
+    key,
+    ...classifyChain(config.codecs ?? [], rank),
+    shard: { chunksPerShard, indexLocation: location, indexBytes: 16 * count + indexTrailer(array, config.index_codecs), count },
+  };
+}
+
+function v2Layout(array, doc) {
+  const rank = doc.shape.length;
+  const key = chunkKeyEncoder('v2', doc.dimension_separator ?? '.');
+  const order = doc.order === 'F' ? [...Array(rank).keys()].reverse() : [...Array(rank).keys()];
+  const bigEndian = V2_DTYPE.exec(String(doc.dtype))?.[1] === '>' && !String(doc.dtype).endsWith('1');
+  const id = doc.compressor?.id;
+  const pco = !bigEndian && !(doc.filters?.length > 0) && (id === 'pcodec' || id === FLOAT16_BITS_V2_ID);
+  return { key, order, pco, float16Bits: pco && id === FLOAT16_BITS_V2_ID, shard: null };
+}
+
+/**
+ * The layout of a zarrita array for reading:
+ *   path, shape, chunkShape (inner chunks when sharded), dataType (zarrita's), Output (typed array class),
+ *   pcoDtype (what a Pco chunk holds), fill (the value for chunks not stored), order (axis order of the
+ *   stored chunk, outermost first), chunkKey(coords) (the store key of a chunk or shard),
+ *   pco (true when numdecode decodes the chunks itself), shard (null or {chunksPerShard, indexLocation,
+ *   indexBytes, count}).
+ * @param {import('zarrita').Array<any, any>} array
+ * @param {{signal?: AbortSignal}} [options]
+ */
+export async function arrayLayout(array, { signal } = {}) {
+  const dataType = array.dtype;
+  if (!Object.hasOwn(NUMERIC, dataType)) {
+    throw layoutError(array, `its data type ${dataType} is not numeric; read it with zarrita's get`);
+  }
+  const doc = await metadataDocument(array, signal);
+  const parts = doc.zarr_format === 2 ? v2Layout(array, doc) : v3Layout(array, doc);
+  const [pcoDtype, Type] = NUMERIC[dataType];
+  const Output = Type ?? globalThis.Float16Array ?? Uint16Array;
+  const fill = array.fillValue ?? (Output === BigInt64Array || Output === BigUint64Array ? 0n : 0);
+  return {
+    path: array.path,
+    shape: [...array.shape],
+    chunkShape: [...array.chunks],
+    dataType,
+    Output,
+    bytesPerElement: Output.BYTES_PER_ELEMENT,
+    // The explorer's float16-as-bits arrays say uint16 but hold f16 Pco chunks.
+    pcoDtype: parts.float16Bits ? 'f16' : pcoDtype,
+    fill,
+    order: parts.order,
+    pco: parts.pco,
+    shard: parts.shard,
+    chunkKey: (coords) => array.resolve(parts.key(coords)).path,
+  };
+}

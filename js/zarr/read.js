@@ -1,0 +1,253 @@
+// numdecode's read of a Zarr array, or of a selection of it, as zarrita's get returns it:
+//
+//   import * as zarr from 'zarrita';
+//   import { read } from 'numdecode/zarr';
+//   const arr = await zarr.open(store, { kind: 'array' });
+//   const { data, shape, stride } = await read(arr, { selection: [0, null, zarr.slice(10, 20)] });
+//
+// zarrita opens the store and the array; this plans which chunks the selection needs, fetches
+// them a bounded number at a time (shards: each index once, chunks in coalesced ranges), and
+// decodes each pcodec chunk in wasm straight into its place in the output: one copy per output
+// row, no chunk-sized JS array. With a worker pool the workers decode into one SharedArrayBuffer
+// output (js/zarr/pool-decode.js). Chunks of other codecs go through zarrita's codec pipeline.
+import { CODES, NumdecodeError, abortError } from '../errors.js';
+import { ensureFormat } from '../wasm/load.js';
+import { boxParams, decodeBox, releaseBoxScratch } from './chunk-decode.js';
+import { fetchTasks } from './fetch.js';
+import { arrayLayout } from './layout.js';
+import { fillBox, outputGeometry, packDecodedChunk, placeBox } from './place.js';
+import { dimensionParts, normalizeSelection, partCount, selectionShape } from './plan.js';
+import { poolDecoder } from './pool-decode.js';
+import { runTasks } from './schedule.js';
+
+/** Chunk fetches (or shard ranges) in flight at once, by default. */
+export const DEFAULT_CONCURRENCY = 16;
+
+const READ_OPTIONS = new Set(['selection', 'pool', 'workers', 'into', 'signal', 'onProgress', 'concurrency', 'init']);
+
+function checkOptions(options) {
+  if (options === null || typeof options !== 'object') throw new TypeError('zarr read: options must be an object');
+  for (const key of Object.keys(options)) {
+    if (!READ_OPTIONS.has(key)) throw new TypeError(`zarr read: unknown option ${JSON.stringify(key)} (one of ${[...READ_OPTIONS].join(', ')})`);
+  }
+  const { concurrency, workers, pool, onProgress } = options;
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) {
+    throw new TypeError(`zarr read: options.concurrency must be a positive integer, got ${concurrency}`);
+  }
+  if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1)) {
+    throw new TypeError(`zarr read: options.workers must be a positive integer, got ${workers}`);
+  }
+  if (workers !== undefined && pool !== undefined) throw new TypeError('zarr read: pass options.workers or options.pool, not both');
+  if (pool !== undefined && typeof pool?.run !== 'function') throw new TypeError('zarr read: options.pool must be a worker pool from numdecode/worker');
+  if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError('zarr read: options.onProgress must be a function');
+}
+
+// zarrita's output strides: the array's stored order kept over the dimensions the selection keeps.
+function projectOrder(order, outputAxes) {
+  const rank = new Map(outputAxes.map((axis, i) => [axis, i]));
+  return order.filter((axis) => rank.has(axis)).map((axis) => rank.get(axis));
+}
+
+function stridesFor(shape, order) {
+  const stride = new Array(shape.length);
+  let step = 1;
+  for (let i = order.length - 1; i >= 0; i--) {
+    stride[order[i]] = step;
+    step *= shape[order[i]];
+  }
+  return stride;
+}
+
+const sharedMemory = () =>
+  typeof SharedArrayBuffer === 'function' && (typeof process === 'object' || globalThis.crossOriginIsolated === true);
+
+function allocate(layout, size, into, shared) {
+  if (into !== undefined) {
+    const ok = into instanceof layout.Output || (layout.pcoDtype === 'f16' && into instanceof Uint16Array);
+    if (!ok || into.length !== size) {
+      throw new TypeError(`zarr read: options.into must be a ${layout.Output.name} of ${size} values, got ${into?.constructor?.name ?? typeof into} of ${into?.length}`);
+    }
+    return { data: into, fresh: false };
+  }
+  const bytes = size * layout.bytesPerElement;
+  const buffer = shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
+  return { data: new layout.Output(buffer, 0, size), fresh: true };
+}
+
+const isZeroBits = (value) => Object.is(value, 0) || value === 0n;
+
+function chunkError(layout, key, err) {
+  if (err?.code === CODES.ABORTED || err?.name === 'AbortError') return err;
+  return new NumdecodeError(`zarr read: array ${layout.path}: chunk ${key}: ${err?.message ?? err}`, {
+    code: err?.code ?? CODES.BAD_DATA,
+    file: key,
+    dataset: layout.path,
+    cause: err,
+  });
+}
+
+// zarrita's codec pipeline, for chunks whose codecs numdecode does not decode itself. zarrita
+// keeps it on the array under a symbol of its own.
+function zarritaPipeline(array, layout) {
+  const symbol = Object.getOwnPropertySymbols(array).find((s) => s.description === 'zarrita.context');
+  const codec = symbol ? array[symbol]?.codec : undefined;
+  if (typeof codec?.decode !== 'function') {
+    throw new NumdecodeError(`zarr read: array ${layout.path}: its codecs are not pcodec, and this zarrita does not show its codec pipeline; read it with zarrita's get`, {
+      code: CODES.UNSUPPORTED,
+      dataset: layout.path,
+    });
+  }
+  return codec;
+}
+
+/**
+ * Reads an array, or a selection of it, into one typed array.
+ * @param {import('zarrita').Array<any, any>} array opened with zarrita (zarr.open)
+ * @param {{selection?: (null|number|{start?: number|null, stop?: number|null, step?: number|null})[] | null,
+ *   pool?: import('../worker/index.js').WorkerPool, workers?: number, into?: ArrayBufferView,
+ *   signal?: AbortSignal, onProgress?: (p: {chunks: number, totalChunks: number, bytes: number}) => void,
+ *   concurrency?: number, init?: object}} [options]
+ * @returns {Promise<{data: ArrayBufferView, shape: number[], stride: number[]}>} as zarrita's get
+ *   (data in the array's stored order, which stride describes); a selection of single indexes on
+ *   every dimension gives shape [] and one value
+ */
+export async function read(array, options = {}) {
+  checkOptions(options);
+  const { signal } = options;
+  const aborted = () => abortError(signal, `zarr read of ${array?.path}`);
+  if (signal?.aborted) throw aborted();
+  if (typeof array?.store?.get !== 'function' || !Array.isArray(array?.shape)) {
+    throw new TypeError('zarr read: pass an array opened with zarrita (zarr.open(store, { kind: "array" }))');
+  }
+  try {
+    return await readArray(array, options, aborted);
+  } catch (err) {
+    // Whatever failed once the caller aborted (a store's own AbortError, say), the read was aborted.
+    if (signal?.aborted) throw aborted();
+    throw err;
+  }
+}
+
+async function readArray(array, options, aborted) {
+  const { selection = null, signal, onProgress, into, init } = options;
+  const layout = await arrayLayout(array, { signal });
+  const dims = normalizeSelection(selection, layout.shape);
+  const shape = selectionShape(dims);
+  const outputAxes = dims.flatMap((d, axis) => (d.index === undefined ? [axis] : []));
+  const outOrder = projectOrder(layout.order, outputAxes);
+  const stride = stridesFor(shape, outOrder);
+  const size = shape.reduce((a, b) => a * b, 1);
+
+  let pool = options.pool;
+  const ownPool = options.workers !== undefined && layout.pco;
+  if (ownPool) {
+    const { createWorkerPool } = await import('../worker/index.js');
+    pool = await createWorkerPool({ size: options.workers, init });
+  }
+  try {
+    if (!layout.pco) pool = undefined; // zarrita's pipeline runs here
+    const { data, fresh } = allocate(layout, size, into, pool !== undefined && sharedMemory());
+    if (size === 0) return { data, shape, stride };
+    await readInto(array, layout, { dims, shape, outputAxes, outOrder, data, fresh, pool, signal, onProgress, init, aborted, concurrency: options.concurrency });
+    return { data, shape, stride };
+  } finally {
+    if (ownPool) await pool.terminate();
+  }
+}
+
+async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data, fresh, pool, signal, onProgress, init, aborted, concurrency }) {
+  // Geometry in stored order: there both the output and each packed box are C-contiguous.
+  const geometry = outputGeometry(outOrder.map((i) => shape[i]));
+  const storedOutputAxes = outOrder.map((i) => outputAxes[i]);
+  const width = layout.bytesPerElement;
+  const outBytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  const placement = (parts) => ({
+    base: storedOutputAxes.reduce((sum, axis, k) => sum + parts[axis].out * geometry.strides[k], 0),
+    counts: storedOutputAxes.map((axis) => parts[axis].count),
+  });
+  const boxOf = (parts) =>
+    boxParams(
+      layout.order.map((a) => layout.chunkShape[a]),
+      layout.order.map((a) => parts[a].start),
+      layout.order.map((a) => parts[a].step),
+      layout.order.map((a) => parts[a].count),
+    );
+
+  const parts = dimensionParts(dims, layout.chunkShape);
+  const totalChunks = partCount(parts);
+  let chunksDone = 0;
+  let bytesFetched = 0;
+  const progress = (bytes) => {
+    chunksDone++;
+    bytesFetched += bytes;
+    onProgress?.({ chunks: chunksDone, totalChunks, bytes: bytesFetched });
+  };
+  const skipFill = fresh && isZeroBits(layout.fill); // a fresh buffer is zeros already
+  const missing = (item) => {
+    if (!skipFill) {
+      const { base, counts } = placement(item.parts);
+      fillBox(data, geometry, base, counts, layout.fill);
+    }
+    progress(0);
+  };
+
+  let sink;
+  let finish = async () => {};
+  if (pool !== undefined) {
+    const decoder = poolDecoder(pool, { layout, geometry, data, outBytes, signal });
+    sink = {
+      chunk: (item, bytes) =>
+        decoder.decode(item.key, bytes, boxOf(item.parts), placement(item.parts)).then(
+          () => progress(bytes.length),
+          // A batch fails as a whole; the worker's error names the chunk that failed.
+          (err) => Promise.reject(chunkError(layout, err?.file ?? item.key, err)),
+        ),
+      missing,
+    };
+    finish = () => decoder.close();
+  } else if (layout.pco) {
+    await ensureFormat('pco', init);
+    const details = { dataset: layout.path };
+    sink = {
+      chunk(item, bytes) {
+        if (signal?.aborted) return;
+        const { base, counts } = placement(item.parts);
+        let packed;
+        try {
+          details.file = item.key;
+          packed = decodeBox(bytes, layout.pcoDtype, boxOf(item.parts), details);
+        } catch (err) {
+          throw chunkError(layout, item.key, err);
+        }
+        placeBox(outBytes, width, geometry, base, counts, packed);
+        progress(bytes.length);
+      },
+      missing,
+    };
+    finish = async () => releaseBoxScratch();
+  } else {
+    const pipeline = zarritaPipeline(array, layout);
+    sink = {
+      async chunk(item, bytes) {
+        let chunk;
+        try {
+          chunk = await pipeline.decode(bytes);
+        } catch (err) {
+          throw chunkError(layout, item.key, err);
+        }
+        if (signal?.aborted) return;
+        const { base, counts } = placement(item.parts);
+        placeBox(outBytes, width, geometry, base, counts, packDecodedChunk(chunk, layout.order, item.parts));
+        progress(bytes.length);
+      },
+      missing,
+    };
+  }
+  const limit = concurrency ?? (pool ? Math.max(DEFAULT_CONCURRENCY, 8 * pool.size) : DEFAULT_CONCURRENCY);
+  try {
+    await runTasks(fetchTasks(array.store, layout, parts, sink, signal), limit, signal, aborted);
+  } finally {
+    await finish();
+  }
+  if (signal?.aborted) throw aborted();
+}
