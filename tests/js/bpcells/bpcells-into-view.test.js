@@ -7,7 +7,8 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as bpcells from '../../../js/bpcells/index.js';
 import { BpcellsError, CODES } from '../../../js/errors.js';
-import { getModule, init } from '../../../js/wasm.js';
+import { init } from '../../../js/index.js';
+import { getModule } from '../../../js/wasm/load.js';
 import { LARGE, cases, corruptCases, expected, sameBytes, setDir, u8 } from '../helpers/bpcells-corpus.js';
 import { corpusRoot } from '../helpers/corpus.js';
 

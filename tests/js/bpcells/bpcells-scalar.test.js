@@ -3,7 +3,7 @@
 import { beforeAll, expect, test } from '@jest/globals';
 import path from 'node:path';
 import * as bpcells from '../../../js/bpcells/index.js';
-import { buildInfo, init } from '../../../js/wasm.js';
+import { buildInfo, init } from '../../../js/index.js';
 import { CATEGORY, cases, checkPieces, checkWhole, corruptCases, expected, setDir } from '../helpers/bpcells-corpus.js';
 
 beforeAll(async () => {

@@ -11,7 +11,8 @@ import path from 'node:path';
 import * as bpcells from '../../../js/bpcells/index.js';
 import { BpcellsError, CODES, IoError } from '../../../js/errors.js';
 import { openFile } from '../../../js/io/index.js';
-import { getModule, init } from '../../../js/wasm.js';
+import { init } from '../../../js/index.js';
+import { getModule } from '../../../js/wasm/load.js';
 import { LARGE, cases, expected, sameBytes, setDir, u8 } from '../helpers/bpcells-corpus.js';
 import { corpusRoot } from '../helpers/corpus.js';
 

@@ -7,7 +7,7 @@ import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import * as bpcells from '../../../js/bpcells/index.js';
-import { init } from '../../../js/wasm.js';
+import { init } from '../../../js/index.js';
 import {
   CATEGORY,
   LARGE,

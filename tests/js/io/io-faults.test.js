@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
 import path from 'node:path';
 import * as bpcells from '../../../js/bpcells/index.js';
-import { init } from '../../../js/wasm.js';
+import { init } from '../../../js/index.js';
 import { LARGE, bytes, cases, setDir } from '../helpers/bpcells-corpus.js';
 import { startFaultServer } from './io-fault-server.js';
 import { formatFigures, isClearError, runFaultReads } from './io-fault-run.js';
