@@ -1,13 +1,14 @@
-// The layer rules scripts/check-imports.mjs enforces (docs/architecture.md): no import cycle in
-// js/ (an entry importing its own namespace is fine) and no js/ source file over 500 lines.
+// The layer rules scripts/check-imports.mjs enforces (docs/architecture.md): every js/ file in a
+// layer, imports only down or across, no import cycle (an entry importing its own namespace is
+// fine) and no js/ source file over 500 lines.
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { projectRoot } from '../helpers/corpus.js';
-import { findCycles, importGraph } from '../../../scripts/check-imports.mjs';
+import { LAYERS, findCycles, importGraph, layerOf, upwardImports } from '../../../scripts/check-imports.mjs';
 
 const script = path.join(projectRoot, 'scripts/check-imports.mjs');
 
-test('js/ has no import cycle and no file over 500 lines (scripts/check-imports.mjs exits 0)', () => {
+test('js/ keeps its layers, has no import cycle and no file over 500 lines (scripts/check-imports.mjs exits 0)', () => {
   let output = '';
   let status = 0;
   try {
@@ -15,7 +16,7 @@ test('js/ has no import cycle and no file over 500 lines (scripts/check-imports.
   } catch (err) {
     ({ status, stdout: output } = err);
   }
-  expect({ status, output }).toEqual({ status: 0, output: expect.stringMatching(/no import cycle, none over 500 lines/) });
+  expect({ status, output }).toEqual({ status: 0, output: expect.stringMatching(/no upward import, no import cycle, none over 500 lines/) });
 });
 
 test('the graph holds the entries, their self-imports and the wasm layer under them', () => {
@@ -42,4 +43,16 @@ test('findCycles reports a cycle as its path and ignores a file importing itself
   expect(findCycles(edges)).toEqual([{ files: ['a.js', 'b.js'], cycle: ['a.js', 'b.js', 'a.js'] }]);
   edges.get('b.js').delete('a.js');
   expect(findCycles(edges)).toEqual([]);
+});
+
+test('layerOf takes the most specific entry; upwardImports names imports that go up a layer', () => {
+  expect(layerOf('js/errors.js')).toBe(0);
+  expect(layerOf('js/hdf5/signature.js')).toBe(0); // the file, not its folder's layer
+  expect(layerOf('js/hdf5/runtime.js')).toBe(LAYERS.findIndex(([name]) => name === 'formats'));
+  expect(layerOf('js/new-thing.js')).toBe(-1);
+  const edges = new Map([
+    ['js/wasm/load.js', new Set(['js/errors.js', 'js/index.js'])],
+    ['js/pco.js', new Set(['js/wasm/load.js', 'js/alp.js'])],
+  ]);
+  expect(upwardImports(edges)).toEqual([{ from: 'js/wasm/load.js', to: 'js/index.js', fromLayer: 'io and wasm', toLayer: 'entries' }]);
 });
