@@ -44,11 +44,23 @@ export function singleLine(bytes, name) {
   return lines[0];
 }
 
-/** One numeric array file of `source`: either held whole, or known by header + size and read by range. */
+/**
+ * What errors call file `name` of `source`: the name itself in a directory, the dataset path in an
+ * HDF5 group (its source's locate(): "/mat/idxptr").
+ */
+export function labelOf(source, name) {
+  return source.locate?.(name) ?? name;
+}
+
+/**
+ * One numeric array file of `source`: either held whole, or known by header + size and read by
+ * range. `name` is the file's name in the source, `label` what errors call it.
+ */
 export class ArrayFile {
   constructor(source, name, type) {
     this.source = source;
     this.name = name;
+    this.label = labelOf(source, name);
     this.type = type;
     this.elem = ELEM_BYTES[type];
     this.payload = null; // Uint8Array when held whole
@@ -64,8 +76,8 @@ export class ArrayFile {
     const payloadBytes = size - HEADER;
     if (payloadBytes % this.elem !== 0) {
       throw new BpcellsError(
-        `${this.name}: payload of ${payloadBytes} bytes is not a whole number of ${this.elem}-byte values (${payloadBytes % this.elem} stray bytes)`,
-        { file: this.name },
+        `${this.label}: payload of ${payloadBytes} bytes is not a whole number of ${this.elem}-byte values (${payloadBytes % this.elem} stray bytes)`,
+        { file: this.label },
       );
     }
     this.count = payloadBytes / this.elem;
@@ -75,7 +87,7 @@ export class ArrayFile {
   /** Reads and keeps the whole file. */
   async load() {
     const bytes = await this.source.readAll(this.name);
-    checkHeader(bytes, this.type, this.name);
+    checkHeader(bytes, this.type, this.label);
     this.setSize(bytes.length);
     this.payload = bytes.subarray(HEADER);
     return this;
@@ -90,19 +102,19 @@ export class ArrayFile {
       // A file too short for its header says so, rather than "needs bytes [0, 8)".
       const size = await this.source.size(this.name).catch(() => null);
       if (size !== null && size < HEADER) {
-        throw new BpcellsError(`${this.name}: file is ${size} bytes, shorter than the 8-byte array header`, { file: this.name, cause: err });
+        throw new BpcellsError(`${this.label}: file is ${size} bytes, shorter than the 8-byte array header`, { file: this.label, cause: err });
       }
       throw err;
     }
-    checkHeader(header, this.type, this.name);
+    checkHeader(header, this.type, this.label);
     this.setSize(await this.source.size(this.name));
     return this;
   }
 
   checkEnd(i0, i1) {
     if (i1 > this.count) {
-      throw new BpcellsError(`${this.name}: needs entries [${i0}, ${i1}) but the file holds only ${this.count} (truncated?)`, {
-        file: this.name,
+      throw new BpcellsError(`${this.label}: needs entries [${i0}, ${i1}) but the file holds only ${this.count} (truncated?)`, {
+        file: this.label,
       });
     }
   }

@@ -24,11 +24,12 @@ const STREAM_CODE = { index: 0, val: 1 };
 // Plain Errors from the module become BpcellsError with their code and, as `file`, the array file
 // the message starts with ("index_idx: chunk 25000 spans ..."), else the stream's packed words
 // ("index: value ... out of range" came out of index_data).
-function decodeError(err, name) {
+function decodeError(err, run) {
   if (err instanceof BpcellsError) return err;
   const message = err?.message ?? String(err);
   const file = /^(\w+):/.exec(message)?.[1];
-  return new BpcellsError(message, { code: err?.code, file: file?.startsWith(`${name}_`) ? file : `${name}_data`, cause: err });
+  const suffix = file?.startsWith(`${run.stream}_`) ? file.slice(run.stream.length) : '_data';
+  return new BpcellsError(message, { code: err?.code, file: `${run.name}${suffix}`, cause: err });
 }
 
 /** A wasmInput of `bytes`, or a BpcellsError (ERR_OUTPUT_LIMIT) naming what it was for. */
@@ -81,12 +82,12 @@ export function decodeRun(run, words, target, limit) {
   const idxPtr = base + dataBytes; // dataBytes is whole words: 4-byte aligned
   const startsPtr = idxPtr + idxBytes;
   const outPtr = startsPtr + startsBytes;
-  const stream = STREAM_CODE[run.name];
+  const stream = STREAM_CODE[run.stream];
   const call = (...args) => {
     try {
       decodeTo(...args);
     } catch (err) {
-      throw decodeError(err, run.name);
+      throw decodeError(err, run);
     }
   };
   try {

@@ -270,10 +270,6 @@ export class Hdf5GroupSource {
     return `${this.group === '/' ? '' : this.group}/${name}`;
   }
 
-  owns(name) {
-    return TEXT.has(name) || NUMERIC.has(name);
-  }
-
   _unknown(name) {
     return new BpcellsError(`${name}: not part of a BPCells matrix group`, { file: name });
   }

@@ -1,7 +1,7 @@
 // BPCells matrices stored as groups of an HDF5 file (write_matrix_hdf5), read through h5wasm.
 // The group becomes a directory-like source (hdf5-group-source.js) for the directory reader, so a
 // matrix opened here has the same API, laziness and checks as a directory; errors name the
-// dataset path (err.file = "/mat/idxptr").
+// dataset path (err.file = "/mat/idxptr": the group source's locate() names its arrays).
 import { BpcellsError } from '../errors.js';
 import { asBpcellsError } from './as-bpcells-error.js';
 import { Matrix } from './matrix.js';
@@ -14,56 +14,11 @@ import { Hdf5GroupSource, Hdf5Reader, normalizeGroup } from './hdf5-group-source
 const HDF5_PREFETCH_SYNC = 4 * 1024 * 1024;
 const HDF5_PREFETCH_ASYNC = 0;
 
-// Errors of the directory reader name the virtual file ('idxptr'); give them the dataset path.
-function relocate(err, src, fileName) {
-  if (!(err instanceof BpcellsError)) return err;
-  // Some errors (the version parser's, from wasm) carry the name only in the message.
-  const from = err.file ?? /^bpcells: (\w+): /.exec(err.message)?.[1];
-  if (typeof from !== 'string' || !src.owns(from)) return err;
-  const to = src.locate(from);
-  err.file = to;
-  err.message = err.message.replace(`bpcells: ${from}:`, `bpcells: ${to}:`);
-  if (!err.message.includes(fileName)) err.message += ` (in ${fileName})`;
-  return err;
-}
-
-async function located(promise, m) {
-  try {
-    return await promise;
-  } catch (err) {
-    throw relocate(err, m.source, m.fileName);
-  }
-}
-
 /** A BPCells matrix stored in an HDF5 group: the Matrix API plus group, fileName and close(). */
 export class Hdf5Matrix extends Matrix {
-  read(start, end, options) {
-    return located(super.read(start, end, options), this);
-  }
-
-  readView(start, end, options) {
-    return located(super.readView(start, end, options), this);
-  }
-
-  toDense(start, end, options) {
-    return located(super.toDense(start, end, options), this);
-  }
-
-  rowNames(options) {
-    return located(super.rowNames(options), this);
-  }
-
-  colNames(options) {
-    return located(super.colNames(options), this);
-  }
-
   /** As Matrix.inspect(), plus the HDF5 group and file. */
   inspect() {
     return { ...super.inspect(), group: this.group, fileName: this.fileName };
-  }
-
-  fileSizes() {
-    return located(super.fileSizes(), this);
   }
 
   /** Releases the HDF5 file handle (the matrix cannot be read afterwards). */
@@ -112,14 +67,9 @@ export async function openHdf5File(file, head, options = {}) {
     const group = await chooseGroup(reader, options.group);
     const src = new Hdf5GroupSource(reader, group, file.stats);
     const prefetchBytes = options.prefetchBytes ?? (reader.handle.lazy.sync ? HDF5_PREFETCH_SYNC : HDF5_PREFETCH_ASYNC);
-    let m;
-    try {
-      m = await openMatrix(src, { ...options, prefetchBytes });
-    } catch (err) {
-      throw relocate(err, src, file.name);
-    }
+    const m = await openMatrix(src, { ...options, prefetchBytes });
     // Over HTTP (and other async sources), prime HDF5's chunk indexes of the arrays a read uses.
-    if (!reader.handle.lazy.sync) await src.warm(m._arrayNames).catch((err) => Promise.reject(relocate(err, src, file.name)));
+    if (!reader.handle.lazy.sync) await src.warm(m._arrayNames);
     Object.setPrototypeOf(m, Hdf5Matrix.prototype);
     Object.assign(m, { group, fileName: file.name, _handle: reader.handle });
     return m;
@@ -141,7 +91,7 @@ export async function listHdf5File(file, head, options = {}) {
         const m = await openMatrix(src, { prefetchBytes: 0 });
         out.push({ group, version: m.version, shape: m.shape, storageOrder: m.storageOrder, nnz: m.nnz });
       } catch (err) {
-        const e = asBpcellsError(relocate(err, src, file.name));
+        const e = asBpcellsError(err);
         out.push({ group, error: e.message });
       }
     }

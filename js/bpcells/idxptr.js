@@ -16,8 +16,8 @@ export class IdxptrReader {
   }
 
   _convert(bytes, first) {
-    const ptr = this.file.type === 'u64' ? u64ToNumbers(bytes, 'idxptr', first) : u32ToNumbers(bytes);
-    checkMonotone(ptr, first);
+    const ptr = this.file.type === 'u64' ? u64ToNumbers(bytes, this.file.label, first) : u32ToNumbers(bytes);
+    checkMonotone(ptr, first, this.file.label);
     return ptr;
   }
 
@@ -26,11 +26,11 @@ export class IdxptrReader {
     const f = this.file;
     const firstEntries = Math.max(1, Math.min(expectedCount, IDXPTR_BLOCK));
     const head = await f.source.read('idxptr', 0, HEADER + firstEntries * f.elem);
-    checkHeader(head, f.type, 'idxptr');
+    checkHeader(head, f.type, f.label);
     f.setSize(await f.source.size('idxptr'));
-    if (f.count === 0) throw new BpcellsError('idxptr: empty, needs at least one entry', { file: 'idxptr' });
+    if (f.count === 0) throw new BpcellsError(`${f.label}: empty, needs at least one entry`, { file: f.label });
     const first = this._convert(head.subarray(HEADER), 0);
-    if (first[0] !== 0) throw new BpcellsError(`idxptr: first entry is ${first[0]}, not 0`, { file: 'idxptr' });
+    if (first[0] !== 0) throw new BpcellsError(`${f.label}: first entry is ${first[0]}, not 0`, { file: f.label });
     if (f.count <= IDXPTR_BLOCK && firstEntries >= f.count) {
       this.blocks.set(0, Promise.resolve(first.subarray(0, f.count)));
     } else if (firstEntries === Math.min(IDXPTR_BLOCK, f.count)) {
@@ -83,7 +83,7 @@ export class IdxptrReader {
       const hi = Math.min(b, i0 + block.length);
       out.set(block.subarray(lo - i0, hi - i0), lo - a);
     }
-    checkMonotone(out, a);
+    checkMonotone(out, a, this.file.label);
     return out;
   }
 }

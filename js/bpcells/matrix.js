@@ -5,7 +5,7 @@
 // (slice-output.js). open-matrix.js makes a Matrix from a source of named array files.
 import { BpcellsError, CODES } from '../errors.js';
 import { getModule } from '../wasm/load.js';
-import { copyPart, textLines } from './array-file.js';
+import { copyPart, labelOf, textLines } from './array-file.js';
 import { settled } from './as-bpcells-error.js';
 import { decodeRun } from './chunk-decoder.js';
 import { checkInto, jsOutput, viewOutput } from './slice-output.js';
@@ -107,7 +107,8 @@ export class Matrix {
       const read = this.source.readLines ? this.source.readLines(file) : this.source.readAll(file).then(textLines);
       const p = read.then((lines) => {
         if (lines.length !== 0 && lines.length !== n) {
-          throw new BpcellsError(`${file}: ${lines.length} names for ${n} ${what}`, { file });
+          const label = labelOf(this.source, file);
+          throw new BpcellsError(`${label}: ${lines.length} names for ${n} ${what}`, { file: label });
         }
         return lines;
       });
@@ -156,7 +157,8 @@ export class Matrix {
     // Blocks of idxptr are checked one by one; an entry above the last one (nnz) means the
     // array decreases somewhere between them.
     if (p1 > this.nnz) {
-      throw new BpcellsError(`idxptr: not monotone, entry ${end} (${p1}) is greater than the last entry (${this.nnz})`, { file: 'idxptr' });
+      const label = this._idxptr.file.label;
+      throw new BpcellsError(`${label}: not monotone, entry ${end} (${p1}) is greater than the last entry (${this.nnz})`, { file: label });
     }
     const [indexPart, valPart] = await Promise.all([
       this._indexStream ? this._indexStream.fetch(p0, p1) : this._indexFile.part(p0, p1),
@@ -186,7 +188,8 @@ export class Matrix {
     const minor = this.minor;
     for (let i = 0; i < index.length; i++) {
       if (index[i] >= minor) {
-        throw new BpcellsError(`index: value ${index[i]} at position ${p0 + i} is out of range (must be < ${minor})`, { file: 'index' });
+        const label = this._indexFile.label;
+        throw new BpcellsError(`${label}: value ${index[i]} at position ${p0 + i} is out of range (must be < ${minor})`, { file: label });
       }
     }
   }

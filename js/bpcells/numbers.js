@@ -45,7 +45,7 @@ export function u32ToNumbers(bytes) {
  * Entries `firstIndex`.. of the offset table `name` must not decrease (idxptr, *_idx); the error
  * names the first pair that does.
  */
-export function checkMonotone(ptr, firstIndex, name = 'idxptr') {
+export function checkMonotone(ptr, firstIndex, name) {
   for (let i = 1; i < ptr.length; i++) {
     if (ptr[i] < ptr[i - 1]) {
       throw new BpcellsError(

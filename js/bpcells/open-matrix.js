@@ -7,7 +7,7 @@
 import { BpcellsError } from '../errors.js';
 import { textAt } from '../wasm/heap.js';
 import { ensureFormat, getModule } from '../wasm/load.js';
-import { ArrayFile, HEADER, callBpcells, checkHeader, singleLine } from './array-file.js';
+import { ArrayFile, HEADER, callBpcells, checkHeader, labelOf, singleLine } from './array-file.js';
 import { CHUNK, VARIANT } from './chunk-decoder.js';
 import { IdxptrReader } from './idxptr.js';
 import { Matrix } from './matrix.js';
@@ -17,15 +17,15 @@ const DEFAULT_PREFETCH = 4 * 1024 * 1024;
 const DEFAULT_RESIDENT = 16 * 1024 * 1024; // the I/O layer's default cacheBytes
 
 // The version file -> {text, packed, dtype, format} (checked in C++: src/bpcells/matrix.cpp).
-function parseVersion(bytes) {
+function parseVersion(bytes, label) {
   const mod = getModule('bpcells');
-  return JSON.parse(callBpcells([bytes], (p, l) => textAt(mod, mod._numdecode_bpcells_parse_version(p, l)), { file: 'version' }));
+  return JSON.parse(callBpcells([bytes], (p, l) => textAt(mod, mod._numdecode_bpcells_parse_version(p, l)), { file: label }));
 }
 
-function parseStorageOrder(bytes) {
-  const order = singleLine(bytes, 'storage_order');
+function parseStorageOrder(bytes, label) {
+  const order = singleLine(bytes, label);
   if (order !== 'row' && order !== 'col') {
-    throw new BpcellsError(`storage_order: must be "row" or "col", found ${JSON.stringify(order)}`, { file: 'storage_order' });
+    throw new BpcellsError(`${label}: must be "row" or "col", found ${JSON.stringify(order)}`, { file: label });
   }
   return order;
 }
@@ -45,11 +45,12 @@ export async function openMatrix(src, options = {}) {
   const failed = first.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
   const [versionBytes, orderBytes, shapeBytes] = first.map((r) => r.value);
-  const version = parseVersion(versionBytes);
-  const storageOrder = parseStorageOrder(orderBytes);
-  checkHeader(shapeBytes, 'u32', 'shape');
+  const version = parseVersion(versionBytes, labelOf(src, 'version'));
+  const storageOrder = parseStorageOrder(orderBytes, labelOf(src, 'storage_order'));
+  const shapeLabel = labelOf(src, 'shape');
+  checkHeader(shapeBytes, 'u32', shapeLabel);
   if (shapeBytes.length !== HEADER + 8) {
-    throw new BpcellsError(`shape: ${(shapeBytes.length - HEADER) / 4} entries, expected 2 (nrow, ncol)`, { file: 'shape' });
+    throw new BpcellsError(`${shapeLabel}: ${(shapeBytes.length - HEADER) / 4} entries, expected 2 (nrow, ncol)`, { file: shapeLabel });
   }
   const sdv = new DataView(shapeBytes.buffer, shapeBytes.byteOffset + HEADER, 8);
   const shape = [sdv.getUint32(0, true), sdv.getUint32(4, true)];
@@ -101,13 +102,13 @@ export async function openMatrix(src, options = {}) {
   if (major === 0 && ptrCount === 2 && (await ptr.get(0, 2))[1] === 0) ptrCount = 1;
   if (ptrCount !== major + 1) {
     throw new BpcellsError(
-      `idxptr: ${ptr.file.count} entries, expected ${major + 1} for ${major} ${storageOrder === 'col' ? 'columns (storage_order=col)' : 'rows (storage_order=row)'}`,
-      { file: 'idxptr' },
+      `${ptr.file.label}: ${ptr.file.count} entries, expected ${major + 1} for ${major} ${storageOrder === 'col' ? 'columns (storage_order=col)' : 'rows (storage_order=row)'}`,
+      { file: ptr.file.label },
     );
   }
   m.nnz = (await ptr.get(ptrCount - 1, ptrCount))[0];
   const nnz = m.nnz;
-  if (nnz > 0 && minor === 0) throw new BpcellsError(`shape: ${nnz} non-zeros but the inner dimension is 0`, { file: 'shape' });
+  if (nnz > 0 && minor === 0) throw new BpcellsError(`${shapeLabel}: ${nnz} non-zeros but the inner dimension is 0`, { file: shapeLabel });
 
   m._arrayNames = [];
   if (version.packed) {
@@ -128,8 +129,8 @@ export async function openMatrix(src, options = {}) {
   for (const f of [m._indexFile, m._valFile].filter(Boolean)) {
     if (f.count !== nnz) {
       throw new BpcellsError(
-        `${f.name}: ${f.count} entries but idxptr says ${nnz} non-zeros${f.count < nnz ? ' (truncated)' : ' (trailing data)'}`,
-        { file: f.name },
+        `${f.label}: ${f.count} entries but idxptr says ${nnz} non-zeros${f.count < nnz ? ' (truncated)' : ' (trailing data)'}`,
+        { file: f.label },
       );
     }
   }

@@ -4,7 +4,7 @@
 // the u32 word offsets of _idx pass 2^32). Opening checks how the tables fit together; fetch()
 // gets and checks what a range of values needs; chunk-decoder.js decodes it (src/bpcells/bp128.cpp).
 import { BpcellsError } from '../errors.js';
-import { ArrayFile, HEADER } from './array-file.js';
+import { ArrayFile, HEADER, labelOf } from './array-file.js';
 import { CHUNK, VARIANT, inputBuffer } from './chunk-decoder.js';
 import { LITTLE_ENDIAN, checkMonotone, u32ToNumbers, u64ToNumbers } from './numbers.js';
 
@@ -14,6 +14,7 @@ const TWO32 = 2 ** 32;
 export class PackedStream {
   constructor(source, prefix, variant, format) {
     this.prefix = prefix;
+    this.label = labelOf(source, prefix); // what decode errors call the stream ("/mat/index" in HDF5)
     this.variant = variant;
     this.data = new ArrayFile(source, `${prefix}_data`, 'u32');
     this.idx = new ArrayFile(source, `${prefix}_idx`, 'u32');
@@ -30,8 +31,8 @@ export class PackedStream {
     if (this.offsetsFile) jobs.push(this.offsetsFile.load());
     await Promise.all(jobs);
     if (this.offsetsFile) {
-      const o = u64ToNumbers(this.offsetsFile.payload, this.offsetsFile.name);
-      const name = this.offsetsFile.name;
+      const o = u64ToNumbers(this.offsetsFile.payload, this.offsetsFile.label);
+      const name = this.offsetsFile.label;
       if (o.length < 2) throw new BpcellsError(`${name}: ${o.length} entries, need at least 2 (start and end)`, { file: name });
       if (o[0] !== 0) throw new BpcellsError(`${name}: first entry is ${o[0]}, not 0`, { file: name });
       for (let k = 1; k < o.length; k++) {
@@ -52,35 +53,35 @@ export class PackedStream {
     await Promise.all(files.map((f) => (whole ? f.load() : f.probe())));
     if (this.idx.count !== nchunks + 1) {
       throw new BpcellsError(
-        `${this.idx.name}: ${this.idx.count} entries, expected ${nchunks + 1} for ${nchunks} chunks of 128 values`,
-        { file: this.idx.name },
+        `${this.idx.label}: ${this.idx.count} entries, expected ${nchunks + 1} for ${nchunks} chunks of 128 values`,
+        { file: this.idx.label },
       );
     }
     if (this.starts && this.starts.count !== nchunks) {
-      throw new BpcellsError(`${this.starts.name}: ${this.starts.count} entries, expected ${nchunks} (one per chunk)`, {
-        file: this.starts.name,
+      throw new BpcellsError(`${this.starts.label}: ${this.starts.count} entries, expected ${nchunks} (one per chunk)`, {
+        file: this.starts.label,
       });
     }
     if (this.offsets[this.offsets.length - 1] < this.idx.count) {
       throw new BpcellsError(
-        `${this.offsetsFile.name}: last entry ${this.offsets[this.offsets.length - 1]} does not cover the ${this.idx.count} entries of ${this.idx.name}`,
-        { file: this.offsetsFile.name },
+        `${this.offsetsFile.label}: last entry ${this.offsets[this.offsets.length - 1]} does not cover the ${this.idx.count} entries of ${this.idx.label}`,
+        { file: this.offsetsFile.label },
       );
     }
     if (whole) {
       this.abs = this._resolve(this.idx.payload, 0);
-      if (this.abs[0] !== 0) throw new BpcellsError(`${this.idx.name}: first entry is ${this.abs[0]}, not 0`, { file: this.idx.name });
-      checkMonotone(this.abs, 0, this.idx.name);
+      if (this.abs[0] !== 0) throw new BpcellsError(`${this.idx.label}: first entry is ${this.abs[0]}, not 0`, { file: this.idx.label });
+      checkMonotone(this.abs, 0, this.idx.label);
       const last = this.abs[this.abs.length - 1];
       if (last > this.data.count) {
         throw new BpcellsError(
-          `${this.idx.name}: chunks end at word ${last} but ${this.data.name} holds only ${this.data.count} words (truncated?)`,
-          { file: this.data.name },
+          `${this.idx.label}: chunks end at word ${last} but ${this.data.label} holds only ${this.data.count} words (truncated?)`,
+          { file: this.data.label },
         );
       }
       if (last !== this.data.count) {
-        throw new BpcellsError(`${this.data.name}: ${this.data.count} words but ${this.idx.name} accounts for ${last} (trailing data)`, {
-          file: this.data.name,
+        throw new BpcellsError(`${this.data.label}: ${this.data.count} words but ${this.idx.label} accounts for ${last} (trailing data)`, {
+          file: this.data.label,
         });
       }
     }
@@ -117,8 +118,8 @@ export class PackedStream {
     } else {
       const [idxBytes, sb] = await Promise.all([this.idx.slice(c0, c1 + 1), this.starts ? this.starts.slice(c0, c1) : null]);
       abs = this._resolve(idxBytes, c0);
-      if (c0 === 0 && abs[0] !== 0) throw new BpcellsError(`${this.idx.name}: first entry is ${abs[0]}, not 0`, { file: this.idx.name });
-      checkMonotone(abs, c0, this.idx.name);
+      if (c0 === 0 && abs[0] !== 0) throw new BpcellsError(`${this.idx.label}: first entry is ${abs[0]}, not 0`, { file: this.idx.label });
+      checkMonotone(abs, c0, this.idx.label);
       if (sb) startsBytes = sb;
     }
     const w0 = abs[0];
@@ -126,18 +127,18 @@ export class PackedStream {
     // Bound the fetch before making it: at most 32 bits per value.
     if (w1 - w0 > 4 * 32 * (c1 - c0)) {
       throw new BpcellsError(
-        `${this.idx.name}: chunks ${c0}..${c1 - 1} span ${w1 - w0} words, more than 32 bits per value allows`,
-        { file: this.idx.name },
+        `${this.idx.label}: chunks ${c0}..${c1 - 1} span ${w1 - w0} words, more than 32 bits per value allows`,
+        { file: this.idx.label },
       );
     }
     if (w1 > this.data.count) {
       throw new BpcellsError(
-        `${this.data.name}: chunks ${c0}..${c1 - 1} need words [${w0}, ${w1}) but only ${this.data.count} words are present (truncated?)`,
-        { file: this.data.name },
+        `${this.data.label}: chunks ${c0}..${c1 - 1} need words [${w0}, ${w1}) but only ${this.data.count} words are present (truncated?)`,
+        { file: this.data.label },
       );
     }
     const words = await this.data.part(w0, w1);
-    return { variant: this.variant, name: this.prefix, firstChunk: c0, abs, starts: startsBytes, words, skip: p0 - c0 * CHUNK, count: p1 - p0 };
+    return { variant: this.variant, stream: this.prefix, name: this.label, firstChunk: c0, abs, starts: startsBytes, words, skip: p0 - c0 * CHUNK, count: p1 - p0 };
   }
 
   // For the decode step (synchronous, so no other read replaces the range meanwhile): the run's
@@ -152,7 +153,7 @@ export class PackedStream {
     if (r && r.w0 <= w0 && w1 <= r.w1) return { ptr: r.input.bytes.byteOffset + 4 * (w0 - r.w0) };
     if (4 * (w1 - w0) > budget) return run.words;
     this.release(); // before allocating: its memory can serve the new range
-    const input = inputBuffer(4 * (w1 - w0), this.data.name);
+    const input = inputBuffer(4 * (w1 - w0), this.data.label);
     try {
       if (run.words.bytes) input.bytes.set(run.words.bytes);
       else run.words.read(0, w1 - w0, input.bytes);
