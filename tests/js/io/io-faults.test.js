@@ -61,6 +61,7 @@ test('a clear error is a BpcellsError wrapping the IoError, with the file and a 
   expect(err).toBeInstanceOf(bpcells.BpcellsError);
   expect(isClearError(err)).toBe(true);
   expect(err.file).toBe('version');
-  expect(err.cause.file).toBe(`${server.base}/data/no_such_dir/version`);
+  expect(err.code).toBe('ERR_NOT_FOUND');
+  expect(err.cause.file).toBe('version');
   expect(err.message).toBe(`bpcells: version: file missing (HTTP 404 Not Found at ${server.base}/data/no_such_dir/version)`);
 });
