@@ -6,17 +6,18 @@
 //   columns.price.values; // Float64Array, one slot per row (0 at a null)
 //   columns.price.valid;  // Uint8Array (1 = present) or null when the selection has no nulls
 //
-// hyparquet reads the footer, schema, page headers, levels and every non-ALP encoding and
-// hyparquet-compressors decompresses; numdecode decodes the ALP page bodies. Columns that are not
-// flat FLOAT / DOUBLE are read by hyparquet itself (values as hyparquet returns them).
-import { compressors } from 'hyparquet-compressors';
+// hyparquet reads the footer, schema and page headers and every column that is not FLOAT /
+// DOUBLE; numdecode reads the FLOAT / DOUBLE ones (top level, or inside structs as "a.b") from
+// the pages up: codecs in wasm, levels, and every page decoded straight into the column's array.
 import { parquetReadObjects } from 'hyparquet';
 import { ensureFormat } from './wasm/load.js';
 import { ParquetError, NumdecodeError, CODES } from './errors.js';
 import { openFile } from './io/index.js';
 import { readFooter } from './parquet/footer.js';
-import { readFloatColumn, columnPagesFor } from './parquet/float-column.js';
+import { readFloatColumns, columnPagesFor } from './parquet/float-column.js';
 import { prefetchChunks } from './parquet/chunk-pages.js';
+import { chunkBuffer } from './parquet/chunk-buffer.js';
+import { readFloatColumnsInPool } from './parquet/pool-read.js';
 import { inspectFile } from './parquet/inspect.js';
 
 // The error family beside ParquetError, as every entry has it (require() and import alike).
@@ -25,7 +26,7 @@ export { ParquetError, NumdecodeError, CODES };
 // Selected pages are fetched as they are (gap 0): ranges are not widened to swallow the pages between.
 // In a page, a string that is not an absolute URL is taken relative to the page, like fetch().
 function open(input, options) {
-  const { columns, column, rowStart, rowEnd, ...io } = options;
+  const { columns, column, rowStart, rowEnd, into, pool, ...io } = options;
   const inNode = typeof globalThis.process === 'object' && typeof globalThis.process.versions?.node === 'string';
   if (typeof input === 'string' && !inNode && globalThis.location?.href && !/^[a-z][a-z0-9+.-]*:/i.test(input)) {
     input = new URL(input, globalThis.location.href).href;
@@ -54,9 +55,11 @@ function selectGroups(metadata, rowStart, rowEnd) {
   return groups;
 }
 
-// A column hyparquet reads on its own, with its errors named like ours.
+// A column hyparquet reads on its own (its codecs from hyparquet-compressors, loaded only then),
+// with its errors named like ours.
 async function readOtherColumn(ctx, column, rowStart, rowEnd) {
   try {
+    const { compressors } = await import('hyparquet-compressors');
     const rows = await parquetReadObjects({
       file: ctx.buffer,
       metadata: ctx.metadata,
@@ -70,8 +73,55 @@ async function readOtherColumn(ctx, column, rowStart, rowEnd) {
     if (err instanceof NumdecodeError) throw err;
     const message = String(err?.message ?? err);
     const code = /unsupported/.test(message) ? CODES.UNSUPPORTED : CODES.BAD_DATA;
-    const hint = /encoding: undefined/.test(message) ? ' (an ALP page in a column numdecode does not read as a flat FLOAT / DOUBLE column)' : '';
+    const hint = /encoding: undefined/.test(message) ? ' (an ALP page in a column numdecode does not read as a FLOAT / DOUBLE column)' : '';
     throw new ParquetError(`parquet: ${ctx.name}: column ${column.name}: ${message}${hint}`, { code, file: ctx.name, column: column.name, cause: err });
+  }
+}
+
+// The columns named in options.columns (top-level fields, or "a.b" for a FLOAT / DOUBLE leaf in
+// a struct); all top-level fields by default.
+function selectColumns(footer, names, fileName) {
+  const all = footer.columns;
+  if (names === undefined) return all;
+  if (!Array.isArray(names)) throw new TypeError('parquet: options.columns must be an array of column names');
+  return names.map((c) => {
+    const col = all.find((x) => x.name === c) ?? footer.nestedFloats.find((x) => x.name === c);
+    if (!col) {
+      const known = [...all, ...footer.nestedFloats].map((x) => x.name).join(', ');
+      throw new RangeError(`parquet: no column ${JSON.stringify(c)} in ${fileName} (columns: ${known})`);
+    }
+    return col;
+  });
+}
+
+// options.into: column name -> a Float32Array (FLOAT) / Float64Array (DOUBLE) with room for the
+// selected rows, checked before anything is read.
+function checkInto(into, selected, numRows) {
+  if (into === undefined) return {};
+  if (into === null || typeof into !== 'object') throw new TypeError('parquet: options.into must be an object {columnName: Float32Array | Float64Array}');
+  for (const [name, array] of Object.entries(into)) {
+    const col = selected.find((c) => c.name === name);
+    if (!col?.flatFloat) throw new RangeError(`parquet: options.into names ${JSON.stringify(name)}, which is not a selected FLOAT / DOUBLE column`);
+    const Type = col.type === 'FLOAT' ? Float32Array : Float64Array;
+    if (!(array instanceof Type)) throw new TypeError(`parquet: options.into.${name} must be a ${Type.name} (the column is ${col.type})`);
+    if (array.length < numRows) throw new RangeError(`parquet: options.into.${name} has room for ${array.length} values, the selection has ${numRows} rows`);
+  }
+  return into;
+}
+
+// How chunks are fetched: from a remote source every selected chunk is asked for at once (one
+// round trip); a source that reads synchronously (a local file, bytes, a Blob in a worker) is
+// read chunk by chunk into one buffer in wasm memory, where the pages decode (chunk-buffer.js);
+// others one chunk ahead of the decoder. The peak stays at the output plus one or two chunks.
+function fetchPlan(file, floats, groups, ctx) {
+  if (file.kind === 'http' || file.kind === 'object') {
+    ctx.readAhead = Infinity;
+    ctx.prefetched = prefetchChunks(ctx, floats, groups);
+  } else if (typeof file.readSync === 'function') {
+    ctx.readAhead = 0;
+    ctx.chunkBuffer = chunkBuffer(file);
+  } else {
+    ctx.readAhead = 1;
   }
 }
 
@@ -79,8 +129,10 @@ async function readOtherColumn(ctx, column, rowStart, rowEnd) {
  * Reads columns of a Parquet file.
  * @param {string|URL|ArrayBuffer|ArrayBufferView|Blob|object} input path (Node), http(s) URL, bytes, Blob/File,
  *   {size(), read(start, end)} or a hyparquet AsyncBuffer {byteLength, slice(start, end)}
- * @param {{columns?: string[], rowStart?: number, rowEnd?: number, timeout?: number, signal?: AbortSignal,
- *   headers?: object, maxBytes?: number, fetch?: Function}} [options]
+ * @param {{columns?: string[], rowStart?: number, rowEnd?: number, into?: object, pool?: object, timeout?: number,
+ *   signal?: AbortSignal, headers?: object, maxBytes?: number, fetch?: Function}} [options]
+ *   into: {columnName: Float32Array | Float64Array} writes those columns' values into the caller's arrays;
+ *   pool: a numdecode/worker pool: the column chunks (row groups x columns) decode in its workers
  * @returns {Promise<{numRows: number, columns: object, stats: {requests: number, bytes: number}}>}
  */
 export async function read(input, options = {}) {
@@ -89,29 +141,33 @@ export async function read(input, options = {}) {
   try {
     const name = file.name;
     const footer = await readFooter(file, name);
-    const { metadata, columns: all } = footer;
+    const { metadata } = footer;
     const rowStart = options.rowStart ?? 0;
     const rowEnd = options.rowEnd ?? footer.numRows;
     checkRows(rowStart, rowEnd, footer.numRows);
-    let selected = all;
-    if (options.columns !== undefined) {
-      if (!Array.isArray(options.columns)) throw new TypeError('parquet: options.columns must be an array of column names');
-      selected = options.columns.map((c) => {
-        const col = all.find((x) => x.name === c);
-        if (!col) throw new RangeError(`parquet: no column ${JSON.stringify(c)} in ${name} (columns: ${all.map((x) => x.name).join(', ')})`);
-        return col;
-      });
-    }
+    const selected = selectColumns(footer, options.columns, name);
     const numRows = rowEnd - rowStart;
+    const into = checkInto(options.into, selected, numRows);
     const groups = selectGroups(metadata, rowStart, rowEnd);
-    const ctx = { file, fileSize: footer.size, metadata, compressors, name, buffer: footer.buffer };
-    if (selected.some((c) => c.flatFloat)) await ensureFormat('alp'); // ALP pages: only the ALP module
-    ctx.prefetched = prefetchChunks(ctx, selected.filter((c) => c.flatFloat), groups);
+    const floats = selected.filter((c) => c.flatFloat);
+    const ctx = { file, fileSize: footer.size, metadata, name, buffer: footer.buffer };
+    if (floats.length) await ensureFormat('alp'); // ALP pages: only the ALP module
+    fetchPlan(file, floats, groups, ctx);
+    let decoded;
+    try {
+      if (options.pool && floats.length * groups.length > 1) {
+        const path = typeof input === 'string' && file.kind === 'local' ? input : null;
+        ctx.chunkBuffer?.release(); // the workers read for themselves
+        decoded = await readFloatColumnsInPool(options.pool, ctx, floats, groups, numRows, into, path, options.signal);
+      } else {
+        decoded = await readFloatColumns(ctx, floats, groups, numRows, into);
+      }
+    } finally {
+      ctx.chunkBuffer?.release();
+    }
     const columns = {};
     for (const column of selected) {
-      columns[column.name] = column.flatFloat
-        ? await readFloatColumn(ctx, column, groups, numRows)
-        : await readOtherColumn(ctx, column, rowStart, rowEnd);
+      columns[column.name] = decoded.get(column.name) ?? (await readOtherColumn(ctx, column, rowStart, rowEnd));
     }
     return { numRows, columns, stats: { requests: file.stats.requests, bytes: file.stats.bytes } };
   } finally {
@@ -130,7 +186,7 @@ export async function inspect(input, options = {}) {
     const name = file.name;
     const footer = await readFooter(file, name);
     await ensureFormat('alp');
-    const info = await inspectFile(file, name, footer, compressors);
+    const info = await inspectFile(file, name, footer);
     info.stats = { requests: file.stats.requests, bytes: file.stats.bytes };
     return info;
   } finally {
@@ -152,13 +208,13 @@ export async function readPages(input, options = {}) {
   try {
     const name = file.name;
     const footer = await readFooter(file, name);
-    const column = footer.columns.find((c) => c.name === options.column);
-    if (!column) throw new RangeError(`parquet: no column ${JSON.stringify(options.column)} in ${name} (columns: ${footer.columns.map((x) => x.name).join(', ')})`);
+    const [column] = selectColumns(footer, [options.column], name);
     if (!column.flatFloat) throw new RangeError(`parquet: readPages reads FLOAT / DOUBLE columns; ${column.name} is ${column.type}`);
     const rowStart = options.rowStart ?? 0;
     const rowEnd = options.rowEnd ?? footer.numRows;
     checkRows(rowStart, rowEnd, footer.numRows);
-    const ctx = { file, fileSize: footer.size, metadata: footer.metadata, compressors, name, buffer: footer.buffer };
+    await ensureFormat('alp');
+    const ctx = { file, fileSize: footer.size, metadata: footer.metadata, name, buffer: footer.buffer };
     const result = await columnPagesFor(ctx, column, selectGroups(footer.metadata, rowStart, rowEnd));
     return { ...result, stats: { requests: file.stats.requests, bytes: file.stats.bytes } };
   } finally {

@@ -19,19 +19,20 @@ export function alpValueCount(payload) {
 }
 
 /**
- * Values [start, end) of the page's non-null values. `expected` is the non-null count the page
- * header and levels give; a payload declaring another count is an error.
+ * Values [start, end) of the page's non-null values, decoded into `target` (a Float32Array or
+ * Float64Array of end - start values: the column's output at the page's place). `expected` is
+ * the non-null count the page header and levels give; a payload declaring another is an error.
  * @throws {string}
  */
-export function decodeAlpValues(payload, dtype, expected, start, end) {
+export function decodeAlpInto(payload, expected, start, end, target) {
   // a page of nulls only may carry no ALP payload at all
-  if (expected === 0 && payload.length === 0) return dtype === 'f32' ? new Float32Array(0) : new Float64Array(0);
+  if (expected === 0 && payload.length === 0) return;
   const n = alpValueCount(payload);
   if (typeof n === 'string') throw n;
   if (n !== expected) throw `the ALP payload holds ${n} values but the page has ${expected} non-null values`;
+  if (start === end) return;
   try {
-    if (start === 0 && end === n) return alp.decode(payload, dtype);
-    return alp.decodeRange(payload, dtype, start, end);
+    alp.decodeInto(payload, target, { start, end });
   } catch (err) {
     throw `ALP decoding failed: ${err?.message ?? err}`;
   }

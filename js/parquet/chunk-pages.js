@@ -14,6 +14,8 @@ export function chunkRange(chunk, fileSize) {
   // some writers store dictionary_page_offset 0 for "none"
   const start = dict !== undefined && dict > 0 && dict < data ? dict : data;
   const length = Number(meta.total_compressed_size);
+  // An empty chunk (parquet-cpp's 0-row row group of an empty table: offset 0, size 0) has no pages.
+  if (length === 0 && Number(meta.num_values) === 0) return { start: 0, end: 0 };
   if (!Number.isSafeInteger(start) || start < 4 || !Number.isSafeInteger(length) || length <= 0 || start + length > fileSize - 8) {
     throw `the column chunk's byte range [${start}, ${start + length}) is outside the file's ${fileSize} bytes`;
   }
@@ -83,8 +85,8 @@ async function pageLocations(file, chunk, range, groupRows) {
   return out;
 }
 
-// A partial selection in a chunk with an OffsetIndex fetches only the pages it needs.
-function usesOffsetIndex(chunk, group) {
+/** A partial selection in a chunk with an OffsetIndex fetches only the pages it needs. */
+export function usesOffsetIndex(chunk, group) {
   const partial = group.selStart > 0 || group.selEnd < group.rows;
   return partial && chunk.offset_index_offset !== undefined && Boolean(chunk.offset_index_length);
 }
@@ -102,7 +104,7 @@ export function prefetchChunks(ctx, columns, groups) {
       if (!chunk || usesOffsetIndex(chunk, group)) continue;
       try {
         const { start, end } = chunkRange(chunk, ctx.fileSize);
-        ranges.push([start, end]);
+        if (end > start) ranges.push([start, end]);
       } catch {
         // reported with its column and row group when the column is read
       }
@@ -121,9 +123,12 @@ export function prefetchChunks(ctx, columns, groups) {
 
 /**
  * Fetches and walks the pages of one column chunk that hold rows [selStart, selEnd) of the group.
- * @returns {{dictionary: object|null, data: object[]}}
+ * A whole chunk comes from `prefetched` (prefetchChunks), else from `place(start, end)` when given
+ * (read into wasm memory: then `view()` gives the chunk's bytes, re-read after memory growth),
+ * else from the file.
+ * @returns {{dictionary: object|null, data: object[], view?: () => Uint8Array}}
  */
-export async function chunkPages(file, fileSize, chunk, group, where, prefetched) {
+export async function chunkPages(file, fileSize, chunk, group, where, { prefetched, place } = {}) {
   let range;
   try {
     range = chunkRange(chunk, fileSize);
@@ -167,7 +172,15 @@ export async function chunkPages(file, fileSize, chunk, group, where, prefetched
     }
     return pages;
   }
-  const bytes = (await prefetched?.get(`${range.start}:${range.end}`)) ?? (await file.read(range.start, range.end));
+  const key = `${range.start}:${range.end}`;
+  const ahead = prefetched?.get(key);
+  prefetched?.delete(key); // read once: its bytes go with the pages
+  let bytes = await ahead;
+  if (bytes === undefined && place) {
+    pages.view = place(range.start, range.end);
+    bytes = pages.view();
+  }
+  bytes ??= await file.read(range.start, range.end);
   const rows = walkPages(bytes, range.start, 0, pages, where);
   if (rows !== group.rows) throw columnError(where, `the pages hold ${rows} rows, the row group has ${group.rows}`);
   pages.data.forEach((p, i) => (p.number = i));

@@ -1,84 +1,154 @@
-// A flat FLOAT / DOUBLE column over the selected row groups: its pages fetched and walked
-// (chunk-pages.js), then decoded into one typed array plus a validity mask, or handed out page by
-// page (readPages) for a decoder elsewhere.
+// FLOAT / DOUBLE leaves over the selected row groups, decoded into one output array per column:
+// column chunks in file order (row group by row group), fetched ahead of the decoder (every chunk
+// at once from a remote source, one chunk ahead from a local one, so that the peak is the output
+// plus two chunks), pages decompressed and decoded straight into the output (float-page.js).
+// readPages hands the pages out instead, for a decoder elsewhere.
 import { encodingName, ALP_ENCODING_ID } from './pages.js';
-import { decodeFloatPage, decodeDictionaryPage, splitDataPage } from './float-page.js';
+import { inflatePage, splitPage, pageValidity, decodePageInto, readDictionary } from './float-page.js';
 import { alpValueCount } from './alp-page.js';
 import { columnError } from './column-error.js';
 import { chunkPages } from './chunk-pages.js';
+import { knownCodec, loadCodec } from './codecs.js';
 
-/**
- * Fetches and walks, for each selected row group, the pages of a flat FLOAT / DOUBLE column
- * that hold the selected rows. Nothing is decoded yet.
- */
-async function fetchColumnPages(ctx, column, groups) {
-  const dtype = column.type === 'FLOAT' ? 'f32' : 'f64';
-  const perGroup = [];
-  for (const group of groups) {
-    const where = { file: ctx.name, column: column.name, rowGroup: group.index };
-    const chunk = ctx.metadata.row_groups[group.index].columns[column.leafIndex];
-    const meta = chunk?.meta_data;
-    if (meta && meta.type !== column.type) throw columnError(where, `the chunk's type ${meta.type} is not the schema's ${column.type}`);
-    if (meta && Number(meta.num_values) !== group.rows) {
-      throw columnError(where, `the chunk holds ${meta.num_values} values, the row group has ${group.rows} rows`);
-    }
-    const pages = await chunkPages(ctx.file, ctx.fileSize, chunk, group, where, ctx.prefetched);
-    const col = {
-      type: column.type,
-      dtype,
-      maxDef: column.maxDef,
-      codec: meta.codec,
-      compressors: ctx.compressors,
-      chunkUncompressed: Number(meta.total_uncompressed_size) || undefined,
-    };
-    perGroup.push({ group, pages, col, where });
-  }
-  return perGroup;
+const awaitIf = (x) => (typeof x?.then === 'function' ? x : null);
+
+// A Uint8Array lent per page (validity of a page read in part), grown as needed.
+function scratchSpace() {
+  let validity = new Uint8Array(0);
+  return {
+    validity(n) {
+      if (validity.length < n) validity = new Uint8Array(n);
+      return validity;
+    },
+  };
 }
 
-function groupDictionary({ pages, col, where }) {
-  if (!pages.dictionary) return null;
-  const d = pages.dictionary;
+/** What decoding one chunk needs to know of its column and the chunk's metadata. */
+async function chunkColumn(ctx, column, group) {
+  const where = { file: ctx.name, column: column.name, rowGroup: group.index };
+  const chunk = ctx.metadata.row_groups[group.index].columns[column.leafIndex];
+  const meta = chunk?.meta_data;
+  if (meta && meta.type !== column.type) throw columnError(where, `the chunk's type ${meta.type} is not the schema's ${column.type}`);
+  if (meta && Number(meta.num_values) !== group.rows) {
+    throw columnError(where, `the chunk holds ${meta.num_values} values, the row group has ${group.rows} rows`);
+  }
+  if (meta && !knownCodec(meta.codec)) throw columnError(where, { unsupported: `codec ${meta.codec} is not supported` });
+  let inflate = null;
   try {
-    return decodeDictionaryPage(d.bytes.subarray(d.dataStart, d.dataEnd), d, col);
+    inflate = meta ? await loadCodec(meta.codec) : null;
+  } catch (err) {
+    throw columnError(where, { unsupported: `the ${meta.codec} decompressor could not be loaded (${err?.message ?? err})` }, err);
+  }
+  const col = {
+    type: column.type,
+    maxDef: column.maxDef,
+    maxRep: 0,
+    codec: meta?.codec,
+    inflate,
+    chunkUncompressed: Number(meta?.total_uncompressed_size) || undefined,
+  };
+  return { chunk, col, where };
+}
+
+// A page's bytes after its header: from the chunk's view when it lies in wasm memory (memory
+// growth detaches older views), else from the bytes it was walked in.
+const bodyOf = (pages, p) => (pages.view ? pages.view() : p.bytes).subarray(p.dataStart, p.dataEnd);
+
+async function groupDictionary(pages, col, where) {
+  const d = pages.dictionary;
+  if (!d) return null;
+  try {
+    let inflated = inflatePage(bodyOf(pages, d), d, col);
+    inflated = (await awaitIf(inflated)) ?? inflated;
+    return readDictionary(inflated, d, col);
   } catch (msg) {
     throw columnError({ ...where, page: 'dictionary page' }, msg);
   }
 }
 
 /**
- * Reads a flat FLOAT / DOUBLE column over the selected row groups.
- * @param {{file: object, fileSize: number, metadata: object, compressors: object, name: string}} ctx
- * @param {{name: string, leafIndex: number, type: 'FLOAT'|'DOUBLE', maxDef: number}} column
+ * The output arrays of a column: the caller's `into` arrays (checked by the caller; `into.valid`
+ * for the validity, as the worker pool passes shared memory) or new ones.
+ */
+export function outputFor(column, numRows, into = {}) {
+  const Type = column.type === 'FLOAT' ? Float32Array : Float64Array;
+  const values = into.values ? into.values.subarray(0, numRows) : new Type(numRows);
+  let valid = null;
+  if (column.maxDef > 0) valid = into.valid ? into.valid.subarray(0, numRows) : new Uint8Array(numRows);
+  return { type: column.type, values, valid, nulls: 0 };
+}
+
+/**
+ * Reads FLOAT / DOUBLE leaves over the selected row groups.
+ * @param {{file: object, fileSize: number, metadata: object, name: string, readAhead: number,
+ *   prefetched?: Map, chunkBuffer?: {place: Function}}} ctx
+ * @param {Array<{name: string, leafIndex: number, type: 'FLOAT'|'DOUBLE', maxDef: number}>} columns
  * @param {Array<{index: number, rows: number, selStart: number, selEnd: number}>} groups
  * @param {number} numRows
+ * @param {object} [into] column name -> the caller's Float32Array / Float64Array
+ * @returns {Promise<Map<string, {type: string, values: Float32Array|Float64Array, valid: Uint8Array|null}>>}
  */
-export async function readFloatColumn(ctx, column, groups, numRows) {
-  const dtype = column.type === 'FLOAT' ? 'f32' : 'f64';
-  const perGroup = await fetchColumnPages(ctx, column, groups);
-  // Every page that will be decoded has been walked and checked: the output is earned now.
-  const values = dtype === 'f32' ? new Float32Array(numRows) : new Float64Array(numRows);
-  const valid = column.maxDef > 0 ? new Uint8Array(numRows).fill(1) : null;
+export async function readFloatColumns(ctx, columns, groups, numRows, into = {}) {
+  const outputs = new Map(columns.map((c) => [c.name, outputFor(c, numRows, { values: into[c.name] })]));
+  await readTasks(ctx, chunkTasks(columns, groups), outputs);
+  for (const out of outputs.values()) {
+    if (out.nulls === 0) out.valid = null;
+    delete out.nulls;
+  }
+  return outputs;
+}
+
+/** One task per (row group, column), in file order; `dst` is where the group's rows go. */
+export function chunkTasks(columns, groups) {
+  const tasks = [];
   let dst = 0;
-  for (const entry of perGroup) {
-    const { group, pages, col, where } = entry;
-    const dictionary = groupDictionary(entry);
-    for (const p of pages.data) {
-      const a = Math.max(group.selStart - p.rowStart, 0);
-      const b = Math.min(group.selEnd - p.rowStart, p.rows);
-      if (dst + b - a > numRows) throw columnError({ ...where, page: p.number }, 'the pages hold more rows than the row groups say');
-      try {
-        decodeFloatPage(p.bytes.subarray(p.dataStart, p.dataEnd), p, col, dictionary, a, b, values, valid, dst);
-      } catch (msg) {
-        throw columnError({ ...where, page: p.number }, msg);
-      }
-      dst += b - a;
+  for (const group of groups) {
+    for (const column of columns) tasks.push({ group, column, dst });
+    dst += group.selEnd - group.selStart;
+  }
+  return tasks;
+}
+
+/** Reads the tasks' chunks into outputs (column name -> outputFor()), counting nulls. */
+export async function readTasks(ctx, tasks, outputs) {
+  const scratch = scratchSpace();
+  let started = 0;
+  for (let i = 0; i < tasks.length; i++) {
+    // Chunks are fetched readAhead tasks ahead of the one decoding.
+    for (; started < tasks.length && started <= i + ctx.readAhead; started++) {
+      const t = tasks[started];
+      t.fetched = fetchChunk(ctx, t.column, t.group);
+      t.fetched.catch(() => {}); // surfaces when its turn comes
+    }
+    const task = tasks[i];
+    const fetched = await task.fetched;
+    task.fetched = null; // the chunk's bytes go once decoded
+    await decodeChunk(fetched, task, outputs.get(task.column.name), scratch);
+  }
+}
+
+async function fetchChunk(ctx, column, group) {
+  const { chunk, col, where } = await chunkColumn(ctx, column, group);
+  const pages = await chunkPages(ctx.file, ctx.fileSize, chunk, group, where, { prefetched: ctx.prefetched, place: ctx.chunkBuffer?.place });
+  return { pages, col, where };
+}
+
+async function decodeChunk({ pages, col, where }, { group, dst }, out, scratch) {
+  const dictionary = await groupDictionary(pages, col, where);
+  for (const p of pages.data) {
+    const a = Math.max(group.selStart - p.rowStart, 0);
+    const b = Math.min(group.selEnd - p.rowStart, p.rows);
+    const at = dst + p.rowStart + a - group.selStart;
+    if (at + b - a > out.values.length) throw columnError({ ...where, page: p.number }, 'the pages hold more rows than the row groups say');
+    try {
+      const body = bodyOf(pages, p);
+      let inflated = inflatePage(body, p, col);
+      inflated = (await awaitIf(inflated)) ?? inflated;
+      out.nulls += decodePageInto(body, inflated, p, col, dictionary, a, b, out.values, out.valid, at, scratch);
+    } catch (msg) {
+      throw columnError({ ...where, page: p.number }, msg);
     }
   }
-  if (dst !== numRows) throw columnError({ file: ctx.name, column: column.name }, `the pages gave ${dst} rows of the ${numRows} selected`);
-  let anyNull = false;
-  if (valid) for (let i = 0; i < valid.length && !anyNull; i++) anyNull = valid[i] === 0;
-  return { type: column.type, values, valid: anyNull ? valid : null };
 }
 
 /**
@@ -87,28 +157,28 @@ export async function readFloatColumn(ctx, column, groups, numRows) {
  */
 export async function columnPagesFor(ctx, column, groups) {
   const dtype = column.type === 'FLOAT' ? 'f32' : 'f64';
-  const perGroup = await fetchColumnPages(ctx, column, groups);
   const out = [];
-  for (const entry of perGroup) {
-    const { group, pages, col, where } = entry;
-    let dictionary;
+  for (const group of groups) {
+    const { pages, col, where } = await fetchChunk(ctx, column, group);
+    const dictionary = await groupDictionary(pages, col, where);
     for (const p of pages.data) {
       const at = { ...where, page: p.number };
-      const body = p.bytes.subarray(p.dataStart, p.dataEnd);
       const base = { rowGroup: group.index, page: p.number, rowStart: group.start + p.rowStart, numRows: p.rows, encoding: encodingName(p.encodingId) };
       try {
+        const body = bodyOf(pages, p);
+        let inflated = inflatePage(body, p, col);
+        inflated = (await awaitIf(inflated)) ?? inflated;
+        const valid = col.maxDef > 0 ? new Uint8Array(p.rows) : null;
         if (p.encodingId === ALP_ENCODING_ID) {
-          const { defs, nonNull, payload } = splitDataPage(body, p, col);
-          const count = alpValueCount(payload);
-          if (count !== nonNull) throw typeof count === 'string' ? count : `the ALP payload holds ${count} values but the page has ${nonNull} non-null values`;
-          const valid = defs && nonNull < p.rows ? Uint8Array.from(defs, (d) => (d === col.maxDef ? 1 : 0)) : null;
-          out.push({ ...base, alp: payload.slice(), valid });
+          const split = splitPage(body, inflated, p, col);
+          const present = valid ? pageValidity(split, p, col, valid, 0) : p.rows;
+          const count = alpValueCount(split.payload);
+          if (count !== present) throw typeof count === 'string' ? count : `the ALP payload holds ${count} values but the page has ${present} non-null values`;
+          out.push({ ...base, alp: split.payload.slice(), valid: present < p.rows ? valid : null });
         } else {
-          dictionary ??= groupDictionary(entry);
           const values = dtype === 'f32' ? new Float32Array(p.rows) : new Float64Array(p.rows);
-          const valid = col.maxDef > 0 ? new Uint8Array(p.rows).fill(1) : null;
-          decodeFloatPage(body, p, col, dictionary, 0, p.rows, values, valid, 0);
-          out.push({ ...base, values, valid: valid && valid.includes(0) ? valid : null });
+          const nulls = decodePageInto(body, inflated, p, col, dictionary, 0, p.rows, values, valid, 0, scratchSpace());
+          out.push({ ...base, values, valid: nulls > 0 ? valid : null });
         }
       } catch (msg) {
         if (msg instanceof Error && msg.name === 'ParquetError') throw msg;

@@ -1,133 +1,141 @@
-// One data page of a flat FLOAT / DOUBLE column, decoded into the caller's typed array: levels
-// (hyparquet's RLE decoder after a bounds walk), then the values. ALP values go through
-// numdecode's ALP decoder; PLAIN, BYTE_STREAM_SPLIT and dictionary indices through hyparquet.
-// Values are copied as raw bits (NaN payloads and -0 survive).
+// One data page of a FLOAT / DOUBLE leaf, decoded straight into the column's output array: its
+// validity from the definition levels (levels.js), its values written densely at the page's
+// place, then spread over the rows in place around the nulls. ALP values come from numdecode's
+// ALP decoder, PLAIN / BYTE_STREAM_SPLIT / dictionary values are copied byte for byte (NaN
+// payloads and -0 survive). No array per page.
 import { readPlain } from 'hyparquet/src/plain.js';
-import { byteStreamSplit } from 'hyparquet/src/encoding.js';
-import { decodeRuns, levelBitWidth } from './levels.js';
+import { decodeRuns, levelBitWidth, readValidity } from './levels.js';
 import { decompress, encodingName, ALP_ENCODING_ID } from './pages.js';
-import { decodeAlpValues } from './alp-page.js';
+import { decodeAlpInto } from './alp-page.js';
 
 /**
- * Splits a data page into its definition levels and its (decompressed) value bytes.
+ * The page's bytes, decompressed (a promise when the codec is asynchronous): a v1 or dictionary
+ * page whole, a v2 page's values (its levels are stored uncompressed before them).
  * @param {Uint8Array} body the page bytes after its header
- * @param {object} page {type, header}
- * @param {{codec: string, compressors: object, maxDef: number, chunkUncompressed?: number}} col
- * @returns {{numValues: number, defs: Uint8Array|null, nonNull: number, payload: Uint8Array}}
+ * @param {{type: string, header: object}} page
+ * @param {{codec: string, inflate: Function|null, chunkUncompressed?: number}} col
  * @throws {string}
  */
-export function splitDataPage(body, page, col) {
+export function inflatePage(body, page, col) {
   const { header } = page;
-  const width = levelBitWidth(col.maxDef);
-  let numValues;
-  let defs = null;
-  let payload;
-  if (page.type === 'DATA_PAGE') {
-    numValues = header.data_page_header.num_values;
-    const bytes = decompress(body, header.uncompressed_page_size, col.codec, col.compressors, col.chunkUncompressed);
-    let pos = 0;
-    if (col.maxDef > 0) {
-      if (bytes.length < 4) throw `the page has ${bytes.length} bytes, too few for its definition levels`;
-      const len = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
-      if (4 + len > bytes.length) throw `definition levels claim ${len} bytes but the page has ${bytes.length - 4}`;
-      defs = decodeRuns(bytes, 4, 4 + len, width, numValues);
-      if (typeof defs === 'string') throw `definition levels: ${defs}`;
-      pos = 4 + len;
-    }
-    payload = bytes.subarray(pos);
-  } else {
-    const h = header.data_page_header_v2;
-    numValues = h.num_values;
-    const rl = h.repetition_levels_byte_length;
-    const dl = h.definition_levels_byte_length;
-    if (rl !== 0) throw `a flat column's page has ${rl} bytes of repetition levels`;
-    if (h.num_rows !== numValues) throw `a flat column's page has ${h.num_rows} rows for ${numValues} values`;
-    if (col.maxDef === 0 && dl !== 0) throw `a REQUIRED column's page has ${dl} bytes of definition levels`;
-    // The values first: decompressing checks the page's stated size, which bounds num_values,
-    // before the levels allocate one byte per value.
-    const rest = body.subarray(rl + dl);
-    const size = header.uncompressed_page_size - rl - dl;
-    if (h.is_compressed === false) {
-      if (rest.length !== size) throw `an uncompressed v2 page body of ${rest.length} bytes says it holds ${size}`;
-      payload = rest;
-    } else {
-      payload = decompress(rest, size, col.codec, col.compressors, col.chunkUncompressed);
-    }
-    if (col.maxDef > 0) {
-      defs = decodeRuns(body, 0, dl, width, numValues);
-      if (typeof defs === 'string') throw `definition levels: ${defs}`;
-    }
+  if (page.type !== 'DATA_PAGE_V2') return decompress(body, header.uncompressed_page_size, col.codec, col.inflate, col.chunkUncompressed);
+  const h = header.data_page_header_v2;
+  const levels = h.repetition_levels_byte_length + h.definition_levels_byte_length;
+  const rest = body.subarray(levels);
+  const size = header.uncompressed_page_size - levels;
+  if (h.is_compressed === false) {
+    if (rest.length !== size) throw `an uncompressed v2 page body of ${rest.length} bytes says it holds ${size}`;
+    return rest;
   }
-  let nonNull = numValues;
-  if (defs) {
-    nonNull = 0;
-    for (let i = 0; i < defs.length; i++) {
-      const d = defs[i];
-      if (d === col.maxDef) nonNull++;
-      else if (d > col.maxDef) throw `definition level ${d} at value ${i} exceeds the column's maximum ${col.maxDef}`;
-    }
-    if (page.type === 'DATA_PAGE_V2' && header.data_page_header_v2.num_nulls !== numValues - nonNull) {
-      throw `the page header says ${header.data_page_header_v2.num_nulls} nulls, the definition levels hold ${numValues - nonNull}`;
-    }
-  } else if (page.type === 'DATA_PAGE_V2' && header.data_page_header_v2.num_nulls !== 0) {
-    throw `the page header says ${header.data_page_header_v2.num_nulls} nulls in a column without definition levels`;
-  }
-  return { numValues, defs, nonNull, payload };
+  return decompress(rest, size, col.codec, col.inflate, col.chunkUncompressed);
 }
 
-function countPresent(defs, maxDef, end) {
-  if (!defs) return end;
+/**
+ * Where a page's definition levels and values lie: levels [start, end) of `levelBytes` (null when
+ * the page has none) and the value payload.
+ * @param {Uint8Array} body the page bytes after its header
+ * @param {Uint8Array} inflated inflatePage's result
+ * @throws {string}
+ */
+export function splitPage(body, inflated, page, col) {
+  const { header } = page;
+  if (page.type === 'DATA_PAGE') {
+    const numValues = header.data_page_header.num_values;
+    if (col.maxDef === 0) return { numValues, levels: null, payload: inflated };
+    if (inflated.length < 4) throw `the page has ${inflated.length} bytes, too few for its definition levels`;
+    const len = new DataView(inflated.buffer, inflated.byteOffset, 4).getUint32(0, true);
+    if (4 + len > inflated.length) throw `definition levels claim ${len} bytes but the page has ${inflated.length - 4}`;
+    return { numValues, levels: { bytes: inflated, start: 4, end: 4 + len }, payload: inflated.subarray(4 + len) };
+  }
+  const h = header.data_page_header_v2;
+  const numValues = h.num_values;
+  const rl = h.repetition_levels_byte_length;
+  const dl = h.definition_levels_byte_length;
+  if (rl !== 0 && col.maxRep === 0) throw `a flat column's page has ${rl} bytes of repetition levels`;
+  if (h.num_rows !== numValues && col.maxRep === 0) throw `a flat column's page has ${h.num_rows} rows for ${numValues} values`;
+  if (col.maxDef === 0 && dl !== 0) throw `a REQUIRED column's page has ${dl} bytes of definition levels`;
+  const levels = col.maxDef > 0 && dl > 0 ? { bytes: body, start: rl, end: rl + dl } : null;
+  return { numValues, levels, payload: inflated };
+}
+
+/**
+ * Validity of the page's values into out[at ...] (1 = present); the number present.
+ * @throws {string}
+ */
+export function pageValidity(split, page, col, out, at) {
+  const { numValues, levels } = split;
+  let present = numValues;
+  if (levels) {
+    present = readValidity(levels.bytes, levels.start, levels.end, levelBitWidth(col.maxDef), numValues, col.maxDef, out, at);
+    if (typeof present === 'string') throw `definition levels: ${present}`;
+  } else {
+    out.fill(1, at, at + numValues);
+  }
+  if (page.type === 'DATA_PAGE_V2' && page.header.data_page_header_v2.num_nulls !== numValues - present) {
+    throw `the page header says ${page.header.data_page_header_v2.num_nulls} nulls, the definition levels hold ${numValues - present}`;
+  }
+  return present;
+}
+
+function countOnes(a, from, to) {
   let n = 0;
-  for (let i = 0; i < end; i++) if (defs[i] === maxDef) n++;
+  for (let i = from; i < to; i++) n += a[i];
   return n;
 }
 
-// Non-null values [k0, k1) of the page, as a typed array of the column's type.
-function pageValues(encodingId, payload, col, dictionary, nonNull, k0, k1) {
-  const w = col.dtype === 'f32' ? 4 : 8;
-  const Type = col.dtype === 'f32' ? Float32Array : Float64Array;
-  const view = new DataView(payload.buffer, payload.byteOffset, payload.byteLength);
+// The bytes of out[at, at + count) (count values).
+function bytesOfOut(out, at, count) {
+  const w = out.BYTES_PER_ELEMENT;
+  return new Uint8Array(out.buffer, out.byteOffset + at * w, count * w);
+}
+
+/**
+ * Non-null values [k0, k1) of the page written to out[at ...].
+ * @throws {string | {unsupported: string}}
+ */
+function denseInto(encodingId, payload, col, dictionary, present, k0, k1, out, at) {
+  const w = out.BYTES_PER_ELEMENT;
+  const count = k1 - k0;
   switch (encodingId) {
     case ALP_ENCODING_ID:
-      return decodeAlpValues(payload, col.dtype, nonNull, k0, k1);
-    case 0: {
-      // PLAIN
-      if (payload.length < nonNull * w) throw `PLAIN values need ${nonNull * w} bytes, the page has ${payload.length}`;
-      // a Float32Array / Float64Array view (or an aligned copy) of the bytes: bits are kept
-      return readPlain({ view, offset: k0 * w }, col.type, k1 - k0, undefined);
-    }
+      return decodeAlpInto(payload, present, k0, k1, out.subarray(at, at + count));
+    case 0: // PLAIN
+      if (payload.length < present * w) throw `PLAIN values need ${present * w} bytes, the page has ${payload.length}`;
+      return bytesOfOut(out, at, count).set(payload.subarray(k0 * w, k1 * w));
     case 9: {
-      // BYTE_STREAM_SPLIT: the streams span all non-null values of the page
-      if (payload.length !== nonNull * w) throw `BYTE_STREAM_SPLIT values need ${nonNull * w} bytes, the page has ${payload.length}`;
-      return byteStreamSplit({ view, offset: 0 }, nonNull, col.type, undefined).subarray(k0, k1);
+      // BYTE_STREAM_SPLIT: byte k of every value in stream k, each stream `present` bytes long
+      if (payload.length !== present * w) throw `BYTE_STREAM_SPLIT values need ${present * w} bytes, the page has ${payload.length}`;
+      const to = bytesOfOut(out, at, count);
+      for (let k = 0; k < w; k++) {
+        const from = k * present + k0;
+        for (let i = 0; i < count; i++) to[i * w + k] = payload[from + i];
+      }
+      return undefined;
     }
     case 2:
-    case 8: {
-      // PLAIN_DICTIONARY / RLE_DICTIONARY: a bit width byte, then hybrid-coded indices
-      if (!dictionary) throw 'dictionary-encoded values but the column chunk has no dictionary page before them';
-      if (nonNull === 0) return new Type(0);
-      if (payload.length < 1) throw 'dictionary indices are missing';
-      const bw = payload[0];
-      if (bw > 32) throw `dictionary index bit width ${bw} is over 32`;
-      let indices;
-      if (bw === 0) indices = new Uint8Array(nonNull);
-      else {
-        indices = decodeRuns(payload, 1, payload.length, bw, nonNull);
-        if (typeof indices === 'string') throw `dictionary indices: ${indices}`;
-      }
-      const out = new Type(k1 - k0);
-      gather(out, dictionary, indices, k0, k1, col.dtype);
-      return out;
-    }
+    case 8:
+      return gatherDictionary(payload, dictionary, present, k0, k1, out, at);
     default:
       throw { unsupported: `encoding ${encodingName(encodingId)} is not supported for ${col.type}` };
   }
 }
 
-// out[i] = dictionary[indices[k0 + i]] bit for bit.
-function gather(out, dictionary, indices, k0, k1, dtype) {
-  const words = dtype === 'f32' ? 1 : 2;
-  const dst = new Uint32Array(out.buffer, out.byteOffset, out.length * words);
+// PLAIN_DICTIONARY / RLE_DICTIONARY: a bit width byte, then hybrid-coded indices; each value
+// copied from the dictionary as raw words.
+function gatherDictionary(payload, dictionary, present, k0, k1, out, at) {
+  if (!dictionary) throw 'dictionary-encoded values but the column chunk has no dictionary page before them';
+  if (present === 0) return;
+  if (payload.length < 1) throw 'dictionary indices are missing';
+  const bw = payload[0];
+  if (bw > 32) throw `dictionary index bit width ${bw} is over 32`;
+  let indices;
+  if (bw === 0) indices = new Uint8Array(present);
+  else {
+    indices = decodeRuns(payload, 1, payload.length, bw, present);
+    if (typeof indices === 'string') throw `dictionary indices: ${indices}`;
+  }
+  const words = out.BYTES_PER_ELEMENT / 4;
+  const dst = new Uint32Array(out.buffer, out.byteOffset + at * out.BYTES_PER_ELEMENT, (k1 - k0) * words);
   const src = new Uint32Array(dictionary.buffer, dictionary.byteOffset, dictionary.length * words);
   const n = dictionary.length;
   for (let i = k0; i < k1; i++) {
@@ -141,49 +149,68 @@ function gather(out, dictionary, indices, k0, k1, dtype) {
   }
 }
 
-/**
- * Decodes rows [a, b) of a data page into out[dst ...] and valid[dst ...].
- * @throws {string | {unsupported: string}}
- */
-export function decodeFloatPage(body, page, col, dictionary, a, b, out, valid, dst) {
-  const { defs, nonNull, payload } = splitDataPage(body, page, col);
-  const k0 = countPresent(defs, col.maxDef, a);
-  const k1 = k0 + (defs ? countPresent(defs.subarray(a, b), col.maxDef, b - a) : b - a);
-  const values = pageValues(page.encodingId, payload, col, dictionary, nonNull, k0, k1);
-  if (values.length !== k1 - k0) throw `decoding gave ${values.length} values where ${k1 - k0} were expected`;
-  if (!defs || k1 - k0 === b - a) {
-    out.set(values, dst);
-    return;
-  }
-  const words = col.dtype === 'f32' ? 1 : 2;
-  const to = new Uint32Array(out.buffer, out.byteOffset, out.length * words);
-  const from = new Uint32Array(values.buffer, values.byteOffset, values.length * words);
-  let j = 0;
-  for (let r = a; r < b; r++) {
-    const o = dst + r - a;
-    if (defs[r] === col.maxDef) {
-      if (words === 1) to[o] = from[j];
-      else {
-        to[2 * o] = from[2 * j];
-        to[2 * o + 1] = from[2 * j + 1];
-      }
-      j++;
-    } else valid[o] = 0;
+// The `dense` values at out[at ...] moved to the rows valid[at, at + rows) marks present, 0 at the
+// others: from the end, a run of present rows at a time (nulls found by lastIndexOf), so that
+// nothing is overwritten before it has moved.
+function spreadNulls(out, valid, at, rows, dense) {
+  let j = at + dense; // end of the values not yet moved
+  let r = at + rows; // end of the rows not yet filled
+  while (j < r) {
+    const z = valid.lastIndexOf(0, r - 1); // the last null before r (there is one: j < r)
+    const len = r - z - 1;
+    if (len) {
+      j -= len;
+      out.copyWithin(z + 1, j, j + len);
+    }
+    let s = z;
+    while (s > at && valid[s - 1] === 0) s--;
+    out.fill(0, s, z + 1);
+    r = s;
   }
 }
 
 /**
- * A dictionary page's values (PLAIN), decompressed and read by hyparquet.
+ * Rows [a, b) of a data page into out[dst ...] and, for columns with nulls, valid[dst ...].
+ * `inflated` is inflatePage's result; `scratch.validity(n)` lends a Uint8Array of n bytes for a
+ * page read in part. Returns the number of nulls written.
+ * @throws {string | {unsupported: string}}
+ */
+export function decodePageInto(body, inflated, page, col, dictionary, a, b, out, valid, dst, scratch) {
+  const split = splitPage(body, inflated, page, col);
+  const rows = split.numValues;
+  if (b > rows) throw `the page holds ${rows} values, ${b} were expected`;
+  let present = rows;
+  let k0 = a;
+  let k1 = b;
+  if (col.maxDef > 0) {
+    const whole = a === 0 && b === rows;
+    const pageValid = whole ? valid : scratch.validity(rows);
+    const at = whole ? dst : 0;
+    present = pageValidity(split, page, col, pageValid, at);
+    if (!whole) {
+      k0 = countOnes(pageValid, 0, a);
+      k1 = k0 + countOnes(pageValid, a, b);
+      valid.set(pageValid.subarray(a, b), dst);
+    } else {
+      k0 = 0;
+      k1 = present;
+    }
+  }
+  denseInto(page.encodingId, split.payload, col, dictionary, present, k0, k1, out, dst);
+  const nulls = b - a - (k1 - k0);
+  if (nulls > 0) spreadNulls(out, valid, dst, b - a, k1 - k0);
+  return nulls;
+}
+
+/**
+ * A dictionary page's values (PLAIN), read by hyparquet.
+ * @param {Uint8Array} inflated the page's decompressed bytes
  * @throws {string}
  */
-export function decodeDictionaryPage(body, page, col) {
-  const { header } = page;
-  const n = header.dictionary_page_header.num_values;
-  const bytes = decompress(body, header.uncompressed_page_size, col.codec, col.compressors, col.chunkUncompressed);
-  const w = col.dtype === 'f32' ? 4 : 8;
+export function readDictionary(inflated, page, col) {
+  const n = page.header.dictionary_page_header.num_values;
+  const w = col.type === 'FLOAT' ? 4 : 8;
   if (page.encodingId !== 0 && page.encodingId !== 2) throw `dictionary page encoding ${encodingName(page.encodingId)} (expected PLAIN)`;
-  if (bytes.length < n * w) throw `the dictionary page claims ${n} values but has ${bytes.length} bytes`;
-  const values = readPlain({ view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), offset: 0 }, col.type, n, undefined);
-  // an aligned view still shares the page buffer, which is fine: pages are not reused
-  return values;
+  if (inflated.length < n * w) throw `the dictionary page claims ${n} values but has ${inflated.length} bytes`;
+  return readPlain({ view: new DataView(inflated.buffer, inflated.byteOffset, inflated.byteLength), offset: 0 }, col.type, n, undefined);
 }

@@ -2,9 +2,11 @@
 // numdecode reads from it: top-level columns, their leaf index and levels.
 import { parquetMetadataAsync, parquetSchema } from 'hyparquet';
 import { ParquetError, NumdecodeError } from '../errors.js';
+import { readTail } from '../io/index.js';
 
-// The first request reads the file's tail: small, so reading one column of a small file over
-// HTTP stays well below the file size; hyparquet asks for the rest of a longer footer.
+// The first request reads the file's tail: its size and, in most files, the whole footer (one
+// round trip over HTTP, a suffix range). Small, so that reading one column of a small file over
+// HTTP stays well below the file size; a longer footer costs one more request for the rest.
 const FOOTER_FIRST_READ = 16384;
 
 /** A hyparquet AsyncBuffer over an opened file. */
@@ -13,14 +15,18 @@ export function asyncBufferOf(file, size) {
     byteLength: size,
     async slice(start, end = size) {
       const u8 = await file.read(start, end);
-      return u8.byteOffset === 0 && u8.byteLength === u8.buffer.byteLength ? u8.buffer : u8.slice().buffer;
+      if (u8.byteOffset === 0 && u8.byteLength === u8.buffer.byteLength) return u8.buffer;
+      // A copy of just these bytes (a Node Buffer's slice() would be a view of its whole buffer).
+      const copy = new Uint8Array(u8.length);
+      copy.set(u8);
+      return copy.buffer;
     },
   };
 }
 
 /** Reads and checks the footer; every failure is a ParquetError naming the file. */
 export async function readFooter(file, name) {
-  const size = await file.size();
+  const { size } = await readTail(file, FOOTER_FIRST_READ); // cached: hyparquet's reads below cost nothing
   if (size < 12) throw new ParquetError(`parquet: ${name}: ${size} bytes is too short for a Parquet file`, { file: name });
   const buffer = asyncBufferOf(file, size);
   let metadata;
@@ -42,18 +48,19 @@ export async function readFooter(file, name) {
     throw new ParquetError(`parquet: ${name}: the row groups hold ${groupRows} rows, the footer says ${metadata.num_rows}`, { file: name });
   }
   const columns = topLevelColumns(schema, metadata, name);
-  return { size, buffer, metadata, schema, columns, numRows: groupRows };
+  return { size, buffer, metadata, schema, columns, nestedFloats: nestedFloatLeaves(schema, columns), numRows: groupRows };
 }
+
+const isFloat = (e) => e.type === 'FLOAT' || e.type === 'DOUBLE';
 
 // Top-level fields; a FLOAT / DOUBLE leaf directly under the root is read by numdecode's float path.
 function topLevelColumns(schema, metadata, name) {
   const columns = [];
   let leaf = 0;
-  const countLeaves = (node) => (node.children.length ? node.children.reduce((n, c) => n + countLeaves(c), 0) : 1);
   const leaves = metadata.row_groups?.[0]?.columns?.length;
   for (const child of schema.children) {
     const e = child.element;
-    const flatFloat = child.children.length === 0 && (e.type === 'FLOAT' || e.type === 'DOUBLE') && e.repetition_type !== 'REPEATED';
+    const flatFloat = child.children.length === 0 && isFloat(e) && e.repetition_type !== 'REPEATED';
     columns.push({
       name: e.name,
       leafIndex: leaf,
@@ -69,4 +76,37 @@ function topLevelColumns(schema, metadata, name) {
     throw new ParquetError(`parquet: ${name}: the schema has ${leaf} leaf columns, row group 0 has ${leaves} column chunks`, { file: name });
   }
   return columns;
+}
+
+// FLOAT / DOUBLE leaves inside structs (no repeated field on their path), named by their dotted
+// path ("point.x"): one value per row, null where the leaf or a struct above it is null. They
+// read through the float path like top-level columns.
+function nestedFloatLeaves(schema, columns) {
+  const out = [];
+  const walk = (node, path, leafIndex, maxDef) => {
+    let index = leafIndex;
+    for (const child of node.children) {
+      const e = child.element;
+      if (e.repetition_type === 'REPEATED') {
+        index += countLeaves(child);
+        continue;
+      }
+      const def = maxDef + (e.repetition_type === 'REQUIRED' ? 0 : 1);
+      const name = `${path}.${e.name}`;
+      if (child.children.length) index = walk(child, name, index, def);
+      else {
+        if (isFloat(e) && def <= 255) out.push({ name, leafIndex: index, type: e.type, repetition: e.repetition_type, flatFloat: true, maxDef: def, node: child });
+        index++;
+      }
+    }
+    return index;
+  };
+  for (const column of columns) {
+    if (column.node.children.length && column.repetition !== 'REPEATED') walk(column.node, column.name, column.leafIndex, column.maxDef);
+  }
+  return out;
+}
+
+function countLeaves(node) {
+  return node.children.length ? node.children.reduce((n, c) => n + countLeaves(c), 0) : 1;
 }

@@ -4,7 +4,8 @@
 import { readPageHeaderAt, encodingName, ALP_ENCODING_ID } from './pages.js';
 import { chunkRange } from './chunk-pages.js';
 import { columnError } from './column-error.js';
-import { splitDataPage } from './float-page.js';
+import { inflatePage, splitPage, pageValidity } from './float-page.js';
+import { knownCodec, loadCodec } from './codecs.js';
 import { describeAlpPayload } from './alp-page.js';
 
 const PAGE_KIND = { DICTIONARY_PAGE: 'dictionary', DATA_PAGE: 'data v1', DATA_PAGE_V2: 'data v2', INDEX_PAGE: 'index' };
@@ -24,7 +25,7 @@ function leafColumns(schema) {
   return out;
 }
 
-function describePage(bytes, info, leaf, chunkMeta, compressors, where) {
+async function describePage(bytes, info, leaf, col, where) {
   const h = info.header;
   const page = {
     type: PAGE_KIND[info.type],
@@ -43,32 +44,32 @@ function describePage(bytes, info, leaf, chunkMeta, compressors, where) {
   const isData = info.type === 'DATA_PAGE' || info.type === 'DATA_PAGE_V2';
   const flat = leaf.maxRep === 0 && leaf.maxDef <= 1;
   if (isData && flat) {
-    const col = {
-      maxDef: leaf.maxDef,
-      codec: chunkMeta.codec,
-      compressors,
-      chunkUncompressed: Number(chunkMeta.total_uncompressed_size) || undefined,
-    };
     let split;
+    let present;
     try {
-      split = splitDataPage(bytes.subarray(info.dataStart, info.dataEnd), info, col);
+      if (col.inflate === undefined) throw { unsupported: `codec ${col.codec} is not supported` };
+      const body = bytes.subarray(info.dataStart, info.dataEnd);
+      let inflated = inflatePage(body, info, col);
+      if (typeof inflated.then === 'function') inflated = await inflated;
+      split = splitPage(body, inflated, info, col);
+      present = col.maxDef > 0 ? pageValidity(split, info, col, new Uint8Array(split.numValues), 0) : split.numValues;
     } catch (msg) {
       throw columnError(where, msg);
     }
-    page.numNulls = page.numValues - split.nonNull;
+    page.numNulls = page.numValues - present;
     page.numRows = page.numValues;
     const isFloat = leaf.element.type === 'FLOAT' || leaf.element.type === 'DOUBLE';
     if (info.encodingId === ALP_ENCODING_ID && isFloat) {
       page.alp = describeAlpPayload(split.payload, leaf.element.type === 'FLOAT' ? 'f32' : 'f64');
-      if (page.alp.numElements !== undefined && page.alp.numElements !== split.nonNull) {
-        throw columnError(where, `the ALP payload holds ${page.alp.numElements} values but the page has ${split.nonNull} non-null values`);
+      if (page.alp.numElements !== undefined && page.alp.numElements !== present) {
+        throw columnError(where, `the ALP payload holds ${page.alp.numElements} values but the page has ${present} non-null values`);
       }
     }
   }
   return page;
 }
 
-export async function inspectFile(file, name, footer, compressors) {
+export async function inspectFile(file, name, footer) {
   const { metadata, schema, size } = footer;
   const leaves = leafColumns(schema);
   // Every chunk in one readRanges: adjacent chunks share requests. A bad range is reported below.
@@ -77,7 +78,7 @@ export async function inspectFile(file, name, footer, compressors) {
     for (const chunk of rg.columns) {
       try {
         const { start, end } = chunkRange(chunk, size);
-        wanted.push([start, end]);
+        if (end > start) wanted.push([start, end]);
       } catch {
         continue; // reported with its column and row group below
       }
@@ -99,6 +100,14 @@ export async function inspectFile(file, name, footer, compressors) {
         throw columnError(where, msg);
       }
       const bytes = fetched.get(`${range.start}:${range.end}`) ?? (await file.read(range.start, range.end));
+      const col = {
+        maxDef: leaf.maxDef,
+        maxRep: leaf.maxRep,
+        codec: meta.codec,
+        // undefined: a codec numdecode does not know (reported with the page that needs it)
+        inflate: knownCodec(meta.codec) ? await loadCodec(meta.codec) : undefined,
+        chunkUncompressed: Number(meta.total_uncompressed_size) || undefined,
+      };
       const pages = [];
       let dataPages = 0; // errors name data pages by their index, as read() does
       for (let offset = 0; offset < bytes.length; ) {
@@ -111,7 +120,7 @@ export async function inspectFile(file, name, footer, compressors) {
         info.fileOffset = range.start + offset;
         info.offsetInChunk = offset;
         const isData = info.type === 'DATA_PAGE' || info.type === 'DATA_PAGE_V2';
-        pages.push(describePage(bytes, info, leaf, meta, compressors, { ...where, page: isData ? dataPages : `${info.type.toLowerCase().replace('_', ' ')}` }));
+        pages.push(await describePage(bytes, info, leaf, col, { ...where, page: isData ? dataPages : `${info.type.toLowerCase().replace('_', ' ')}` }));
         if (isData) dataPages++;
         offset = info.dataEnd;
       }

@@ -1,48 +1,56 @@
-// Definition levels and dictionary indices: the RLE / bit-packed hybrid runs are decoded by
-// hyparquet. Its decoder trusts the run headers (a damaged run count makes it write far past the
-// output or loop for a long time), so the runs are first walked here, without decoding, to check
-// that they fit the bytes and cover exactly the values the page header promises.
+// Definition levels and dictionary indices: RLE / bit-packed hybrid runs. Definition levels are
+// read here straight into validity (one pass, checked as read); dictionary indices are decoded by
+// hyparquet, whose decoder trusts the run headers (a damaged run count makes it write far past the
+// output or loop for a long time), so their runs are first walked here to check that they fit the
+// bytes and cover exactly the values the page header promises.
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
+
+/**
+ * The run of the hybrid encoding whose header is at bytes[pos], checked against the bytes and the
+ * `count` values the runs must cover (`seen` so far): {packed, values (how many of the count it
+ * covers), data (where its bytes start), next (where the next run starts)}, or what is wrong.
+ */
+function nextRun(bytes, pos, end, bitWidth, seen, count) {
+  if (pos >= end) return `runs end after ${seen} of ${count} values`;
+  // ULEB128 run header, at most 5 bytes and below 2^31
+  let header = 0;
+  let shift = 0;
+  for (;;) {
+    if (pos >= end) return `a run header is cut off after ${seen} of ${count} values`;
+    const b = bytes[pos++];
+    header += (b & 0x7f) * 2 ** shift;
+    if (!(b & 0x80)) break;
+    shift += 7;
+    if (shift > 28) return 'a run header is longer than 5 bytes';
+  }
+  if (header > 0x7fffffff) return `run header ${header} is out of range`;
+  const n = header >>> 1;
+  if (header & 1) {
+    if (n === 0) return 'an empty bit-packed run';
+    // the last bit-packed run may pad up to 7 values past the count
+    if (seen + n * 8 >= count + 8) return `a bit-packed run of ${n * 8} values passes the ${count} values of the page`;
+    if (pos + n * bitWidth > end) return `a bit-packed run needs ${pos + n * bitWidth - end} bytes more than there are`;
+    return { packed: true, values: Math.min(n * 8, count - seen), data: pos, next: pos + n * bitWidth };
+  }
+  if (n === 0) return 'an empty RLE run';
+  if (seen + n > count) return `an RLE run of ${n} values passes the ${count} values of the page`;
+  const valueBytes = (bitWidth + 7) >> 3;
+  if (pos + valueBytes > end) return 'an RLE run value is cut off';
+  return { packed: false, values: n, data: pos, next: pos + valueBytes };
+}
 
 /**
  * Checks the runs in bytes[start, end) hold `count` values of `bitWidth` bits.
  * @returns {string|null} what is wrong, or null
  */
 export function checkRuns(bytes, start, end, bitWidth, count) {
-  const valueBytes = (bitWidth + 7) >> 3;
   let pos = start;
   let seen = 0;
   while (seen < count) {
-    if (pos >= end) return `runs end after ${seen} of ${count} values`;
-    // ULEB128 run header, at most 5 bytes and below 2^32
-    let header = 0;
-    let shift = 0;
-    for (;;) {
-      if (pos >= end) return `a run header is cut off after ${seen} of ${count} values`;
-      const b = bytes[pos++];
-      header += (b & 0x7f) * 2 ** shift;
-      if (!(b & 0x80)) break;
-      shift += 7;
-      if (shift > 28) return 'a run header is longer than 5 bytes';
-    }
-    if (header > 0x7fffffff) return `run header ${header} is out of range`;
-    if (header & 1) {
-      const groups = Math.floor(header / 2);
-      if (groups === 0) return 'an empty bit-packed run';
-      const values = groups * 8;
-      // the last bit-packed run may pad up to 7 values past the count
-      if (seen + values >= count + 8) return `a bit-packed run of ${values} values passes the ${count} values of the page`;
-      pos += groups * bitWidth;
-      if (pos > end) return `a bit-packed run needs ${pos - end} bytes more than there are`;
-      seen += values;
-    } else {
-      const run = Math.floor(header / 2);
-      if (run === 0) return 'an empty RLE run';
-      if (seen + run > count) return `an RLE run of ${run} values passes the ${count} values of the page`;
-      pos += valueBytes;
-      if (pos > end) return 'an RLE run value is cut off';
-      seen += run;
-    }
+    const run = nextRun(bytes, pos, end, bitWidth, seen, count);
+    if (typeof run === 'string') return run;
+    seen += run.values;
+    pos = run.next;
   }
   return null;
 }
@@ -64,4 +72,79 @@ export function decodeRuns(bytes, start, end, bitWidth, count) {
 /** Bits needed for levels up to maxLevel. */
 export function levelBitWidth(maxLevel) {
   return 32 - Math.clz32(maxLevel);
+}
+
+/**
+ * Definition levels in bytes[start, end) (hybrid runs of `bitWidth` <= 8 bits, `count` levels)
+ * as validity, checked as they are read: out[at + i] = 1 where level i is maxDef (a value is
+ * present), 0 where it is lower. One pass, no array of levels.
+ * @returns {number|string} how many values are present, or what is wrong
+ */
+export function readValidity(bytes, start, end, bitWidth, count, maxDef, out, at) {
+  const mask = (1 << bitWidth) - 1;
+  let pos = start;
+  let seen = 0;
+  let present = 0;
+  while (seen < count) {
+    const run = nextRun(bytes, pos, end, bitWidth, seen, count);
+    if (typeof run === 'string') return run;
+    pos = run.next;
+    const n = run.values;
+    if (run.packed) {
+      let o = at + seen;
+      if (bitWidth === 1) {
+        // maxDef is 1: the bits are the validity, eight to a byte (an all-present byte, the
+        // common one, is a fill)
+        let q = run.data;
+        for (let left = n; left > 0; left -= 8) {
+          const byte = bytes[q++];
+          const take = left < 8 ? left : 8;
+          if (byte === 0xff && take === 8) {
+            out[o] = 1;
+            out[o + 1] = 1;
+            out[o + 2] = 1;
+            out[o + 3] = 1;
+            out[o + 4] = 1;
+            out[o + 5] = 1;
+            out[o + 6] = 1;
+            out[o + 7] = 1;
+            present += 8;
+          } else {
+            for (let k = 0; k < take; k++) {
+              const bit = (byte >>> k) & 1;
+              out[o + k] = bit;
+              present += bit;
+            }
+          }
+          o += take;
+        }
+      } else {
+        let buf = 0;
+        let bits = 0;
+        let p = run.data;
+        for (let i = 0; i < n; i++) {
+          while (bits < bitWidth) {
+            buf |= bytes[p++] << bits;
+            bits += 8;
+          }
+          const level = buf & mask;
+          buf >>>= bitWidth;
+          bits -= bitWidth;
+          if (level > maxDef) return `definition level ${level} at value ${seen + i} exceeds the column's maximum ${maxDef}`;
+          const v = level === maxDef ? 1 : 0;
+          out[o++] = v;
+          present += v;
+        }
+      }
+      seen += n;
+    } else {
+      const level = bytes[run.data]; // levels of <= 8 bits take one byte
+      if (level > maxDef) return `definition level ${level} at value ${seen} exceeds the column's maximum ${maxDef}`;
+      const v = level === maxDef ? 1 : 0;
+      out.fill(v, at + seen, at + seen + n);
+      present += v * n;
+      seen += n;
+    }
+  }
+  return present;
 }

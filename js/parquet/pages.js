@@ -3,7 +3,6 @@
 // `undefined`), and bounds on every size and count the header claims.
 import { parquetHeader } from 'hyparquet/src/column.js';
 import { deserializeTCompactProtocol } from 'hyparquet/src/thrift.js';
-import { decompressPage } from 'hyparquet/src/datapage.js';
 
 export const ALP_ENCODING_ID = 10;
 
@@ -96,11 +95,12 @@ function checkCount(n, bytes, offset) {
 }
 
 /**
- * Decompresses a page body with hyparquet's codec table; the size the header claims is checked
- * against the codec's largest ratio (and the chunk's stated total) before anything is allocated.
+ * Checks the size a page header claims against the codec's largest ratio (and the chunk's stated
+ * total) before anything is allocated, then decompresses with `inflate` (from codecs.js; null for
+ * UNCOMPRESSED). May return a promise (the browser's gunzip is a stream).
  * @throws {string}
  */
-export function decompress(body, uncompressedSize, codec, compressors, chunkUncompressed) {
+export function decompress(body, uncompressedSize, codec, inflate, chunkUncompressed) {
   if (codec === 'UNCOMPRESSED') {
     if (body.length !== uncompressedSize) {
       throw `an uncompressed page of ${body.length} bytes says it holds ${uncompressedSize}`;
@@ -117,9 +117,18 @@ export function decompress(body, uncompressedSize, codec, compressors, chunkUnco
   if (chunkUncompressed !== undefined && uncompressedSize > chunkUncompressed) {
     throw `the page says it decompresses to ${uncompressedSize} bytes, more than the chunk's ${chunkUncompressed}`;
   }
-  try {
-    return decompressPage(body, uncompressedSize, codec, compressors);
-  } catch (err) {
+  const failed = (err) => {
     throw `${codec} decompression failed (${err?.message ?? err})`;
+  };
+  const checked = (out) => {
+    if (out.length !== uncompressedSize) throw `${codec} decompression gave ${out.length} bytes, the page header says ${uncompressedSize}`;
+    return out;
+  };
+  let out;
+  try {
+    out = inflate(body, uncompressedSize);
+  } catch (err) {
+    failed(err);
   }
+  return typeof out?.then === 'function' ? out.then(checked, failed) : checked(out);
 }

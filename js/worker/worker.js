@@ -13,6 +13,7 @@ const NAMESPACES = {
   bpcells: () => import('../bpcells/index.js'),
   io: () => import('../io/index.js'),
   zarr: () => import('../zarr/pool-job.js'), // a Zarr read's chunk batches (js/zarr/pool-decode.js)
+  parquet: () => import('../parquet/pool-job.js'), // a Parquet read's column chunks (js/parquet/pool-read.js)
 };
 
 // A browser worker's global is a WorkerGlobalScope; Node's worker_threads has none.

@@ -133,7 +133,7 @@ function bitsKey(typed, i) {
  * One data page: header + body.
  * rows: {values: Float32Array|Float64Array (0 at nulls), valid: Uint8Array|null}
  */
-function dataPage(col, page, values, valid, codec, dictIndex) {
+function dataPage(col, page, values, valid, codec, dictIndex, compress) {
   const n = values.length;
   const Type = values.constructor;
   const presentIdx = [];
@@ -184,11 +184,14 @@ function dataPage(col, page, values, valid, codec, dictIndex) {
  *   values: Float32Array|Float64Array|Int32Array, valid?: Uint8Array}>,
  *   rowGroups: number[], codec?: string, offsetIndex?: boolean,
  *   pages?: (column: number, group: number) => Array<{rows: number, kind?: 'v1'|'v2', encoding?: string, layout?: string}>,
- *   dictionary?: (column: number, group: number) => boolean}} spec
+ *   dictionary?: (column: number, group: number) => boolean,
+ *   compress?: (codec: string, bytes: Uint8Array) => Uint8Array}} spec
+ *   compress: a real compressor to use instead of the stand-ins above (the benchmark's zstd).
  * @returns {Uint8Array}
  */
 export function buildParquet(spec) {
   const codec = spec.codec ?? 'UNCOMPRESSED';
+  const pack = spec.compress ?? compress;
   const parts = [new TextEncoder().encode('PAR1')];
   let offset = 4;
   const rowGroups = [];
@@ -209,7 +212,7 @@ export function buildParquet(spec) {
         const present = Int32Array.from(values.filter((_, i) => !valid || valid[i]));
         const defs = col.required ? null : rle(Array.from(values, (_, i) => (valid && !valid[i] ? 0 : 1)), 1);
         const plain = concat(defs ? [Uint8Array.from(u32(defs.length)), defs, rawBytes(present)] : [rawBytes(present)]);
-        const packed = compress(codec, plain);
+        const packed = pack(codec, plain);
         const header = thrift({ field_1: 0, field_2: plain.length, field_3: packed.length, field_5: { field_1: groupRows, field_2: 0, field_3: 3, field_4: 3 } });
         parts.push(header, packed);
         locations.push({ offset: BigInt(offset), compressed_page_size: header.length + packed.length, first_row_index: 0n });
@@ -235,7 +238,7 @@ export function buildParquet(spec) {
           const dict = new values.constructor(entries.length);
           entries.forEach((src, j) => new Uint8Array(dict.buffer).set(new Uint8Array(values.buffer, values.byteOffset + src * values.BYTES_PER_ELEMENT, values.BYTES_PER_ELEMENT), j * values.BYTES_PER_ELEMENT));
           const plain = rawBytes(dict);
-          const packed = compress(codec, plain);
+          const packed = pack(codec, plain);
           const header = thrift({ field_1: 2, field_2: plain.length, field_3: packed.length, field_7: { field_1: entries.length, field_2: 0 } });
           dictionaryOffset = offset;
           parts.push(header, packed);
@@ -247,7 +250,7 @@ export function buildParquet(spec) {
         for (const page of pages) {
           const pv = values.subarray(row, row + page.rows);
           const pvalid = valid ? valid.subarray(row, row + page.rows) : null;
-          const { header, body, uncompressed } = dataPage(col, page, pv, pvalid, codec, dictIndex);
+          const { header, body, uncompressed } = dataPage(col, page, pv, pvalid, codec, dictIndex, pack);
           parts.push(header, body);
           locations.push({ offset: BigInt(offset), compressed_page_size: header.length + body.length, first_row_index: BigInt(row) });
           offset += header.length + body.length;
