@@ -200,6 +200,12 @@ export function buildParquet(spec) {
   spec.rowGroups.forEach((groupRows, g) => {
     const columns = [];
     for (const [c, col] of spec.columns.entries()) {
+      if (groupRows === 0) {
+        // as parquet-cpp writes an empty table's row group: no pages, the chunk at offset 0, size 0
+        const meta = { type: col.type, encodings: ['RLE'], path_in_schema: [col.name], codec, num_values: 0n, total_uncompressed_size: 0n, total_compressed_size: 0n, data_page_offset: 0n };
+        columns.push({ file_offset: 0n, meta_data: meta });
+        continue;
+      }
       const chunkStart = offset;
       let uncompressedTotal = 0;
       const locations = [];
@@ -302,6 +308,55 @@ export function buildParquet(spec) {
     ],
     num_rows: BigInt(groupStart),
     row_groups: rowGroups,
+    created_by: 'numdecode tests/js/parquet/parquet-build.js',
+  };
+  const w = new ByteWriter();
+  writeMetadata(w, metadata);
+  parts.push(w.getBytes(), new TextEncoder().encode('PAR1'));
+  return concat(parts);
+}
+
+/**
+ * A file with one OPTIONAL struct column `name` whose OPTIONAL FLOAT / DOUBLE leaves are ALP pages
+ * (one v1 page per leaf, one row group): definition level 0 = the struct is null, 1 = the leaf
+ * is null, 2 = a value (`def` per row; `values` hold 0 where there is none).
+ * @param {{name: string, def: Uint8Array, leaves: Array<{name: string, type: 'FLOAT'|'DOUBLE', values: Float32Array|Float64Array}>}} spec
+ */
+export function buildStructParquet({ name, def, leaves }) {
+  const n = def.length;
+  const parts = [new TextEncoder().encode('PAR1')];
+  let offset = 4;
+  const columns = leaves.map((leaf) => {
+    const present = leaf.values.filter((_, i) => def[i] === 2);
+    const levels = rle(Array.from(def), 2);
+    const plain = concat([Uint8Array.from(u32(levels.length)), levels, alp.encode(present, { layout: 'merged' })]);
+    const header = thrift({ field_1: 0, field_2: plain.length, field_3: plain.length, field_5: { field_1: n, field_2: ENCODING_IDS.ALP, field_3: 3, field_4: 3 } });
+    const start = offset;
+    parts.push(header, plain);
+    offset += header.length + plain.length;
+    return {
+      file_offset: BigInt(start),
+      meta_data: {
+        type: leaf.type,
+        encodings: ['RLE'],
+        path_in_schema: [name, leaf.name],
+        codec: 'UNCOMPRESSED',
+        num_values: BigInt(n),
+        total_uncompressed_size: BigInt(offset - start),
+        total_compressed_size: BigInt(offset - start),
+        data_page_offset: BigInt(start),
+      },
+    };
+  });
+  const metadata = {
+    version: 2,
+    schema: [
+      { name: 'schema', num_children: 1 },
+      { name, repetition_type: 'OPTIONAL', num_children: leaves.length },
+      ...leaves.map((l) => ({ name: l.name, type: l.type, repetition_type: 'OPTIONAL' })),
+    ],
+    num_rows: BigInt(n),
+    row_groups: [{ columns, total_byte_size: BigInt(offset - 4), num_rows: BigInt(n) }],
     created_by: 'numdecode tests/js/parquet/parquet-build.js',
   };
   const w = new ByteWriter();

@@ -10,7 +10,7 @@ import { compressors } from 'hyparquet-compressors';
 import { init, alp, ParquetError, IoError, NumdecodeError } from '../../../js/index.js';
 import { read, inspect, readPages } from '../../../js/parquet.js';
 import { corpusRoot, projectRoot, readJson } from '../helpers/corpus.js';
-import { buildParquet } from './parquet-build.js';
+import { buildParquet, buildStructParquet } from './parquet-build.js';
 import { startServer, serveRange } from '../helpers/io-test-server.js';
 
 const dir = path.join(corpusRoot, 'parquet-alp');
@@ -234,6 +234,24 @@ describe('built shapes', () => {
       expect(r.columns.i.values).toEqual(Array.from(S.ints));
     },
   );
+
+  test('ZSTD pages from the real zstd compressor (level 3 and 19) read bit-exactly', async () => {
+    const { init: initZstd, compress: zstd } = await import('@bokuweb/zstd-wasm');
+    await initZstd();
+    for (const level of [3, 19]) {
+      const bytes = buildParquet({
+        columns: columnsSpec(false),
+        rowGroups: [3500, 2500],
+        codec: 'ZSTD',
+        pages: mixedPages,
+        dictionary: (c, g) => c === 1 && g === 0,
+        compress: (codec, raw) => zstd(raw, level),
+      });
+      const r = await read(bytes, { columns: ['d', 'f'] });
+      expectColumn(r.columns.d, S.d, S.valid);
+      expectColumn(r.columns.f, S.f, S.valid);
+    }
+  });
 
   test('a file written entirely by hyparquet-writer (PLAIN, BYTE_STREAM_SPLIT, dictionary; nulls; pages; row groups) reads as hyparquet reads it', async () => {
     const n = 5000;
@@ -525,5 +543,125 @@ describe('readPages (pages for a decoder elsewhere)', () => {
         expect(p.valid ? Array.from(p.valid) : null).toEqual(S.valid.subarray(p.rowStart, p.rowStart + p.numRows).includes(0) ? Array.from(S.valid.subarray(p.rowStart, p.rowStart + p.numRows)) : null);
       }
     }
+  });
+});
+
+// ------------------------------------------------------------------------------------------------
+// Round trips, outputs in the caller's arrays, a worker pool, empty row groups, struct leaves.
+describe('round trips (issue 27): counted as waves of requests by the test server', () => {
+  let server;
+  beforeAll(async () => {
+    server = await startServer();
+    server.delay = 25; // every answer waits: requests sent together arrive in one wave
+  });
+  afterAll(() => server.close());
+
+  const built = () => buildParquet({ columns: columnsSpec(false), rowGroups: [2000, 2000, 2000], codec: 'ZSTD', pages: () => [{ rows: 1000 }, { rows: 1000, kind: 'v2' }] });
+
+  test('one column from nothing: the tail (size and footer) in one wave, its chunks in the next', async () => {
+    const bytes = built();
+    server.handler = (req, res) => serveRange(req, res, bytes);
+    const r = await read(`${server.base}/f.parquet`, { columns: ['d'] });
+    expectColumn(r.columns.d, S.d, S.valid);
+    expect(server.state.waves).toBeLessThanOrEqual(2);
+    const ranges = server.state.log.map((l) => [l.method, l.range]);
+    expect(ranges[0]).toEqual(['GET', 'bytes=-16384']); // no HEAD, no probe of byte 0
+    expect(ranges.every(([method, range]) => method === 'GET' && range !== null)).toBe(true);
+    expect(r.stats.bytes).toBeLessThan(bytes.length);
+  });
+
+  test('every FLOAT / DOUBLE column of a file: still two waves', async () => {
+    const bytes = built();
+    server.handler = (req, res) => serveRange(req, res, bytes);
+    const r = await read(`${server.base}/f.parquet`, { columns: ['d', 'f'] });
+    expectColumn(r.columns.d, S.d, S.valid);
+    expectColumn(r.columns.f, S.f, S.valid);
+    expect(server.state.waves).toBeLessThanOrEqual(2);
+  });
+});
+
+describe('outputs, pools and shapes', () => {
+  test('options.into: the values land in the caller\'s arrays, bit-exactly; a wrong array is refused before any read', async () => {
+    const bytes = buildParquet({ columns: columnsSpec(false), rowGroups: [3500, 2500], codec: 'SNAPPY', pages: mixedPages, dictionary: (c, g) => c === 1 && g === 0 });
+    const d = new Float64Array(N + 10).fill(7);
+    const f = new Float32Array(N).fill(7);
+    const r = await read(bytes, { columns: ['d', 'f'], into: { d, f } });
+    expect(r.columns.d.values.buffer).toBe(d.buffer);
+    expect(r.columns.f.values.buffer).toBe(f.buffer);
+    expectColumn(r.columns.d, S.d, S.valid);
+    expectColumn(r.columns.f, S.f, S.valid);
+    expect(d[N]).toBe(7); // nothing past the rows read
+    const part = await read(bytes, { columns: ['d'], rowStart: 1000, rowEnd: 4000, into: { d } });
+    expectColumn(part.columns.d, S.d, S.valid, 1000, 4000);
+    await expect(read(bytes, { columns: ['d'], into: { d: new Float32Array(N) } })).rejects.toThrow(TypeError);
+    await expect(read(bytes, { columns: ['d'], into: { d: new Float64Array(10) } })).rejects.toThrow(/room for 10 values/);
+    await expect(read(bytes, { columns: ['d'], into: { f } })).rejects.toThrow(/not a selected FLOAT/);
+  });
+
+  test('options.pool: row groups x columns decode in workers, bit-exactly, from a path and from bytes', async () => {
+    const { createWorkerPool } = await import('../../../js/worker/index.js');
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const os = await import('node:os');
+    const bytes = buildParquet({ columns: columnsSpec(false), rowGroups: [3500, 2500], codec: 'ZSTD', pages: mixedPages, dictionary: (c, g) => c === 1 && g === 0, offsetIndex: true });
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'numdecode-pq-'));
+    const file = path.join(dir, 'f.parquet');
+    writeFileSync(file, bytes);
+    const pool = await createWorkerPool({ size: 2 });
+    try {
+      for (const input of [file, bytes]) {
+        const r = await read(input, { columns: ['d', 'f'], pool });
+        expectColumn(r.columns.d, S.d, S.valid);
+        expectColumn(r.columns.f, S.f, S.valid);
+        const part = await read(input, { columns: ['d'], rowStart: 3000, rowEnd: 5000, pool });
+        expectColumn(part.columns.d, S.d, S.valid, 3000, 5000);
+      }
+      expect(pool.stats().completed).toBeGreaterThanOrEqual(4);
+      // a damaged page fails in the worker with its place named
+      const damaged = bytes.slice();
+      const page = (await inspect(bytes)).rowGroups[1].columns[0].pages[0];
+      damaged.fill(0xff, page.offset, page.offset + 6);
+      const err = await read(damaged, { columns: ['d', 'f'], pool }).catch((e) => e);
+      expect(err).toBeInstanceOf(ParquetError);
+      expect(err).toMatchObject({ code: 'ERR_BAD_DATA', column: 'd', rowGroup: 1, page: 0 });
+    } finally {
+      await pool.terminate();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a 0-row row group (parquet-cpp writes one for an empty table: chunks at offset 0, size 0) reads as no rows', async () => {
+    const bytes = buildParquet({ columns: columnsSpec(false), rowGroups: [0] });
+    const { metadata } = await (await import('hyparquet')).parquetMetadataAsync(bytes.slice().buffer).then((m) => ({ metadata: m }));
+    expect(metadata.row_groups[0].columns[0].meta_data.total_compressed_size).toBe(0n);
+    const r = await read(bytes);
+    expect(r.numRows).toBe(0);
+    expect(r.columns.d.values).toEqual(new Float64Array(0));
+    expect(r.columns.f.values).toEqual(new Float32Array(0));
+    const info = await inspect(bytes);
+    expect(info.rowGroups[0].columns.map((c) => c.pages)).toEqual([[], [], []]);
+    // and beside a group with rows
+    const two = buildParquet({ columns: columnsSpec(false), rowGroups: [0, N] });
+    expectColumn((await read(two)).columns.d, S.d, S.valid);
+  });
+
+  test('FLOAT / DOUBLE leaves inside a struct read as "struct.leaf", null where the struct or the leaf is null', async () => {
+    const n = 3000;
+    const x = new Float64Array(n);
+    const y = new Float32Array(n);
+    const def = new Uint8Array(n); // 0: struct null, 1: leaf null, 2: present
+    for (let i = 0; i < n; i++) {
+      def[i] = i % 13 === 0 ? 0 : i % 7 === 0 ? 1 : 2;
+      x[i] = def[i] === 2 ? Math.round(i * 1.37) / 100 : 0;
+      y[i] = def[i] === 2 ? Math.fround(i / 4) : 0;
+    }
+    const bytes = buildStructParquet({ name: 'point', def, leaves: [{ name: 'x', type: 'DOUBLE', values: x }, { name: 'y', type: 'FLOAT', values: y }] });
+    const r = await read(bytes, { columns: ['point.x', 'point.y'] });
+    const valid = Uint8Array.from(def, (d) => (d === 2 ? 1 : 0));
+    expectSameBits(r.columns['point.x'].values, x, 'point.x');
+    expectSameBits(r.columns['point.y'].values, y, 'point.y');
+    expect(Array.from(r.columns['point.x'].valid)).toEqual(Array.from(valid));
+    const part = await read(bytes, { columns: ['point.y'], rowStart: 100, rowEnd: 2100 });
+    expectSameBits(part.columns['point.y'].values, y.slice(100, 2100), 'point.y rows 100..2100');
+    await expect(read(bytes, { columns: ['point.z'] })).rejects.toThrow(/columns: point, point\.x, point\.y/);
   });
 });
