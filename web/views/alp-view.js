@@ -2,6 +2,7 @@
 // vectors, and the decoded values with the exceptions marked.
 import { $, fillGrid, fillKv, formatBytes, formatInt } from '../lib/dom.js';
 import { drawBars, barAt, barColors } from '../lib/plot.js';
+import { redrawOnThemeChange } from '../lib/theme.js';
 import { renderValuesPanel } from './values-panel.js';
 
 // More rows than this make the page slow to lay out; the bar chart shows every vector.
@@ -12,10 +13,12 @@ let current = null; // {vectors, bitsPerValue, selected, plot} of the page on sh
 function drawBitsChart() {
   if (!current) return;
   const { vectors, bitsPerValue, selected } = current;
+  const bar = barColors();
   drawBars($('alp-bits'), bitsPerValue, {
     xRange: [0, vectors.length],
-    colorOf: (i) => (i === selected ? barColors.selected : vectors[i].exceptions ? barColors.alt : barColors.normal),
-    yLabel: 'bits per value',
+    colorOf: (i) => (i === selected ? bar.selected : vectors[i].exceptions ? bar.alt : bar.normal),
+    xName: 'vector',
+    yName: 'bits per value',
     integerX: true,
   });
 }
@@ -78,6 +81,7 @@ export function renderAlp({ name, bytes, result, requestCsv }) {
   // One observer for the page's lifetime, redrawing whatever page is shown.
   if (!canvas.dataset.observed) new ResizeObserver(drawBitsChart).observe(canvas);
   canvas.dataset.observed = 'yes';
+  redrawOnThemeChange(canvas, drawBitsChart);
 
   const shown = vectors.slice(0, MAX_TABLE_ROWS);
   fillGrid(

@@ -103,6 +103,8 @@ export async function renderParquet({ name, source, setStage, run, ask, openAlpP
     renderValuesPanel(valuesCard, result, {
       baseName: `${name.replace(/\.[^.]*$/, '')}-${column}`,
       requestCsv,
+      parts: { name: 'page', lengths: pages.map((p) => p.numRows) },
+      valueName: `${column} (${dtype})`,
       extra: [
         ['column', `${column} (${col.type})`, 'column'],
         ['nulls', formatInt(result.nulls), 'nulls'],

@@ -60,6 +60,7 @@ export function renderPco({ name, bytes, result, requestCsv }) {
   renderValuesPanel($('pco-values'), result, {
     baseName: name.replace(/\.[^.]*$/, '') || 'values',
     requestCsv,
+    parts: { name: 'chunk', lengths: result.chunkSizes ?? [] },
     extra: [
       ['file size', formatBytes(bytes.length), 'bytes'],
       ['bits per value', n ? ((bytes.length * 8) / n).toFixed(2) : '–', 'bits'],

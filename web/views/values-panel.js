@@ -1,14 +1,33 @@
-// The values half of the Pco and ALP views: summary statistics, a zoomable line plot,
-// a histogram, the first values and downloads. Filled from a decode-worker result.
+// The values half of the Pco, ALP and Parquet views: summary statistics, a zoomable line plot
+// (with the chunk or page boundaries), a histogram, the first values and downloads. Filled from a
+// decode-worker result.
 import { el, download, formatInt } from '../lib/dom.js';
 import { LinePlot, drawBars } from '../lib/plot.js';
-import { formatApprox } from '../lib/values.js';
+import { redrawOnThemeChange } from '../lib/theme.js';
+import { formatApprox, formatF32 } from '../lib/values.js';
+
+// The exact text of a plotted value (the plot holds doubles: 64-bit integers past 2^53 are rounded, and say so).
+function exactText(dtype, v) {
+  if (dtype === 'f32') return formatF32(v);
+  if ((dtype === 'i64' || dtype === 'u64') && Math.abs(v) > Number.MAX_SAFE_INTEGER) return `≈${formatApprox(v)}`;
+  return Object.is(v, -0) ? '-0' : String(v);
+}
+
+// Where each part starts (after the first), from the parts' lengths.
+function startsOf(lengths) {
+  const out = new Float64Array(Math.max(0, lengths.length - 1));
+  let at = 0;
+  for (let i = 0; i + 1 < lengths.length; i++) out[i] = at += lengths[i];
+  return out;
+}
 
 /**
  * @param {HTMLElement} container
  * @param {object} result worker result: stats, hist, plot, first, blob, decodeMs
  * @param {{baseName: string, extra?: Array<[string, string, string]>, markers?: Uint32Array,
- *   markerNote?: string, requestCsv: () => Promise<Blob>}} options
+ *   markerNote?: string, requestCsv: () => Promise<Blob>, parts?: {name: string, lengths: number[]},
+ *   valueName?: string}} options parts: the chunks or pages the values came in (their boundaries
+ *   are drawn); valueName: the y axis name (default "value (dtype)")
  */
 export function renderValuesPanel(container, result, options) {
   const { stats, hist } = result;
@@ -34,6 +53,7 @@ export function renderValuesPanel(container, result, options) {
   });
   const histCanvas = el('canvas', { class: 'chart short', role: 'img', 'aria-label': 'histogram of the values' });
   const plot = new LinePlot(canvas, readout);
+  const boundaries = options.parts && options.parts.lengths.length > 1 ? startsOf(options.parts.lengths) : [];
   const csvButton = el('button', { type: 'button' }, 'Download .csv');
   csvButton.addEventListener('click', async () => {
     csvButton.disabled = true;
@@ -55,6 +75,7 @@ export function renderValuesPanel(container, result, options) {
     canvas,
     el('p', { class: 'muted small' },
       'Wheel, + and − zoom; drag or arrow keys pan; double-click or 0 resets. Zoomed out, each pixel column shows the min–max envelope of the values under it.',
+      boundaries.length ? el('span', { dataset: { boundaries: String(boundaries.length) } }, ` Dashed lines: where each of the ${formatInt(boundaries.length + 1)} ${options.parts.name}s starts.`) : null,
       options.markers?.length ? el('span', {}, el('span', { class: 'swatch marker' }), options.markerNote ?? '') : null),
     el('h3', {}, 'Histogram'),
     histCanvas,
@@ -69,9 +90,18 @@ export function renderValuesPanel(container, result, options) {
       csvButton,
       el('span', { class: 'muted small' }, '.bin: raw little-endian values; .csv: one value per line')),
   );
-  plot.setData(result.plot, options.markers ?? null);
-  const drawHist = () => drawBars(histCanvas, hist.counts, { xRange: [hist.lo, hist.hi] });
+  const valueName = options.valueName ?? `value (${stats.dtype ?? 'none'})`;
+  plot.setData(result.plot, {
+    markers: options.markers ?? null,
+    boundaries,
+    xName: 'value index',
+    yName: valueName,
+    exactValue: (k) => exactText(stats.dtype, result.plot[k]),
+    pointText: (k) => `value[${k}] = ${exactText(stats.dtype, result.plot[k])}`,
+  });
+  const drawHist = () => drawBars(histCanvas, hist.counts, { xRange: [hist.lo, hist.hi], xName: valueName, yName: 'count' });
   drawHist();
   new ResizeObserver(drawHist).observe(histCanvas);
+  redrawOnThemeChange(histCanvas, drawHist);
   return plot;
 }
