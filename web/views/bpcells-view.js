@@ -1,10 +1,16 @@
 // BPCells view: a matrix directory or HDF5 matrix group opened lazily with bpcells.open(); a
 // group chooser when an HDF5 file holds several matrices. Shows its facts and the
 // size of each array file against the plain size of what it stores, one column (or row) at a
-// time, and a heatmap of a block. Only the byte ranges needed are fetched; the counter shows
-// the requests and bytes so far.
-import { $, el, fillGrid, fillKv, formatBytes, formatInt } from '../lib/dom.js';
-import { drawHeatmap, drawStems } from '../lib/plot.js';
+// time, and a heatmap of a block with its row and column names, a colour bar (diverging when the
+// values have both signs) and exact values under the pointer, downloadable as CSV or .npy. Only
+// the byte ranges needed are fetched; the counter shows the requests and bytes so far.
+import { $, download, el, fillGrid, fillKv, formatBytes, formatInt } from '../lib/dom.js';
+import { drawStems } from '../lib/plot.js';
+import { colorScale, drawColorBar, drawHeatmap, heatmapCellAt } from '../lib/heatmap.js';
+import { csvBlob } from '../lib/csv.js';
+import { npyBlob } from '../lib/npy.js';
+import { redrawOnThemeChange } from '../lib/theme.js';
+import { formatValue } from '../lib/values.js';
 
 const MAX_VECTOR_ROWS = 500;
 const MAX_BLOCK = 400;
@@ -90,7 +96,10 @@ export async function openBpcells(bpcells, source, setStage) {
 export async function renderBpcells({ name, matrix, setStage }) {
   if (current?.timer) clearInterval(current.timer);
   if (current && current.matrix !== matrix) current.matrix.close?.(); // an HDF5 file handle
-  current = { matrix, rowNames: [], colNames: [], timer: setInterval(updateCounter, 250) };
+  current = { matrix, name: name.replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '_'), rowNames: [], colNames: [], timer: setInterval(updateCounter, 250) };
+  // Nothing of the previous matrix may remain on show: its block, its readout.
+  heat = null;
+  resetHeatReadout();
   const { major } = axisNames(matrix);
   $('bp-title').textContent = `BPCells: ${name}${matrix.group ? ` (HDF5 group ${matrix.group})` : ''}`;
   const [nrow, ncol] = matrix.shape;
@@ -147,10 +156,12 @@ export async function showVector(k) {
   $('bp-vector-summary').textContent =
     `${label}: ${formatInt(index.length)} non-zeros of ${formatInt(matrix.minor)} ${minor}s, sum ${sum.toPrecision(8).replace(/\.?0+$/, '')}; ` +
     `read with ${matrix.stats.requests - before.requests} requests, ${formatBytes(matrix.stats.bytes - before.bytes)}`;
-  drawStems($('bp-vector'), matrix.minor, index, val);
+  const stems = () => drawStems($('bp-vector'), matrix.minor, index, val, { xName: `${minor} index`, yName: `value (${matrix.dtype})` });
+  stems();
+  redrawOnThemeChange($('bp-vector'), stems);
   const rows = [];
   for (let p = 0; p < index.length && p < MAX_VECTOR_ROWS; p++) {
-    rows.push([index[p], minorNames[index[p]] ?? '', String(val[p])]);
+    rows.push([index[p], minorNames[index[p]] ?? '', formatValue(matrix.dtype, val[p])]);
   }
   fillGrid($('bp-vector-table'), [minor, 'name', 'value'], rows);
   if (index.length > MAX_VECTOR_ROWS) $('bp-vector-table').createCaption().textContent = `first ${MAX_VECTOR_ROWS} of ${index.length}`;
@@ -176,24 +187,65 @@ function readBlockInputs(matrix) {
 }
 
 let heat = null; // the block on show, for the pointer readout
+let pointer = null; // where a mouse rests on the heatmap, to read the new block there
+
+const HEAT_HINT = 'Point at a cell (or tap it) to read its value.';
+
+function resetHeatReadout() {
+  const readout = $('bp-heat-readout');
+  readout.textContent = HEAT_HINT;
+  delete readout.dataset.value;
+}
+
+// The readout for the cell under a pointer: row and column with their names, and the exact value.
+function readCell(point) {
+  if (!heat) return;
+  const at = heatmapCellAt($('bp-heatmap'), heat.geometry, heat.rn, heat.cn, point);
+  if (!at) return;
+  const { r, c } = at;
+  const rowName = current?.rowNames[heat.r0 + r];
+  const colName = current?.colNames[heat.c0 + c];
+  const value = formatValue(current.matrix.dtype, heat.values[r * heat.cn + c]);
+  const readout = $('bp-heat-readout');
+  readout.textContent = `row ${heat.r0 + r}${rowName ? ` (${rowName})` : ''}, column ${heat.c0 + c}${colName ? ` (${colName})` : ''}: ${value}`;
+  readout.dataset.value = value;
+}
 
 function wireHeatmap(canvas) {
   if (canvas.dataset.wired) return;
   canvas.dataset.wired = 'yes';
   canvas.addEventListener('pointermove', (e) => {
-    if (!heat) return;
-    const rect = canvas.getBoundingClientRect();
-    // The image starts one pixel in (inside its frame) and each pixel covers whole cells.
-    const x = e.clientX - rect.left - 1;
-    const y = e.clientY - rect.top - 1;
-    if (x < 0 || y < 0 || x >= heat.w || y >= heat.h) return;
-    const r = Math.floor((y / heat.h) * heat.rn);
-    const c = Math.floor((x / heat.w) * heat.cn);
-    const rowName = current?.rowNames[heat.r0 + r];
-    const colName = current?.colNames[heat.c0 + c];
-    $('bp-heat-readout').textContent =
-      `row ${heat.r0 + r}${rowName ? ` (${rowName})` : ''}, column ${heat.c0 + c}${colName ? ` (${colName})` : ''}: ${heat.block[r * heat.cn + c]}`;
+    if (e.pointerType === 'touch') return;
+    pointer = { clientX: e.clientX, clientY: e.clientY };
+    readCell(e);
   });
+  canvas.addEventListener('pointerleave', () => (pointer = null));
+  canvas.addEventListener('pointerup', (e) => readCell(e)); // a tap reads too
+  $('bp-csv').addEventListener('click', () => saveBlock('csv'));
+  $('bp-npy').addEventListener('click', () => saveBlock('npy'));
+  redrawOnThemeChange(canvas, () => heat && drawBlock());
+}
+
+// An axis of the block: named by the matrix's names when it has them, else by index.
+function blockAxis(label, names, first) {
+  return {
+    name: names.length ? `${label} (name)` : `${label} (index)`,
+    label: (i) => names[first + i] ?? String(first + i),
+  };
+}
+
+function drawBlock() {
+  const { r0, c0, rn, cn, grid, scale } = heat;
+  const canvas = $('bp-heatmap');
+  heat.geometry = drawHeatmap(canvas, {
+    rows: rn, cols: cn, values: grid, scale, square: false,
+    x: blockAxis('column', current.colNames, c0),
+    y: blockAxis('row', current.rowNames, r0),
+  });
+  drawColorBar($('bp-colorbar'), scale, { title: `value (${current.matrix.dtype})` });
+  const g = heat.geometry;
+  // Cell geometry for scripts that point at a cell (the end-to-end tests).
+  Object.assign(canvas.dataset, { left: String(g.left), top: String(g.top), cellWidth: String(g.cellWidth), cellHeight: String(g.cellHeight) });
 }
 
 /** Draws rows [r0, r0+rn) x columns [c0, c0+cn): fetches only the major positions of the block. */
@@ -205,28 +257,54 @@ export async function showBlock() {
   const start = col ? c0 : r0;
   const count = col ? cn : rn;
   const { idxptr, index, val } = await matrix.read(start, start + count);
-  // Scatter the sparse entries that fall inside the block into a dense rn x cn grid.
-  const block = new Float64Array(rn * cn);
+  // Scatter the sparse entries that fall inside the block into a dense rn x cn block of the
+  // matrix's own type (exact values for the readout and the downloads) and a copy as doubles.
+  const values = new val.constructor(rn * cn);
   let nonzero = 0;
   for (let m = 0; m < count; m++) {
     for (let p = idxptr[m]; p < idxptr[m + 1]; p++) {
       const r = col ? index[p] - r0 : m;
       const c = col ? m : index[p] - c0;
       if (r < 0 || r >= rn || c < 0 || c >= cn) continue;
-      block[r * cn + c] += Number(val[p]);
+      values[r * cn + c] = val[p];
       nonzero++;
     }
   }
-  const { max, w, h } = drawHeatmap($('bp-heatmap'), rn, cn, block);
-  heat = { r0, c0, rn, cn, block, w, h };
-  // Cell geometry for scripts that point at a cell (the end-to-end tests).
-  Object.assign($('bp-heatmap').dataset, { cellWidth: String(w / cn), cellHeight: String(h / rn) });
+  const grid = Float64Array.from(values);
+  let lo = 0;
+  let hi = 0;
+  for (const v of grid) {
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  // Sparse: counts on a log scale with zero as the background; signed values diverge from zero.
+  const scale = colorScale(lo, hi, { sparse: true });
+  heat = { r0, c0, rn, cn, values, grid, scale };
   wireHeatmap($('bp-heatmap'));
+  $('bp-heatmap').style.height = `${Math.max(220, Math.min(520, rn * 8 + 60))}px`;
+  drawBlock();
+  if (pointer) readCell(pointer);
+  else resetHeatReadout();
   $('bp-heat-summary').textContent =
-    `rows ${r0} to ${r0 + rn - 1}, columns ${c0} to ${c0 + cn - 1}: ${formatInt(nonzero)} non-zeros, max ${max}; ` +
-    `colour is log(1 + value), white is zero. Read with ${matrix.stats.requests - before.requests} requests, ${formatBytes(matrix.stats.bytes - before.bytes)}.`;
-  $('bp-heat-summary').dataset.nonzero = String(nonzero);
+    `rows ${r0} to ${r0 + rn - 1}, columns ${c0} to ${c0 + cn - 1}: ${formatInt(nonzero)} non-zeros, from ${formatValue(matrix.dtype, lo)} to ${formatValue(matrix.dtype, hi)}; ` +
+    `${scale.describe}. Read with ${matrix.stats.requests - before.requests} requests, ${formatBytes(matrix.stats.bytes - before.bytes)}.`;
+  Object.assign($('bp-heat-summary').dataset, { nonzero: String(nonzero), scale: scale.kind });
   updateCounter();
+}
+
+// The block on show as a file: CSV with the row and column names (or indices), or NumPy .npy.
+function saveBlock(kind) {
+  if (!heat) return;
+  const { r0, c0, rn, cn, values } = heat;
+  const base = `${current.name}-rows${r0}-${r0 + rn - 1}-cols${c0}-${c0 + cn - 1}`;
+  if (kind === 'npy') {
+    download(npyBlob(values, [rn, cn]), `${base}.npy`);
+    return;
+  }
+  const rowName = (r) => current.rowNames[r0 + r] ?? String(r0 + r);
+  const header = ['row', ...Array.from({ length: cn }, (_, c) => current.colNames[c0 + c] ?? String(c0 + c))];
+  const text = (v) => formatValue(current.matrix.dtype, v);
+  download(csvBlob({ header, rowNames: rowName, rows: rn, cols: cn, cell: (r, c) => text(values[r * cn + c]) }), `${base}.csv`);
 }
 
 export function stopBpcells() {
