@@ -1,18 +1,16 @@
 // Zarr view: a store opened by URL or folder through zarrita with numdecode's pcodec codec
 // (js/zarr-explore). Shows the hierarchy, each array's metadata and codec chain, and a slice of
-// an N-D array: one dimension as the zoomable line plot, two as a heatmap with the value under
-// the cursor, the others fixed by sliders. Only the chunks a slice covers are fetched (live
-// counter); pcodec chunks decode in the worker pool; a click on the heatmap opens the chunk
-// under it in the Pco view.
+// an N-D array: one dimension as the zoomable line plot, two as a heatmap (zarr-slice-view.js:
+// coordinates, units, readouts, downloads), the others fixed by sliders that show their coordinate.
+// Only the chunks a slice covers are fetched (live counter); pcodec chunks decode in the worker
+// pool; a chunk opens in the Pco view.
 import { $, el, fillGrid, fillKv, formatBytes, formatInt } from '../lib/dom.js';
-import { LinePlot } from '../lib/plot.js';
-import { drawColorBar, drawValueHeatmap, finiteRange } from '../lib/heatmap.js';
-import { formatApprox } from '../lib/values.js';
+import { noteMissingChunks } from '../lib/missing-chunks.js';
+import { clearSlice, loadCoordinates, showSlice, sliceElements, wireSlice } from './zarr-slice-view.js';
 import { createWorkerPool } from '../../js/worker/index.js';
 import { openZarr } from '../../js/zarr-explore/explorer.js';
 import { undecodableCodecs } from '../../js/zarr-explore/describe.js';
 import { chunkCount, chunkRanges, sliceText } from '../../js/zarr-explore/slice.js';
-import { valueFormatter, valueNumber } from '../../js/zarr-explore/format.js';
 
 const MAX_LINE = 4_000_000; // values in a line plot
 const MAX_SIDE = 2048; // heatmap rows or columns
@@ -67,13 +65,7 @@ function skeleton() {
       el('div', { class: 'row' }, el('button', { type: 'button', id: 'zarr-draw' }, 'Draw')),
       el('p', { id: 'zarr-slice-summary', class: 'muted' }),
       el('p', { id: 'zarr-slice-error', class: 'error', role: 'alert', hidden: true }),
-      el('div', { id: 'zarr-line-box', hidden: true },
-        el('div', { class: 'plot-tools' }, el('span', { id: 'zarr-line-readout', class: 'readout', 'aria-live': 'off' })),
-        el('canvas', { id: 'zarr-line', class: 'chart', tabindex: 0, role: 'img', 'aria-label': 'line plot of the slice; + and - zoom, arrow keys pan, 0 resets' })),
-      el('div', { id: 'zarr-heat-box', hidden: true },
-        el('canvas', { id: 'zarr-heatmap', class: 'chart tall', role: 'img', 'aria-label': 'heatmap of the slice; click a cell to open its chunk in the Pco view' }),
-        el('canvas', { id: 'zarr-colorbar', class: 'chart', style: 'height: 34px; max-width: 420px' }),
-        el('p', { id: 'zarr-heat-readout', class: 'muted', 'aria-live': 'off' }, 'Point at a cell to read its value; click it to open its chunk in the Pco view. Grey: NaN.')),
+      ...sliceElements(),
       el('form', { id: 'zarr-chunk-form', class: 'row' },
         el('label', {}, 'Chunk ', el('input', { id: 'zarr-chunk', autocomplete: 'off', size: 12 })),
         el('button', { type: 'submit' }, 'Open in the Pco view'),
@@ -85,8 +77,7 @@ function skeleton() {
     const coords = $('zarr-chunk').value.split(',').map((s) => Number(s.trim()));
     current?.run('Could not open the chunk', () => openChunk(coords));
   });
-  wireHeatmap($('zarr-heatmap'));
-  current.plot = new LinePlot($('zarr-line'), $('zarr-line-readout'));
+  wireSlice({ run: (title, action) => current?.run(title, action), openChunk: (coords) => openChunk(coords) });
 }
 
 function shapeText(shape) {
@@ -152,7 +143,12 @@ function renderDims(a) {
     const number = el('input', { type: 'number', min: 0, max: n - 1, value: a.index[d], dataset: { dim: d, field: 'index' }, style: 'width:6rem' });
     const from = el('input', { type: 'number', min: 0, max: n - 1, value: a.from[d], dataset: { dim: d, field: 'from' }, style: 'width:6rem' });
     const count = el('input', { type: 'number', min: 1, max: n, value: a.count[d], dataset: { dim: d, field: 'count' }, style: 'width:6rem' });
-    const fixed = el('span', { class: 'row', hidden: a.roles[d] !== 'index' }, slider, number);
+    // The fixed index's coordinate (a date, a latitude), when the dimension has one.
+    const coord = a.coords?.[d];
+    const where = el('span', { class: 'muted', dataset: { dim: d, field: 'coord' } });
+    const showWhere = () => (where.textContent = coord ? `${coord.dim} = ${coord.q.exact(coord.values[a.index[d]])}` : '');
+    showWhere();
+    const fixed = el('span', { class: 'row', hidden: a.roles[d] !== 'index' }, slider, number, where);
     const inline = 'display:inline-flex; gap:.3rem; align-items:center';
     const range = el('span', { hidden: a.roles[d] === 'index', style: inline }, el('label', { style: inline }, 'from ', from), el('label', { style: inline }, 'count ', count));
     role.addEventListener('change', () => {
@@ -174,6 +170,7 @@ function renderDims(a) {
       slider.value = number.value = String(i);
       if (i === a.index[d]) return; // e.g. a change event after the slider already moved there
       a.index[d] = i;
+      showWhere();
       clearTimeout(timer);
       timer = setTimeout(() => current?.run('Could not read the slice', () => drawSlice()), immediate ? 0 : 150);
     };
@@ -206,8 +203,7 @@ export async function selectArray(path) {
   for (const li of $('zarr-tree').querySelectorAll('li')) li.classList.toggle('selected', li.dataset.node === path);
   $('zarr-array-title').textContent = `Array ${path}`;
   current.array = null;
-  $('zarr-line-box').hidden = true;
-  $('zarr-heat-box').hidden = true;
+  clearSlice();
   $('zarr-dims').replaceChildren();
   $('zarr-slice-summary').textContent = '';
   $('view-zarr').dataset.array = path;
@@ -231,6 +227,8 @@ export async function selectArray(path) {
     index: shape.map(() => 0),
     from: shape.map(() => 0),
     count: shape.map((n, d) => Math.min(n, nd === 1 ? MAX_LINE : d === nd - 1 || d === nd - 2 ? DEFAULT_SIDE : n)),
+    // Coordinate arrays (1-D arrays named like the dimensions) label the axes and readouts.
+    coords: await loadCoordinates((p) => current.explorer.read(p, ''), opened.description, current.explorer.nodes),
   };
   current.array = a;
   renderDims(a);
@@ -249,8 +247,6 @@ function parsedSlice(a) {
     return { start, stop: Math.min(n, start + Math.min(limit, a.count[d])), step: 1 };
   });
 }
-
-let heat = null; // what the heatmap shows, for the pointer
 
 // Reads run one after another, so that each one's request count is its own (and a chunk opened
 // for the Pco view is the only one decoded while it is captured).
@@ -272,82 +268,28 @@ async function drawNow(shown, ticket) {
   const a = shown.array;
   const parsed = parsedSlice(a);
   const before = { ...shown.explorer.stats };
-  const got = await shown.explorer.read(a.path, parsed);
+  let got;
+  try {
+    got = await shown.explorer.read(a.path, parsed);
+  } catch (err) {
+    // The previous slice must not stay on show under the message as if it were this one.
+    if (shown === current && a === current.array) clearSlice();
+    throw err;
+  }
   // A newer slice, array or store is on its way.
   if (shown !== current || ticket !== current.drawCount || a !== current.array) return;
   const requests = current.explorer.stats.chunkRequests - before.chunkRequests;
   const bytes = current.explorer.stats.bytes - before.bytes;
   const covered = chunkCount(chunkRanges(parsed, a.array.chunks));
-  const toNumber = valueNumber(got.dataType, got.float16Bits);
-  const numbers = Float64Array.from(got.values, (v) => toNumber(v));
   const text = sliceText(parsed, a.array.shape);
   const summary = $('zarr-slice-summary');
   summary.textContent = `${a.path}[${text}]: ${shapeText(got.shape)} values, ${formatInt(covered)} chunk${covered === 1 ? '' : 's'} covered; read with ${formatInt(requests)} chunk request${requests === 1 ? '' : 's'}, ${formatBytes(bytes)}.`;
   Object.assign(summary.dataset, { path: a.path, slice: text, covered: String(covered), requests: String(requests), bytes: String(bytes) });
-  const xDim = a.roles.indexOf('x');
-  const yDim = a.roles.indexOf('y');
   const firstChunk = parsed.map((p, d) => Math.floor((p.index ?? p.start) / a.array.chunks[d]));
   $('zarr-chunk').value = firstChunk.join(',');
-  if (yDim < 0) {
-    $('zarr-heat-box').hidden = true;
-    $('zarr-line-box').hidden = false;
-    current.plot.setData(numbers);
-    heat = null;
-  } else {
-    $('zarr-line-box').hidden = true;
-    $('zarr-heat-box').hidden = false;
-    // The result keeps the array's dimension order: rows are y unless y comes after x.
-    const [ny, nx] = [parsed[yDim].stop - parsed[yDim].start, parsed[xDim].stop - parsed[xDim].start];
-    const grid = yDim < xDim ? numbers : transposed(numbers, nx, ny);
-    const range = finiteRange(grid) ?? [0, 1];
-    // As tall as the cells need at this width (no empty band under a wide map), 120 to 420 px.
-    const canvas = $('zarr-heatmap');
-    canvas.style.height = `${Math.max(120, Math.min(420, Math.ceil(((canvas.clientWidth - 2) * ny) / nx) + 2))}px`;
-    const geometry = drawValueHeatmap($('zarr-heatmap'), ny, nx, grid, range);
-    drawColorBar($('zarr-colorbar'), range[0], range[1], formatApprox);
-    heat = { a, parsed, xDim, yDim, nx, ny, raw: got.values, text: valueFormatter(got.dataType, got.float16Bits), ...geometry };
-    Object.assign($('zarr-heatmap').dataset, { cellWidth: String(geometry.cellWidth), cellHeight: String(geometry.cellHeight), rows: String(ny), cols: String(nx) });
-  }
+  showSlice({ a, parsed, got, coords: a.coords, missing: shown.missing });
   $('view-zarr').dataset.drawn = String(current.drawCount);
   updateCounter();
-}
-
-function transposed(numbers, rows, cols) {
-  const out = new Float64Array(numbers.length);
-  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) out[c * rows + r] = numbers[r * cols + c];
-  return out;
-}
-
-// The array index and exact value of the heatmap cell under a point.
-function cellAt(e) {
-  if (!heat) return null;
-  const rect = $('zarr-heatmap').getBoundingClientRect();
-  const x = e.clientX - rect.left - 1;
-  const y = e.clientY - rect.top - 1;
-  if (x < 0 || y < 0 || x >= heat.w || y >= heat.h) return null;
-  const r = Math.min(heat.ny - 1, Math.floor((y / heat.h) * heat.ny));
-  const c = Math.min(heat.nx - 1, Math.floor((x / heat.w) * heat.nx));
-  const index = heat.parsed.map((p, d) => (d === heat.yDim ? p.start + r : d === heat.xDim ? p.start + c : p.index));
-  const flat = heat.yDim < heat.xDim ? r * heat.nx + c : c * heat.ny + r;
-  return { index, value: heat.text(heat.raw[flat]) };
-}
-
-function wireHeatmap(canvas) {
-  canvas.addEventListener('pointermove', (e) => {
-    const cell = cellAt(e);
-    if (!cell) return;
-    const chunk = cell.index.map((i, d) => Math.floor(i / heat.a.array.chunks[d]));
-    const readout = $('zarr-heat-readout');
-    readout.textContent = `${heat.a.path}[${cell.index.join(', ')}] = ${cell.value}  (chunk ${chunk.join(',')})`;
-    Object.assign(readout.dataset, { index: cell.index.join(','), value: cell.value });
-  });
-  canvas.addEventListener('click', (e) => {
-    const cell = cellAt(e);
-    if (!cell) return;
-    const chunk = cell.index.map((i, d) => Math.floor(i / heat.a.array.chunks[d]));
-    $('zarr-chunk').value = chunk.join(',');
-    current?.run('Could not open the chunk', () => openChunk(chunk));
-  });
 }
 
 /** Opens one pcodec chunk (inner chunk of a shard) in the Pco view. */
@@ -377,8 +319,10 @@ export async function renderZarr({ name, source, hints, listMetadataKeys, setSta
   setStage?.('starting the decode workers');
   if (!pool) pool = await createWorkerPool({ size: Math.min(2, navigator.hardwareConcurrency || 2) }).catch(() => null);
   setStage?.(`reading the metadata of ${name}`);
-  const explorer = await openZarr(source, { name, hints, listMetadataKeys, pool });
-  current = { explorer, openPco, run, drawCount: 0, queue: Promise.resolve(), timer: setInterval(updateCounter, 250) };
+  // Chunks the store answers "not there" for are noted, to hatch them as not stored.
+  const { store, missing } = noteMissingChunks(source);
+  const explorer = await openZarr(store, { name, hints, listMetadataKeys, pool });
+  current = { explorer, missing, openPco, run, drawCount: 0, queue: Promise.resolve(), timer: setInterval(updateCounter, 250) };
   skeleton();
   $('zarr-title').textContent = `Zarr: ${name}`;
   renderTree();
@@ -397,7 +341,6 @@ export async function renderZarr({ name, source, hints, listMetadataKeys, setSta
 export function stopZarr() {
   if (current?.timer) clearInterval(current.timer);
   current = null;
-  heat = null;
 }
 
 /** The explorer on show (for scripts and tests): its request counts. */
