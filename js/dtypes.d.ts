@@ -28,3 +28,7 @@ export function isDtype(dtype: unknown): dtype is Dtype;
 export function typedArrayFor<D extends Dtype>(dtype: D): { new (length: number): DtypeArrayMap[D] };
 /** Views little-endian bytes as the typed array for dtype (copies only if misaligned). */
 export function viewAs<D extends Dtype>(dtype: D, bytes: Uint8Array): DtypeArrayMap[D];
+
+/** Half-precision bits (f16 data decodes to a Uint16Array of them) as float32 values; exact. */
+export function toFloat32(bits: Uint16Array | ArrayLike<number>): Float32Array;
+export function toFloat32(bits: number): number;

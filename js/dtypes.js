@@ -1,5 +1,6 @@
 // The dtype names every decoder uses, and the typed array each decodes to.
 import { NumdecodeError } from './errors.js';
+import { halfToNumber } from './number-text.js';
 
 const TYPED_ARRAYS = {
   u8: Uint8Array,
@@ -37,4 +38,20 @@ export function viewAs(dtype, u8) {
   }
   if (u8.byteOffset % size !== 0) u8 = u8.slice();
   return new Type(u8.buffer, u8.byteOffset, u8.byteLength / size);
+}
+
+/**
+ * Half-precision bits (what f16 data decodes to: a Uint16Array, or one number) as float32 values:
+ * every half-precision value is exact in float32, NaN payloads aside (NaN stays NaN).
+ * @param {Uint16Array|ArrayLike<number>|number} bits
+ * @returns {Float32Array|number}
+ */
+export function toFloat32(bits) {
+  if (typeof bits === 'number') return Math.fround(halfToNumber(bits & 0xffff));
+  if (bits === null || typeof bits !== 'object' || typeof bits.length !== 'number') {
+    throw new TypeError('numdecode.toFloat32: pass a Uint16Array of half-precision bits (or one number)');
+  }
+  const out = new Float32Array(bits.length);
+  for (let i = 0; i < bits.length; i++) out[i] = halfToNumber(bits[i] & 0xffff);
+  return out;
 }

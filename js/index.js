@@ -6,7 +6,7 @@ import * as self from './index.js';
 export { buildInfo, simdSupported } from './wasm/load.js';
 export { wasmInput } from './wasm/inputs.js';
 export { memoryUsage, releaseMemory, autoReleaseMemory } from './wasm/memory.js';
-export { DTYPES } from './dtypes.js';
+export { DTYPES, toFloat32 } from './dtypes.js';
 export * as pco from './pco.js';
 // ALP (added by the ALP branch)
 export * as alp from './alp.js';

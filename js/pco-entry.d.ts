@@ -3,7 +3,7 @@ import type { InitOptions } from './wasm/load.js';
 
 export { buildInfo, simdSupported } from './wasm/load.js';
 export { wasmInput } from './wasm/inputs.js';
-export { DTYPES } from './dtypes.js';
+export { DTYPES, toFloat32 } from './dtypes.js';
 export { memoryUsage, releaseMemory, autoReleaseMemory } from './wasm/memory.js';
 export type { ModuleMemory, ReleasedMemory } from './wasm/memory.js';
 export type { Dtype, DtypeArrayMap, DecodedArray } from './dtypes.js';

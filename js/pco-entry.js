@@ -13,7 +13,7 @@ import * as self from './pco-entry.js';
 export { buildInfo, simdSupported } from './wasm/load.js';
 export { wasmInput } from './wasm/inputs.js';
 export { memoryUsage, releaseMemory, autoReleaseMemory } from './wasm/memory.js';
-export { DTYPES } from './dtypes.js';
+export { DTYPES, toFloat32 } from './dtypes.js';
 export * as pco from './pco.js';
 export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError } from './errors.js';
 
