@@ -87,11 +87,14 @@ export interface AlpDecodeOptions<D extends AlpDtype = AlpDtype> {
 /** Values left in wasm memory (alp.decodeView); same rules as pco.decodeView. */
 export interface AlpView<D extends AlpDtype = AlpDtype> {
   readonly dtype: D;
+  /** Values in the view. */
   readonly length: number;
+  readonly byteLength: number;
   /** Valid until release(); re-read after other numdecode calls (memory growth detaches old views). */
   readonly values: AlpArray<D>;
   readonly released: boolean;
   release(): void;
+  /** @deprecated views are released: use release(). */
   close(): void;
   [Symbol.dispose](): void;
 }

@@ -216,7 +216,7 @@ export function decodeView(bytes, options) {
   const page = requireBytes('alp.decodeView: bytes', bytes);
   const { ptr, count } = call([page], (p, len) => decodeToHeap('alp.decodeView', p, len, opts));
   const Type = opts.dtype === 'f32' ? Float32Array : Float64Array;
-  return wasmView('alp', 'alp.decodeView', Type, ptr, count, () => getModule('alp')._free(ptr), { dtype: opts.dtype, length: count });
+  return wasmView('alp', 'alp.decodeView', Type, ptr, count, () => getModule('alp')._free(ptr), { dtype: opts.dtype, length: count, byteLength: count * Type.BYTES_PER_ELEMENT });
 }
 
 /** Decodes vector k only (values k*vectorSize ... ), reading nothing else of the page. */

@@ -126,19 +126,24 @@ export const wrapped: {
  * call that grows wasm memory (read `values` again for a fresh one). After release(), `values`
  * throws and arrays taken earlier must not be used (their memory is reused).
  */
-export interface PcoView<D extends Dtype = Dtype> {
-  /** The file's dtype; null for a file without chunks that declares none. */
-  readonly dtype: D | null;
+interface PcoViewMembers {
+  /** Values in the view. */
+  readonly length: number;
   readonly byteLength: number;
-  readonly values: DtypeArrayMap[D];
   readonly released: boolean;
   /** Frees the memory; safe to call more than once. */
   release(): void;
-  /** The same as release(). */
+  /** @deprecated views are released: use release(). */
   close(): void;
   /** The same as release(), for `using view = pco.decodeView(bytes)` (where the engine has Symbol.dispose). */
   [Symbol.dispose](): void;
 }
+
+/** A view of one dtype: `dtype` narrows `values` (`if (v.dtype === 'f64') v.values` is a Float64Array). */
+export type PcoView<D extends Dtype = Dtype> =
+  | { [K in D]: PcoViewMembers & { readonly dtype: K; readonly values: DtypeArrayMap[K] } }[D]
+  /** A file without chunks that declares no dtype: no values. */
+  | (Dtype extends D ? PcoViewMembers & { readonly dtype: null; readonly values: Uint8Array } : never);
 
 export interface PcoViewStats {
   /** Views not yet released. */

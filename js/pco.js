@@ -294,7 +294,8 @@ export function decodeView(bytes, options) {
     throw err;
   }
   const Type = typedArrayFor(dtype ?? 'u8');
-  return wasmView('pco', 'pco.decodeView', Type, ptr, byteLength / Type.BYTES_PER_ELEMENT, release, { dtype, byteLength });
+  const length = byteLength / Type.BYTES_PER_ELEMENT;
+  return wasmView('pco', 'pco.decodeView', Type, ptr, length, release, { dtype, length, byteLength });
 }
 
 /** How many zero-copy views are live and how many bytes of wasm memory they hold. */

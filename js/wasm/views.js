@@ -1,4 +1,5 @@
 // Zero-copy views of values in a module's memory, as every decodeView returns them.
+import { deprecated } from '../deprecate.js';
 import { getModule } from './load.js';
 
 // Per module, the views (and wasmInputs) not yet released, by what made them: while any is live
@@ -70,7 +71,11 @@ export class WasmView {
       count(mod, what, -1);
       free();
     };
-    this.close = this.release;
+    // Views are released, handles closed (docs/vocabulary.md): close() stays as a deprecated name.
+    this.close = () => {
+      deprecated(`${what}(…).close()`, 'release()');
+      this.release();
+    };
     if (typeof Symbol.dispose === 'symbol') this[Symbol.dispose] = this.release;
   }
 

@@ -23,7 +23,26 @@ export function views(bytes: Uint8Array, page: Uint8Array) {
     wasmInput('zarr', 8);
   }
   const v: AlpView<'f32'> = alp.decodeView(page, { dtype: 'f32', start: 0, end: 10 });
-  v.close();
+  const sizes: [number, number] = [v.length, v.byteLength];
+  v.release();
+  void sizes;
+  {
+    // One view shape for every format: dtype narrows values, no cast.
+    const p = pco.decodeView(bytes);
+    if (p.dtype === 'f64') {
+      const f64: Float64Array = p.values;
+      void f64;
+    } else if (p.dtype === 'i64') {
+      const big: BigInt64Array = p.values;
+      void big;
+    } else if (p.dtype === null) {
+      const none: Uint8Array = p.values;
+      void none;
+    }
+    const counts: [number, number] = [p.length, p.byteLength];
+    void counts;
+    p.release();
+  }
   const fresh: Float32Array = alp.decode(page, { dtype: 'f32', maxOutputBytes: 1 << 20 });
   const short: Float64Array = alp.decode(page, 'f64');
   const into: Float32Array = alp.decodeInto(page, new Float32Array(100), { start: 5 });
