@@ -14,10 +14,11 @@ export const name = 'zarr';
 export const usage =
   '  numdecode zarr STORE_URL_OR_DIR [--json] [--hint PATH]...\n' +
   '      list a Zarr store (v2 or v3): groups and arrays with shape, data type, chunks, codecs\n' +
-  "  numdecode zarr STORE --array PATH [--slice '0,:,10:20'] [--format bin|csv|json] [-o OUT] [--max-bytes N]\n" +
+  "  numdecode zarr STORE --array PATH [--slice '0,:,10:20'] [--format bin|csv|json] [-o OUT] [--max-bytes N] [--workers N]\n" +
   '      write a slice of an array (default: all of it): bin = raw little-endian C-order values\n' +
   '      (float16 as bits), csv = rows of the last dimension, json = {shape, values: [...]} with\n' +
-  '      64-bit integers, NaN and infinities as strings\n';
+  '      64-bit integers, NaN and infinities as strings; --workers N decodes the chunks in N worker\n' +
+  '      threads (default: this thread); progress goes to stderr when it is a terminal\n';
 
 /** An error in how the command was called (exit code 2). */
 export class ZarrUsageError extends Error {
@@ -35,6 +36,7 @@ const OPTIONS = {
   json: { type: 'boolean' },
   hint: { type: 'string', multiple: true },
   'max-bytes': { type: 'string' },
+  workers: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -84,13 +86,14 @@ async function loadExplorer() {
   return import('../zarr-explore/explorer.js');
 }
 
-async function open(target, hints) {
+async function open(target, hints, pool) {
   const { openZarr } = await loadExplorer();
   const isUrl = /^https?:\/\//i.test(target);
   if (!isUrl && !(await isDirectory(target))) throw new ZarrUsageError(`${target} is neither an http(s) URL nor a directory`);
   return openZarr(isUrl ? target : path.resolve(target), {
     name: target,
     hints,
+    pool,
     listMetadataKeys: isUrl ? undefined : () => metadataKeys(path.resolve(target)),
   });
 }
@@ -125,7 +128,6 @@ export function listingText(store) {
       lines.push(`    ${codecText(c)}`);
       if (c.decoder === null) undecodable.add(c.name);
     }
-    if (d.indexLocation && d.indexLocation !== 'end') lines.push(`    cannot be read here: shard index at the ${d.indexLocation} (zarrita reads it from the end only)`);
   }
   if (!store.consolidated && store.rootKind === 'group' && /^https?:/i.test(store.name)) {
     lines.push('(over HTTP a group without consolidated metadata cannot list its children: name arrays with --hint PATH or --array PATH)');
@@ -166,7 +168,33 @@ export async function run(argv, out = process.stdout) {
     maxBytes = Number(values['max-bytes']);
     if (!(Number.isSafeInteger(maxBytes) && maxBytes > 0)) throw new ZarrUsageError(`--max-bytes must be a positive integer, got ${values['max-bytes']}`);
   }
-  const store = await open(positionals[0], values.hint ?? []);
+  let workers;
+  if (values.workers !== undefined) {
+    if (values.array === undefined) throw new ZarrUsageError('--workers needs --array PATH');
+    workers = Number(values.workers);
+    if (!(Number.isInteger(workers) && workers >= 1 && workers <= 256)) throw new ZarrUsageError(`--workers must be an integer from 1 to 256, got ${values.workers}`);
+  }
+  const pool = workers ? await (await import('../worker/index.js')).createWorkerPool({ size: workers, init: { formats: ['pco'] } }) : undefined;
+  try {
+    await listOrRead(values, format, maxBytes, await open(positionals[0], values.hint ?? [], pool), out);
+  } finally {
+    await pool?.terminate();
+  }
+}
+
+// Chunks read so far, on one rewritten line of stderr (a terminal only: a pipe or a test gets none).
+function progressLine(stream = process.stderr) {
+  if (!stream.isTTY) return undefined;
+  let shown = 0;
+  return ({ chunks, totalChunks, bytes }) => {
+    const now = Date.now();
+    if (chunks < totalChunks && now - shown < 200) return;
+    shown = now;
+    stream.write(`\rnumdecode zarr: ${chunks} of ${totalChunks} chunks, ${(bytes / 1e6).toFixed(1)} MB${chunks === totalChunks ? '\n' : ''}`);
+  };
+}
+
+async function listOrRead(values, format, maxBytes, store, out) {
   if (values.array === undefined) {
     if (values.json) out.write(JSON.stringify({ store: store.name, zarr_format: store.zarrFormat, kind: store.rootKind, consolidated: store.consolidated, nodes: store.nodes }, null, 2) + '\n');
     else out.write(listingText(store));
@@ -182,7 +210,7 @@ export async function run(argv, out = process.stdout) {
     throw err;
   }
   const bytesPer = { int8: 1, uint8: 1, int16: 2, uint16: 2, float16: 2, int32: 4, uint32: 4, float32: 4, int64: 8, uint64: 8, float64: 8, bool: 1 }[description.dataType] ?? 8;
-  const slice = await store.read(values.array, sel, { maxValues: Math.floor(maxBytes / bytesPer) });
+  const slice = await store.read(values.array, sel, { maxValues: Math.floor(maxBytes / bytesPer), onProgress: progressLine() });
   const { sliceJson, valueFormatter } = await import('../zarr-explore/format.js');
   let pieces;
   if (format === 'bin') pieces = [bytesOf(slice.values)];

@@ -1,7 +1,7 @@
 // What a Zarr array's metadata says, as a viewer shows it: shapes, data type, chunk and shard
 // shape, chunk key encoding, fill value, the codec chain (with who decodes each codec),
-// attributes and dimension names. Reads the metadata JSON as written (v2 or v3); zarrita reads
-// the data. Also finds layouts zarrita 0.7.5 would misread, before anything is read.
+// attributes and dimension names. Reads the metadata JSON as written (v2 or v3). Also finds what
+// cannot be decoded here, and layouts zarrita 0.7.5 would misread, before anything is read.
 import { NumdecodeError, CODES } from '../errors.js';
 import { PCODEC_CODEC_NAMES } from '../zarr.js';
 
@@ -114,23 +114,32 @@ export function undecodableCodecs(description) {
 }
 
 /**
- * Throws a NumdecodeError (ERR_UNSUPPORTED) naming the array when zarrita would misread it:
- * zarrita 0.7.5 ignores `index_location` and always reads a shard's index from its end, so a
- * shard with its index at the start would be decoded from garbage offsets.
+ * Throws a NumdecodeError (ERR_UNSUPPORTED) naming the array when a codec in its chain has no decoder
+ * here (neither numdecode nor zarrita).
  * @param {ReturnType<typeof describeArray>} description
  * @param {string} [where] the store's URL or directory, for the message
  */
 export function assertReadable(description, where) {
-  if (description.indexLocation !== null && description.indexLocation !== 'end') {
-    throw new NumdecodeError(
-      `zarr: array ${description.path}${where ? ` in ${where}` : ''} keeps its shard index at the ${description.indexLocation} of each shard (index_location: "${description.indexLocation}"); zarrita 0.7.5 reads shard indexes only from the end, so this array cannot be read`,
-      { code: CODES.UNSUPPORTED, dataset: description.path, file: where },
-    );
-  }
   const missing = undecodableCodecs(description);
   if (missing.length) {
     throw new NumdecodeError(
       `zarr: array ${description.path}${where ? ` in ${where}` : ''} uses the codec${missing.length > 1 ? 's' : ''} ${missing.join(', ')}, which neither numdecode nor zarrita decodes`,
+      { code: CODES.UNSUPPORTED, dataset: description.path, file: where },
+    );
+  }
+}
+
+/**
+ * Throws a NumdecodeError (ERR_UNSUPPORTED) naming the array when zarrita itself would misread it:
+ * zarrita 0.7.5 ignores `index_location` and always reads a shard's index from its end, so a shard
+ * with its index at the start would be decoded from garbage offsets. (numdecode's read reads both.)
+ * @param {ReturnType<typeof describeArray>} description
+ * @param {string} [where]
+ */
+export function assertZarritaReadable(description, where) {
+  if (description.indexLocation !== null && description.indexLocation !== 'end') {
+    throw new NumdecodeError(
+      `zarr: array ${description.path}${where ? ` in ${where}` : ''} keeps its shard index at the ${description.indexLocation} of each shard (index_location: "${description.indexLocation}"); zarrita 0.7.5 reads shard indexes only from the end`,
       { code: CODES.UNSUPPORTED, dataset: description.path, file: where },
     );
   }

@@ -1,6 +1,7 @@
 // Opens a Zarr store (v2 or v3; a group or an array) through zarrita with numdecode's pcodec
-// codec, lists its hierarchy, describes its arrays and reads slices in C order. Everything is
-// read by zarrita; this file only decides what to open and counts what was fetched.
+// codec, lists its hierarchy, describes its arrays and reads slices in C order. zarrita opens the
+// store (open-store.js: in as few round trips as the store allows) and its arrays; numdecode's read
+// (js/zarr/read.js) reads the slices. This file decides what to open and counts what was fetched.
 //
 //   const store = await openZarr('https://host/data.zarr');   // or a local directory (Node), or a zarrita store
 //   store.nodes           // [{path, kind: 'group'|'array', description?, attributes?, error?}]
@@ -9,16 +10,13 @@ import * as zarr from 'zarrita';
 import { NumdecodeError, CODES } from '../errors.js';
 import * as pco from '../pco.js';
 import { ensureFormat } from '../wasm/load.js';
-import { registerPcodec } from '../zarr.js';
+import { read, registerPcodec } from '../zarr.js';
 import { countingStore } from './counting-store.js';
-import { assertReadable, describeArray } from './describe.js';
+import { openStore } from './open-store.js';
+import { assertReadable, assertZarritaReadable, describeArray } from './describe.js';
 import { float16AsBits, float16BitsStore, registerFloat16Bits } from '../zarr/float16-bits.js';
 import { parseSlice, sliceShape, toCOrder, toSelection } from './slice.js';
 
-const SCALAR_ARRAYS = {
-  int8: Int8Array, uint8: Uint8Array, int16: Int16Array, uint16: Uint16Array, int32: Int32Array, uint32: Uint32Array,
-  int64: BigInt64Array, uint64: BigUint64Array, float16: globalThis.Float16Array, float32: Float32Array, float64: Float64Array,
-};
 const MAX_PROBES = 64; // arrays probed by name when the store has no consolidated metadata
 const decoder = new TextDecoder();
 
@@ -43,8 +41,8 @@ function decodingPool(pool) {
 async function baseStore(source) {
   if (typeof source === 'string') {
     if (/^https?:\/\//i.test(source) || typeof process === 'undefined') return new zarr.FetchStore(source.replace(/\/+$/, ''));
-    const { default: FileSystemStore } = await import('@zarrita/storage/fs');
-    return new FileSystemStore(source);
+    const { LocalStore } = await import('../zarr/local-store.js');
+    return new LocalStore(source);
   }
   if (source && typeof source.get === 'function') return source;
   throw new TypeError('openZarr: pass a URL, a local directory (Node) or a zarrita store ({get, getRange?})');
@@ -85,13 +83,11 @@ export async function openZarr(source, options = {}) {
   registerPcodec(zarr.registry, { pool: adapter });
   const bits = float16AsBits();
   if (bits) registerFloat16Bits(zarr.registry, { pool: adapter });
-  let maybeConsolidated;
-  let store;
+  let session;
   let rootNode;
   try {
-    maybeConsolidated = await zarr.withMaybeConsolidatedMetadata(counted);
-    store = bits ? float16BitsStore(maybeConsolidated) : maybeConsolidated;
-    rootNode = await zarr.open(store);
+    session = await openStore(counted, { transform: bits ? float16BitsStore : undefined });
+    rootNode = await session.open('/');
   } catch (err) {
     const notZarr = err?.name === 'NotFoundError' || err?.name === 'InvalidMetadataError' || err instanceof SyntaxError;
     const chain = [];
@@ -104,23 +100,32 @@ export async function openZarr(source, options = {}) {
       { code: notZarr ? CODES.BAD_DATA : CODES.NETWORK, file: where, cause: err },
     );
   }
-  const consolidated = maybeConsolidated !== counted;
+  const { consolidated, version } = session;
+  const maybeConsolidated = session.raw;
   // Raw metadata (as written) comes through the consolidated layer, without float16 rewriting.
   const rawJson = async (key) => asJson(await maybeConsolidated.get(key), key);
 
+  // The store's version decides which documents to ask for: a v3 node has one, a v2 node's three
+  // are asked for together.
   async function rawMetadata(path) {
-    const v3 = await rawJson(`${joinPath(path, 'zarr.json')}`);
-    if (v3) return { meta: v3, attributes: v3.attributes ?? {} };
-    const zarray = await rawJson(joinPath(path, '.zarray'));
-    const zgroup = zarray ? null : await rawJson(joinPath(path, '.zgroup'));
+    if (version === 'v3') {
+      const v3 = await rawJson(`${joinPath(path, 'zarr.json')}`);
+      return v3 ? { meta: v3, attributes: v3.attributes ?? {} } : null;
+    }
+    const [zarray, zgroup, zattrs] = await Promise.all(['.zarray', '.zgroup', '.zattrs'].map((k) => rawJson(joinPath(path, k))));
     if (!zarray && !zgroup) return null;
-    const attributes = (await rawJson(joinPath(path, '.zattrs'))) ?? {};
-    return { meta: zarray ?? zgroup, attributes, kind: zarray ? 'array' : 'group' };
+    return { meta: zarray ?? zgroup, attributes: zattrs ?? {}, kind: zarray ? 'array' : 'group' };
   }
 
   const nodes = new Map();
-  async function addNode(path, kindHint) {
-    if (nodes.has(path)) return nodes.get(path);
+  const loading = new Map(); // path -> the promise of its node, while its metadata is on its way
+  // Nodes are added together (one round trip for many), each path once.
+  function addNode(path, kindHint) {
+    if (nodes.has(path)) return Promise.resolve(nodes.get(path));
+    if (!loading.has(path)) loading.set(path, loadNode(path, kindHint).finally(() => loading.delete(path)));
+    return loading.get(path);
+  }
+  async function loadNode(path, kindHint) {
     let node;
     try {
       const raw = await rawMetadata(path);
@@ -148,19 +153,18 @@ export async function openZarr(source, options = {}) {
       }
     }
     for (const hint of options.hints ?? []) candidates.push({ path: joinPath('/', hint) });
-    for (const c of candidates) if (c.path !== '/') await addNode(c.path, c.kind);
+    await Promise.all(candidates.filter((c) => c.path !== '/').map((c) => addNode(c.path, c.kind)));
     // No list: the arrays' dimension names (xarray's coordinates) name sibling arrays.
     if (!consolidated && !options.listMetadataKeys) {
-      let probes = 0;
+      const siblings = new Set();
       for (const node of [...nodes.values()]) {
         for (const dim of node.description?.dimensionNames ?? []) {
-          if (probes >= MAX_PROBES || typeof dim !== 'string' || !dim) continue;
+          if (typeof dim !== 'string' || !dim) continue;
           const sibling = joinPath(node.path.replace(/\/[^/]*$/, '') || '/', dim);
-          if (nodes.has(sibling)) continue;
-          probes++;
-          await addNode(sibling, 'array');
+          if (!nodes.has(sibling) && siblings.size < MAX_PROBES) siblings.add(sibling);
         }
       }
+      await Promise.all([...siblings].map((sibling) => addNode(sibling, 'array')));
     }
   }
 
@@ -175,7 +179,7 @@ export async function openZarr(source, options = {}) {
     assertReadable(node.description, where);
     let array;
     try {
-      array = await zarr.open(zarr.root(store).resolve(p), { kind: 'array' });
+      array = await session.open(p, 'array');
     } catch (err) {
       throw wrapError(err, p, where);
     }
@@ -201,7 +205,7 @@ export async function openZarr(source, options = {}) {
      * @returns {Promise<{values, shape: number[], dataType: string, float16Bits: boolean, parsed}>}
      *   float16 values are a Float16Array, or their bits (Uint16Array) when float16Bits
      */
-    async read(path, slice, { maxValues = 2 ** 28, signal } = {}) {
+    async read(path, slice, { maxValues = 2 ** 28, signal, onProgress } = {}) {
       const { array, description, float16Bits } = await openArray(path);
       const parsed = Array.isArray(slice) ? slice : parseSlice(slice, array.shape);
       const shape = sliceShape(parsed);
@@ -214,15 +218,13 @@ export async function openZarr(source, options = {}) {
       let got;
       const requestsBefore = counted.stats.chunkRequests;
       try {
-        got = await zarr.get(array, toSelection(zarr, parsed), { signal });
+        // numdecode's read: chunks fetched together, decoded in the pool when there is one.
+        got = await read(array, { selection: toSelection(zarr, parsed), signal, onProgress, pool: options.pool });
       } catch (err) {
         const fetched = counted.stats.chunkRequests - requestsBefore;
         throw wrapError(err, description.path, where, fetched <= counted.stats.keys.length ? counted.stats.keys.slice(counted.stats.keys.length - fetched) : []);
       }
-      // All dimensions indexed: zarrita returns the scalar; it becomes a one-value array of the
-      // array's own type (array.dtype is uint16 for float16 read as bits).
-      const values = got?.data ? toCOrder(got) : new SCALAR_ARRAYS[array.dtype]([got]);
-      return { values, shape, dataType: description.dataType, float16Bits, parsed };
+      return { values: toCOrder(got), shape, dataType: description.dataType, float16Bits, parsed };
     },
     /**
      * The stored bytes of one pcodec chunk (a standalone Pco file), by chunk coordinates (inner
@@ -234,6 +236,7 @@ export async function openZarr(source, options = {}) {
       if (!Array.isArray(coords) || coords.length !== c.length || coords.some((x, d) => !(Number.isInteger(x) && x >= 0 && x * c[d] < array.shape[d]))) {
         throw new RangeError(`chunk ${JSON.stringify(coords)} is not a chunk of ${description.path} (grid ${array.shape.map((n, d) => Math.ceil(n / c[d])).join(' x ')})`);
       }
+      assertZarritaReadable(description, where); // the chunk's bytes are caught on their way through zarrita's get
       if (!description.codecs.some((k) => k.decoder === 'numdecode')) {
         throw new NumdecodeError(`zarr: array ${description.path} is not compressed with pcodec`, { code: CODES.UNSUPPORTED, dataset: description.path });
       }

@@ -79,12 +79,10 @@ async function readIndex(store, layout, key, signal) {
       entries.push(null);
       continue;
     }
+    // A damaged entry fails the chunk it names, when that chunk is read; the shard's others still read.
     const offset = offHi * 2 ** 32 + offLo;
     const length = lenHi * 2 ** 32 + lenLo;
-    if (!Number.isSafeInteger(offset) || length > MAX_CHUNK_BYTES) {
-      throw fetchError(layout, key, `its shard index entry ${i} (offset ${offset}, length ${length}) is damaged`);
-    }
-    entries.push({ offset, length });
+    entries.push({ offset, length, damaged: !Number.isSafeInteger(offset) || length > MAX_CHUNK_BYTES, at: i });
   }
   return { entries, whole };
 }
@@ -122,6 +120,7 @@ function shardTask(store, layout, group, sink, signal) {
       const chunk = item(parts, `${key} (chunk ${coords.join(',')})`);
       const entry = index?.entries[indexEntry(coords, layout.shard.chunksPerShard)] ?? null;
       if (entry === null) sink.missing(chunk);
+      else if (entry.damaged) throw fetchError(layout, key, `its shard index entry ${entry.at} (offset ${entry.offset}, length ${entry.length}) is damaged`);
       else stored.push({ chunk, entry });
     }
     // The ranges become tasks of their own: every range of every shard goes out together.

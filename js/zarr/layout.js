@@ -152,6 +152,7 @@ export async function arrayLayout(array, { signal } = {}) {
   const parts = doc.zarr_format === 2 ? v2Layout(array, doc) : v3Layout(array, doc);
   const [pcoDtype, Type] = NUMERIC[dataType];
   const Output = Type ?? globalThis.Float16Array ?? Uint16Array;
+  const prefix = array.path.endsWith('/') ? array.path : `${array.path}/`;
   const fill = array.fillValue ?? (Output === BigInt64Array || Output === BigUint64Array ? 0n : 0);
   return {
     path: array.path,
@@ -166,6 +167,7 @@ export async function arrayLayout(array, { signal } = {}) {
     order: parts.order,
     pco: parts.pco,
     shard: parts.shard,
-    chunkKey: (coords) => array.resolve(parts.key(coords)).path,
+    // The array's path and the key joined as zarrita's Location.resolve would, without its URL objects.
+    chunkKey: (coords) => `${prefix}${parts.key(coords)}`,
   };
 }

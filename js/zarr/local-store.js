@@ -1,0 +1,95 @@
+// A zarrita store over a local directory (Node) that reads each key with synchronous file calls.
+// A Zarr chunk is a small file read whole: open, stat, read and close take microseconds, far
+// less than four trips through libuv's thread pool, which is what zarrita's FileSystemStore
+// (fs.promises.readFile) pays per chunk; on a machine of two cores that bookkeeping cost as much
+// CPU as decoding the chunks. (js/io reads small ranges of local files synchronously for the
+// same reason.) The answers are promises, as zarrita expects of every store.
+import { CODES, NumdecodeError } from '../errors.js';
+
+const NOT_THERE = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
+
+function nodeModules() {
+  const fs = globalThis.process?.getBuiltinModule?.('node:fs');
+  const path = globalThis.process?.getBuiltinModule?.('node:path');
+  if (!fs || !path) throw new NumdecodeError('zarr LocalStore: local directories are read in Node only', { code: CODES.UNSUPPORTED });
+  return { fs, path };
+}
+
+const scratch = new Uint8Array(1 << 20);
+
+// `length` bytes of the file from `start` (fewer if it ends first).
+function readAll(fs, fd, length, start = 0) {
+  const out = new Uint8Array(length);
+  let done = 0;
+  while (done < length) {
+    const n = fs.readSync(fd, out, done, length - done, start + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done === length ? out : out.subarray(0, done);
+}
+
+export class LocalStore {
+  #fs;
+  #path;
+
+  /** @param {string} root the store's directory */
+  constructor(root) {
+    if (typeof root !== 'string' || root === '') throw new TypeError('zarr LocalStore: pass the store\'s directory');
+    const { fs, path } = nodeModules();
+    this.#fs = fs;
+    this.#path = path;
+    this.root = path.resolve(root);
+  }
+
+  // The file of a key ("/t2m/c/0/1"), refused when it would lie outside the store's directory (a
+  // chunk key separator from hostile metadata such as "/../").
+  #file(key) {
+    const file = this.#path.resolve(this.root, `.${key.startsWith('/') ? '' : '/'}${key}`);
+    if (file !== this.root && !file.startsWith(this.root + this.#path.sep)) {
+      throw new NumdecodeError(`zarr LocalStore: the key ${JSON.stringify(key)} points outside ${this.root}`, { code: CODES.BAD_DATA, file: key });
+    }
+    return file;
+  }
+
+  #read(key, signal, fn) {
+    signal?.throwIfAborted();
+    try {
+      return Promise.resolve(fn(this.#file(key)));
+    } catch (err) {
+      if (NOT_THERE.has(err?.code)) return Promise.resolve(undefined);
+      return Promise.reject(err);
+    }
+  }
+
+  /** The whole file of `key`, or undefined when there is none. */
+  get(key, options) {
+    return this.#read(key, options?.signal, (file) => {
+      const fd = this.#fs.openSync(file, 'r');
+      try {
+        // One read into a kept buffer answers most chunks: open, read, close, where a read of the
+        // file's size first (readFileSync) would also stat it.
+        const first = this.#fs.readSync(fd, scratch, 0, scratch.length, 0);
+        if (first < scratch.length) return scratch.slice(0, first);
+        return readAll(this.#fs, fd, this.#fs.fstatSync(fd).size);
+      } finally {
+        this.#fs.closeSync(fd);
+      }
+    });
+  }
+
+  /** {offset, length} or {suffixLength} of the file of `key`, or undefined when there is none. */
+  getRange(key, range, options) {
+    return this.#read(key, options?.signal, (file) => {
+      const fd = this.#fs.openSync(file, 'r');
+      try {
+        const size = this.#fs.fstatSync(fd).size;
+        const start = 'suffixLength' in range ? Math.max(0, size - range.suffixLength) : range.offset;
+        const length = Math.max(0, Math.min('suffixLength' in range ? range.suffixLength : range.length, size - start));
+        return readAll(this.#fs, fd, length, start);
+      } finally {
+        this.#fs.closeSync(fd);
+      }
+    });
+  }
+}
