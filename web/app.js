@@ -1,9 +1,15 @@
-// The demo page: opens Pco files, ALP pages and BPCells directories (drop, picker, URL or
-// sample), decodes them with the numdecode package (values in a Web Worker) and shows what
-// is inside. Uses the package's public API, and js/sniff.js to tell formats apart as the CLI does.
+// The demo page: opens Pco files, ALP pages, Parquet files, BPCells matrices (directories and
+// HDF5 files) and Zarr stores (drop, picker, URL, sample or a link), decodes them with the
+// numdecode package (values in a Web Worker) and shows what is inside. Uses the package's public
+// API, and js/sniff.js to tell formats apart as the CLI does. The address bar always holds the
+// view on show (lib/view-state.js), so that a copied link restores it.
 import * as numdecode from '../js/index.js';
 import { SNIFF_BYTES, formatFromName, sniffBytes, sniffDirectory } from '../js/sniff.js';
 import { $, el, formatBytes } from './lib/dom.js';
+import { endsWithPar1, explainOpenError, notRecognised } from './lib/messages.js';
+import { countRoundTrips } from './lib/round-trips.js';
+import { loadSamples } from './lib/samples.js';
+import { restored, showOpened, viewToRestore } from './lib/view-state.js';
 import { renderPco } from './views/pco-view.js';
 import { renderAlp } from './views/alp-view.js';
 import { renderBpcells, showVector, showBlock, findByName, stopBpcells, openBpcells } from './views/bpcells-view.js';
@@ -61,7 +67,8 @@ function startWorker() {
     else {
       pending.delete(data.id);
       if (data.type === 'result') job.resolve(data);
-      else job.reject(new Error(data.message));
+      // The decoder's error class and code cross the worker boundary as fields (lib/messages.js reads them).
+      else job.reject(Object.assign(new Error(data.message), { name: data.name ?? 'Error', code: data.code }));
     }
   };
   worker.onerror = (e) => {
@@ -106,10 +113,12 @@ async function openBytes(name, bytes, format) {
   const sniffed = sniffBytes(bytes);
   if ((format === 'auto' || format === 'parquet') && sniffed === 'parquet') return openParquet(name, bytes);
   if (format === 'parquet') throw new Error(`${name} does not start with the Parquet magic PAR1`);
+  if (format === 'hdf5' || (format === 'auto' && sniffed === 'hdf5')) return openMatrix(name, bytes);
   if (format === 'auto' && sniffed !== 'pco') {
-    // Not Pco: an ALP page carries no dtype, so ask.
+    // No signature: an ALP page has none, and carries no dtype either, so ask if the bytes read as one.
+    if (!readsAsAlp(bytes)) throw notRecognised(name);
     clearStatus();
-    $('ask-alp-text').firstChild.textContent = `${name} does not start with the Pco magic `;
+    $('ask-alp-text').firstChild.textContent = `${name} carries no Pco, Parquet or HDF5 signature, but reads as an ALP page `;
     $('ask-alp').hidden = false;
     pendingAlp = { name, bytes };
     $('ask-alp').querySelector('button').focus();
@@ -121,10 +130,12 @@ async function openBytes(name, bytes, format) {
   document.body.dataset.state = 'busy';
   setStage(`decoding ${name} (${formatBytes(bytes.length)})`);
   const copy = bytes.slice(); // the worker takes the buffer; keep ours for the views
-  const result = await ask(
-    { op: kind, bytes: copy.buffer, dtype },
-    { transfer: [copy.buffer], onProgress: setStage, replace: true },
-  );
+  let result;
+  try {
+    result = await ask({ op: kind, bytes: copy.buffer, dtype }, { transfer: [copy.buffer], onProgress: setStage, replace: true });
+  } catch (err) {
+    throw explainOpenError(err, { name });
+  }
   if (generation !== openGeneration) return;
   setStage('drawing');
   if (kind === 'pco') {
@@ -139,6 +150,19 @@ async function openBytes(name, bytes, format) {
   document.body.dataset.format = kind;
 }
 
+// Whether the ALP reader accepts the bytes' header (as either value type): ALP pages have no magic.
+function readsAsAlp(bytes) {
+  for (const dtype of ['f32', 'f64']) {
+    try {
+      numdecode.alp.inspect(bytes, dtype);
+      return true;
+    } catch {
+      // not with this value type
+    }
+  }
+  return false;
+}
+
 let pendingAlp = null;
 for (const button of $('ask-alp').querySelectorAll('button')) {
   button.addEventListener('click', () => {
@@ -146,7 +170,7 @@ for (const button of $('ask-alp').querySelectorAll('button')) {
     const { name, bytes } = pendingAlp;
     pendingAlp = null;
     $('ask-alp').hidden = true;
-    run(`Could not open ${name}`, () => openBytes(name, bytes, `alp-${button.dataset.dtype}`));
+    runOpen(`Could not open ${name}`, () => openBytes(name, bytes, `alp-${button.dataset.dtype}`));
   });
 }
 
@@ -154,7 +178,8 @@ for (const button of $('ask-alp').querySelectorAll('button')) {
 async function openPicked(file) {
   // The head only: HDF5's signature may follow a user block (512, 1024, ... bytes).
   const head = new Uint8Array(await file.slice(0, SNIFF_BYTES).arrayBuffer());
-  if ($('format').value === 'auto' && sniffBytes(head) === 'hdf5') return openMatrix(file.name, file);
+  const format = $('format').value;
+  if (format === 'hdf5' || (format === 'auto' && sniffBytes(head) === 'hdf5')) return openMatrix(file.name, file);
   return openBytes(file.name, new Uint8Array(await file.arrayBuffer()), $('format').value);
 }
 
@@ -172,9 +197,16 @@ function beginOpen(viewId, stage) {
 async function openMatrix(name, source) {
   beginOpen('view-bpcells', `opening the BPCells matrix ${name}`);
   $('bp-body').hidden = true;
-  const matrix = await openBpcells(numdecode.bpcells, source, setStage);
+  const roundTrips = typeof source === 'string' ? countRoundTrips(source) : null;
+  let matrix;
+  try {
+    matrix = await openBpcells(numdecode.bpcells, source, setStage);
+  } catch (err) {
+    // A missing .h5 file is "not found", not a directory without its version file.
+    throw explainOpenError(err, { name, url: typeof source === 'string' && formatFromName(source) === 'hdf5' ? source : undefined });
+  }
   $('bp-body').hidden = false;
-  await renderBpcells({ name, matrix, setStage });
+  await renderBpcells({ name, matrix, setStage, roundTrips });
   clearStatus();
   document.body.dataset.state = 'ready';
   document.body.dataset.format = 'bpcells';
@@ -252,14 +284,32 @@ async function openParquet(name, source) {
     await openBytes(pageName, bytes, `alp-${dtype}`);
     $('alp-title').append(' ', el('button', { type: 'button', id: 'back-to-parquet', onclick: () => showView('view-parquet') }, `back to ${name}`));
   };
-  await view.renderParquet({ name, source, setStage, run, ask, openAlpPage, requestCsv });
+  try {
+    await view.renderParquet({ name, source, setStage, run, ask, openAlpPage, requestCsv });
+  } catch (err) {
+    if (err?.name !== 'ParquetError') throw explainOpenError(err, { name, url: typeof source === 'string' ? source : undefined });
+    throw explainOpenError(err, { name, truncatedParquet: !endsWithPar1(await parquetTail(source)) });
+  }
   clearStatus();
   document.body.dataset.state = 'ready';
   document.body.dataset.format = 'parquet';
 }
 
+// The last 4 bytes of a Parquet file (bytes, or a URL read by a suffix range), to tell a truncated file.
+async function parquetTail(source) {
+  if (typeof source !== 'string') return source.subarray(Math.max(0, source.length - 4));
+  try {
+    const r = await fetch(source, { headers: { Range: 'bytes=-4' } });
+    return r.ok ? new Uint8Array(await r.arrayBuffer()).slice(-4) : new Uint8Array(0);
+  } catch {
+    return new Uint8Array(0);
+  }
+}
+
 async function openUrl(input, format, extra = {}) {
   const url = new URL(input, location.href).href;
+  // The address bar names what is being opened, so that a copied link opens it again.
+  showOpened({ open: input, format, hints: extra.hints });
   // A store (…/x.zarr), a path inside one (…/x.zarr/t2m), or one of its metadata files.
   const named = formatFromName(url);
   if (format === 'zarr' || (format === 'auto' && named === 'zarr')) {
@@ -268,7 +318,10 @@ async function openUrl(input, format, extra = {}) {
     $('samples').value = match ? match.value : '';
     return openZarrStore(lastSegment(storeUrl), storeUrl, extra);
   }
-  if (format === 'auto' && named === 'hdf5') return openMatrix(lastSegment(url), url);
+  if (format === 'hdf5' || (format === 'auto' && named === 'hdf5')) {
+    // Its folder too: HDF5 files are often all called matrix.h5.
+    return openMatrix(new URL(url).pathname.split('/').filter(Boolean).slice(-2).map(decodeURIComponent).join('/'), url);
+  }
   if (format === 'parquet' || (format === 'auto' && named === 'parquet')) {
     return openParquet(lastSegment(url), url);
   }
@@ -289,7 +342,7 @@ async function openUrl(input, format, extra = {}) {
     if (format === 'auto' && err.status === 404 && (await hasVersionFile(dirUrl))) {
       return openMatrix(lastSegment(dirUrl.replace(/\/matrix\/$/, '/')), dirUrl);
     }
-    throw err;
+    throw explainOpenError(err, { url });
   }
   return openBytes(lastSegment(url), bytes, format);
 }
@@ -329,7 +382,7 @@ async function readDroppedDirectory(entry) {
   return Promise.all(fileEntries.map((e) => new Promise((resolve, reject) => e.file(resolve, reject))));
 }
 
-/** Runs an open action, turning any failure into a message on the page. */
+/** Runs an action, turning any failure into a message on the page. */
 let finishedActions = 0;
 async function run(title, action) {
   try {
@@ -343,25 +396,49 @@ async function run(title, action) {
   }
 }
 
+// Brings the view on show into sight when it starts below the fold (on a phone it always does).
+function revealView() {
+  const view = VIEWS.map((id) => $(id)).find((v) => !v.hidden);
+  if (view && view.getBoundingClientRect().top > innerHeight * 0.6) view.scrollIntoView({ block: 'start' });
+}
+
+/**
+ * Runs an open: on failure no earlier file's view stays on show under the message (it would pass
+ * for this file's); on success the view is brought into sight unless `reveal` is false.
+ */
+function runOpen(title, action, { reveal = true } = {}) {
+  return run(title, async () => {
+    try {
+      await action();
+    } catch (err) {
+      if (err?.message !== 'superseded') showView(null);
+      throw err;
+    }
+    if (reveal && document.body.dataset.state === 'ready') revealView();
+  });
+}
+
 // ---------------------------------------------------------------- controls
 
 $('file-input').addEventListener('change', (e) => {
   const file = e.target.files[0];
   if (!file) return;
-  run(`Could not open ${file.name}`, async () => openPicked(file));
+  showOpened(); // a file from the disk: no address restores it
+  runOpen(`Could not open ${file.name}`, async () => openPicked(file));
   e.target.value = '';
 });
 
 $('dir-input').addEventListener('change', (e) => {
+  showOpened();
   if (isZarrFolder(e.target.files)) {
     const { store, listMetadataKeys, name } = filesZarrStore(e.target.files);
-    run(`Could not open the folder ${name}`, () => openZarrStore(name, store, { listMetadataKeys }));
+    runOpen(`Could not open the folder ${name}`, () => openZarrStore(name, store, { listMetadataKeys }));
     e.target.value = '';
     return;
   }
   const files = topLevelFiles(e.target.files);
   const folder = (e.target.files[0]?.webkitRelativePath ?? '').split('/')[0] || 'folder';
-  run(`Could not open the folder ${folder}`, () => openMatrix(folder, filesSource(files)));
+  runOpen(`Could not open the folder ${folder}`, () => openMatrix(folder, filesSource(files)));
   e.target.value = '';
 });
 
@@ -388,17 +465,21 @@ document.addEventListener('drop', (e) => {
   const item = [...(e.dataTransfer?.items ?? [])].find((i) => i.kind === 'file');
   const entry = item?.webkitGetAsEntry?.();
   if (entry?.isDirectory) {
-    run(`Could not open the folder ${entry.name}`, async () => openMatrix(entry.name, filesSource(await readDroppedDirectory(entry))));
+    showOpened();
+    runOpen(`Could not open the folder ${entry.name}`, async () => openMatrix(entry.name, filesSource(await readDroppedDirectory(entry))));
     return;
   }
   const file = e.dataTransfer?.files?.[0];
-  if (file) run(`Could not open ${file.name}`, async () => openPicked(file));
+  if (file) {
+    showOpened();
+    runOpen(`Could not open ${file.name}`, async () => openPicked(file));
+  }
 });
 
 $('url-form').addEventListener('submit', (e) => {
   e.preventDefault();
   const url = $('url').value.trim();
-  if (url) run(`Could not open ${url}`, () => openUrl(url, $('format').value));
+  if (url) runOpen(`Could not open ${url}`, () => openUrl(url, $('format').value));
 });
 
 $('sample-form').addEventListener('submit', (e) => {
@@ -406,7 +487,7 @@ $('sample-form').addEventListener('submit', (e) => {
   const value = $('samples').value;
   if (!value) return;
   const { url, format, hints } = JSON.parse(value);
-  run(`Could not open ${url}`, () => openUrl(url, format, { hints }));
+  runOpen(`Could not open ${url}`, () => openUrl(url, format, { hints }));
 });
 
 $('bp-pick').addEventListener('submit', (e) => {
@@ -424,99 +505,37 @@ $('bp-heat').addEventListener('submit', (e) => {
   run('Could not draw the heatmap', () => showBlock());
 });
 
-// ---------------------------------------------------------------- samples
-
-function option(label, url, format) {
-  return el('option', { value: JSON.stringify({ url, format }) }, label);
-}
-
-async function fetchJson(url) {
-  try {
-    const r = await fetch(url);
-    return r.ok ? await r.json() : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Builds the sample menu: the page's own generated samples, then the corpus if served. */
-async function loadSamples() {
-  const groups = [];
-  const own = await fetchJson('samples/index.json');
-  if (own?.samples?.length) {
-    groups.push(el('optgroup', { label: 'Made by this project (scripts/make-samples.mjs)' },
-      own.samples.map((s) => option(`${s.file}: ${s.description}`, `samples/${s.file}`, s.format))));
-  }
-  const [pcoList, alpList, bpList] = await Promise.all([
-    fetchJson('../corpus/pco/manifest.json'),
-    fetchJson('../corpus/alp/manifest.json'),
-    fetchJson('../corpus/bpcells/manifest.json'),
-  ]);
-  const zarrList = await fetchJson('../corpus/zarr-pcodec/expected/manifest.json');
-  const parquetList = await fetchJson('../corpus/parquet-alp/manifest.json');
-  if (Array.isArray(pcoList)) {
-    const standalone = pcoList.filter((c) => c.format === 'standalone' || String(c.file).endsWith('.pco'));
-    groups.push(el('optgroup', { label: 'Pco test corpus (/corpus/pco)' },
-      standalone.map((c) => option(`${c.file}: ${c.description ?? ''}`.slice(0, 110), `../corpus/pco/${c.file}`, 'pco'))));
-  }
-  if (Array.isArray(alpList)) {
-    groups.push(el('optgroup', { label: 'ALP test corpus (/corpus/alp)' },
-      alpList.map((c) => option(`${c.file}: ${c.description ?? ''}`.slice(0, 110), `../corpus/alp/${c.file}`, c.dtype === 'float64' ? 'alp-f64' : 'alp-f32'))));
-  }
-  if (Array.isArray(zarrList)) {
-    // One entry per store; its arrays as hints (a store without consolidated metadata cannot list them over HTTP).
-    const stores = [...new Set(zarrList.map((a) => a.store))];
-    groups.push(el('optgroup', { label: 'Zarr stores with pcodec (/corpus/zarr-pcodec)' },
-      stores.map((s) => el('option', {
-        value: JSON.stringify({ url: `../corpus/zarr-pcodec/stores/${s}`, format: 'zarr', hints: zarrList.filter((a) => a.store === s).map((a) => a.array) }),
-      }, `${s}: ${zarrList.filter((a) => a.store === s).map((a) => a.array).join(', ')}`.slice(0, 110)))));
-  }
-  if (Array.isArray(parquetList)) {
-    groups.push(el('optgroup', { label: 'Parquet files with ALP columns (/corpus/parquet-alp)' },
-      parquetList.map((c) => option(`${c.file}: ${c.rows} rows, written by parquet-cpp`, `../corpus/parquet-alp/${c.file}`, 'parquet'))));
-  }
-  if (Array.isArray(bpList)) {
-    groups.push(el('optgroup', { label: 'BPCells test corpus (/corpus/bpcells)' },
-      bpList.map((c) => option(`${c.name}: ${c.description ?? ''}`.slice(0, 110), `../corpus/bpcells/${c.dir}/`, 'bpcells'))));
-  }
-  if (!groups.length) {
-    $('samples').replaceChildren(el('option', { value: '' }, 'no samples found (run npm run demo)'));
-    return null;
-  }
-  $('samples').replaceChildren(el('option', { value: '' }, 'choose a sample…'), ...groups);
-  return own?.default ?? null;
-}
-
 // ---------------------------------------------------------------- start
 
 async function start() {
   try {
     await numdecode.init();
     const info = numdecode.buildInfo();
-    const formats = ['Pco', 'ALP', 'BPCells', 'Zarr (pcodec)'];
+    const formats = ['Pco', 'ALP', 'Parquet (ALP columns)', 'BPCells (directories and HDF5)', 'Zarr (pcodec)'];
     $('build').textContent = `numdecode ${info.version}, ${info.simd ? 'WebAssembly SIMD128' : 'scalar WebAssembly'} build; formats: ${formats.join(', ')}.`;
   } catch (err) {
     showError('Could not load the numdecode WebAssembly module', err);
     return;
   }
   const defaultSample = await loadSamples();
-  // ?open=URL[&format=...] opens that; otherwise the first sample shows something real.
-  const params = new URLSearchParams(location.search);
-  const url = params.get('open');
-  if (url) {
-    $('url').value = url;
-    const format = params.get('format') ?? 'auto';
-    $('format').value = format;
-    await run(`Could not open ${url}`, () => openUrl(url, format, { array: params.get('array') ?? undefined, hints: params.get('hints')?.split(',') }));
+  // A link (?open=URL&format=...&array=...&slice=...: lib/view-state.js) opens its view; otherwise
+  // the first sample shows something real.
+  const link = viewToRestore();
+  if (link) {
+    $('url').value = link.open;
+    const format = link.format ?? 'auto';
+    $('format').value = [...$('format').options].some((o) => o.value === format) ? format : 'auto';
+    await runOpen(`Could not open ${link.open}`, () => openUrl(link.open, format, { array: link.array, hints: link.hints?.split(',') }));
+    restored();
   } else if (defaultSample) {
-    await run(`Could not open ${defaultSample.file}`, () => openUrl(`samples/${defaultSample.file}`, defaultSample.format));
+    await runOpen(`Could not open ${defaultSample.file}`, () => openUrl(`samples/${defaultSample.file}`, defaultSample.format), { reveal: false });
   } else {
     // No sample of our own: a 2-million-value Pco file from the corpus when it is served.
     const options = [...$('samples').options].filter((o) => o.value && !o.value.includes('damaged'));
     const pick = options.find((o) => o.value.includes('bench_f64_sensor_2m')) ?? options[0];
     if (pick) {
       const { url: first, format } = JSON.parse(pick.value);
-      await run(`Could not open ${first}`, () => openUrl(first, format));
+      await runOpen(`Could not open ${first}`, () => openUrl(first, format), { reveal: false });
     }
   }
   document.body.dataset.started = 'yes';

@@ -5,7 +5,7 @@
 //   {id, op: 'parquet-column', dtype, pages}  a Parquet column's pages (ALP payloads decoded here)
 //   {id, op: 'csv'}            CSV of the last decoded values, as a Blob
 // Answers: {id, type: 'progress', stage, fraction|null}, {id, type: 'result', ...},
-//          {id, type: 'error', message}.
+//          {id, type: 'error', message, name, code} (the error's class name and code, for the page's messages).
 import * as numdecode from '../js/index.js';
 import { summarize, histogram, toPlotArray, formatValue } from './lib/values.js';
 import { findExceptions } from './lib/alp-exceptions.js';
@@ -164,6 +164,6 @@ onmessage = async (event) => {
     postMessage({ id, type: 'result', ...result }, result.plot ? [result.plot.buffer] : []);
   } catch (err) {
     if (op !== 'csv') last = null; // a failed decode leaves nothing to export
-    postMessage({ id, type: 'error', message: err?.message ?? String(err) });
+    postMessage({ id, type: 'error', message: err?.message ?? String(err), name: err?.name, code: err?.code });
   }
 };

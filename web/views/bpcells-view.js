@@ -11,6 +11,7 @@ import { csvBlob } from '../lib/csv.js';
 import { npyBlob } from '../lib/npy.js';
 import { redrawOnThemeChange } from '../lib/theme.js';
 import { formatValue } from '../lib/values.js';
+import { toRestore, updateView } from '../lib/view-state.js';
 
 const MAX_VECTOR_ROWS = 500;
 const MAX_BLOCK = 400;
@@ -23,6 +24,9 @@ function updateCounter() {
   const { requests, bytes } = current.matrix.stats;
   $('bp-requests').textContent = formatInt(requests);
   $('bp-bytes').textContent = formatBytes(bytes);
+  // Round trips only over the network (a file or folder from the disk has none).
+  $('bp-round-trips-part').hidden = !current.roundTrips;
+  if (current.roundTrips) $('bp-round-trips').textContent = formatInt(current.roundTrips());
 }
 
 function axisNames(matrix) {
@@ -93,10 +97,14 @@ export async function openBpcells(bpcells, source, setStage) {
   }
 }
 
-export async function renderBpcells({ name, matrix, setStage }) {
+/**
+ * @param {{name: string, matrix: object, setStage?: Function, roundTrips?: (() => number) | null}} options
+ *   roundTrips: counts the round trips of the matrix's requests (lib/round-trips.js), null for local data
+ */
+export async function renderBpcells({ name, matrix, setStage, roundTrips = null }) {
   if (current?.timer) clearInterval(current.timer);
   if (current && current.matrix !== matrix) current.matrix.close?.(); // an HDF5 file handle
-  current = { matrix, name: name.replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '_'), rowNames: [], colNames: [], timer: setInterval(updateCounter, 250) };
+  current = { matrix, roundTrips, name: name.replace(/\.[^.]*$/, '').replace(/[^\w.-]+/g, '_'), rowNames: [], colNames: [], timer: setInterval(updateCounter, 250) };
   // Nothing of the previous matrix may remain on show: its block, its readout.
   heat = null;
   resetHeatReadout();
@@ -128,12 +136,15 @@ export async function renderBpcells({ name, matrix, setStage }) {
   $('bp-pick-index').value = '0';
   $('bp-pick-name').value = '';
   $('bp-pick-name').disabled = majorNames.length === 0;
-  $('bp-r0').value = '0';
-  $('bp-c0').value = '0';
-  $('bp-rn').value = String(Math.min(nrow, 64) || 1);
-  $('bp-cn').value = String(Math.min(ncol, 128) || 1);
+  // The vector and block a link asks for (lib/view-state.js), else the first ones.
+  const block = (toRestore('block') ?? '').split(',').map(Number);
+  const [r0, rn, c0, cn] = block.length === 4 && block.every(Number.isInteger) ? block : [0, Math.min(nrow, 64) || 1, 0, Math.min(ncol, 128) || 1];
+  Object.entries({ 'bp-r0': r0, 'bp-rn': rn, 'bp-c0': c0, 'bp-cn': cn }).forEach(([id, v]) => ($(id).value = String(v)));
+  const vector = Number(toRestore('vector') ?? 0);
+  const k = Number.isInteger(vector) && vector >= 0 && vector < matrix.major ? vector : 0;
+  $('bp-pick-index').value = String(k);
   updateCounter();
-  if (matrix.major > 0) await showVector(0);
+  if (matrix.major > 0) await showVector(k);
   if (nrow > 0 && ncol > 0) await showBlock();
   updateCounter();
 }
@@ -164,6 +175,7 @@ export async function showVector(k) {
     rows.push([index[p], minorNames[index[p]] ?? '', formatValue(matrix.dtype, val[p])]);
   }
   fillGrid($('bp-vector-table'), [minor, 'name', 'value'], rows);
+  updateView({ vector: k });
   if (index.length > MAX_VECTOR_ROWS) $('bp-vector-table').createCaption().textContent = `first ${MAX_VECTOR_ROWS} of ${index.length}`;
   updateCounter();
 }
@@ -289,6 +301,7 @@ export async function showBlock() {
     `rows ${r0} to ${r0 + rn - 1}, columns ${c0} to ${c0 + cn - 1}: ${formatInt(nonzero)} non-zeros, from ${formatValue(matrix.dtype, lo)} to ${formatValue(matrix.dtype, hi)}; ` +
     `${scale.describe}. Read with ${matrix.stats.requests - before.requests} requests, ${formatBytes(matrix.stats.bytes - before.bytes)}.`;
   Object.assign($('bp-heat-summary').dataset, { nonzero: String(nonzero), scale: scale.kind });
+  updateView({ block: [r0, rn, c0, cn].join(',') });
   updateCounter();
 }
 

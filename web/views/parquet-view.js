@@ -3,6 +3,7 @@
 // decoded there), and the column's pages, each ALP page openable in the ALP view.
 import { $, el, fillGrid, fillKv, formatBytes, formatInt } from '../lib/dom.js';
 import { renderValuesPanel } from './values-panel.js';
+import { toRestore, updateView } from '../lib/view-state.js';
 
 const parquet = () => import('../../js/parquet.js');
 
@@ -74,16 +75,16 @@ export async function renderParquet({ name, source, setStage, run, ask, openAlpP
   const picker = el('select', { id: 'pq-column' }, floats.map((c) => el('option', { value: c.name }, `${c.name} (${c.type})`)));
   const pagesTable = el('table', { class: 'grid', id: 'pq-pages' });
   const valuesCard = el('div', { class: 'card values-panel', id: 'pq-values' });
+  // One card under another at the page's full width: beside the plot the wide tables showed half their columns.
   section.replaceChildren(
     el('h2', { id: 'parquet-title' }, `Parquet: ${name}`),
-    el('div', { class: 'columns' },
-      el('div', { class: 'card' },
-        el('h3', {}, 'File'), facts,
-        el('h3', {}, 'Columns'), el('div', { class: 'table-wrap' }, schema),
-        el('h3', {}, 'Pages of the plotted column'),
-        floats.length ? el('label', {}, 'Column ', picker) : el('p', { class: 'muted' }, 'This file has no FLOAT or DOUBLE column to plot.'),
-        el('div', { class: 'table-wrap' }, pagesTable)),
-      valuesCard),
+    el('div', { class: 'card' },
+      el('h3', {}, 'File'), facts,
+      el('div', { class: 'row' },
+        floats.length ? el('label', {}, 'Plotted column ', picker) : el('p', { class: 'muted' }, 'This file has no FLOAT or DOUBLE column to plot.'))),
+    valuesCard,
+    el('div', { class: 'card' }, el('h3', {}, 'Pages of the plotted column'), el('div', { class: 'table-wrap' }, pagesTable)),
+    el('div', { class: 'card' }, el('h3', {}, 'Columns'), el('div', { class: 'table-wrap' }, schema)),
   );
 
   async function showColumn(column) {
@@ -110,10 +111,11 @@ export async function renderParquet({ name, source, setStage, run, ask, openAlpP
         ['nulls', formatInt(result.nulls), 'nulls'],
       ],
     });
+    updateView({ column });
     const rows = pageRows(info, column);
     fillGrid(
       pagesTable,
-      ['row group', 'page', 'type', 'encoding', 'values', 'nulls', 'compressed', 'ALP layout', 'vectors', 'exceptions', 'bits/value', ''],
+      ['', 'row group', 'page', 'type', 'encoding', 'values', 'nulls', 'compressed', 'ALP layout', 'vectors', 'exceptions', 'bits/value'],
       rows.map((r) => {
         const payload = r.page === null ? undefined : payloads.get(`${r.rowGroup}/${r.page}`);
         const open = payload
@@ -123,16 +125,22 @@ export async function renderParquet({ name, source, setStage, run, ask, openAlpP
               onclick: () => run(`Could not open page ${r.page}`, () => openAlpPage(`${name} ${column} row group ${r.rowGroup} page ${r.page}`, payload, dtype)),
             }, 'ALP view')
           : '';
+        // The page's way into the ALP view comes first, so that it is never scrolled out of reach.
         return [
-          String(r.rowGroup), r.page === null ? '–' : String(r.page), r.type, r.encoding ?? '', formatInt(r.numValues ?? 0), r.numNulls === undefined ? '–' : formatInt(r.numNulls),
+          open, String(r.rowGroup), r.page === null ? '–' : String(r.page), r.type, r.encoding ?? '', formatInt(r.numValues ?? 0), r.numNulls === undefined ? '–' : formatInt(r.numNulls),
           formatBytes(r.compressedBytes), r.alp?.layout ?? '', r.alp ? String(r.alp.numVectors) : '', r.alp ? formatInt(r.alp.exceptions) : '',
-          r.alp?.bitsPerValue ? r.alp.bitsPerValue.toFixed(2) : '', open,
+          r.alp?.bitsPerValue ? r.alp.bitsPerValue.toFixed(2) : '',
         ];
       }),
     );
   }
 
   picker.addEventListener('change', () => run(`Could not read ${picker.value}`, () => showColumn(picker.value)));
-  if (floats.length) await showColumn(floats[0].name);
-  document.body.dataset.parquetColumn = floats[0]?.name ?? '';
+  // The column a link asks for (lib/view-state.js), else the first one.
+  const first = floats.find((c) => c.name === toRestore('column')) ?? floats[0];
+  if (first) {
+    picker.value = first.name;
+    await showColumn(first.name);
+  }
+  document.body.dataset.parquetColumn = first?.name ?? '';
 }

@@ -5,6 +5,7 @@ import { el, download, formatInt } from '../lib/dom.js';
 import { LinePlot, drawBars } from '../lib/plot.js';
 import { redrawOnThemeChange } from '../lib/theme.js';
 import { formatApprox, formatF32 } from '../lib/values.js';
+import { parseViewText, toRestore, updateView, viewText } from '../lib/view-state.js';
 
 // The exact text of a plotted value (the plot holds doubles: 64-bit integers past 2^53 are rounded, and say so).
 function exactText(dtype, v) {
@@ -92,6 +93,8 @@ export function renderValuesPanel(container, result, options) {
   );
   const valueName = options.valueName ?? `value (${stats.dtype ?? 'none'})`;
   plot.setData(result.plot, {
+    // The address bar holds the zoom (a copied link restores it).
+    onView: (view) => updateView({ view: viewText(view, result.plot.length) }),
     markers: options.markers ?? null,
     boundaries,
     xName: 'value index',
@@ -99,6 +102,8 @@ export function renderValuesPanel(container, result, options) {
     exactValue: (k) => exactText(stats.dtype, result.plot[k]),
     pointText: (k) => `value[${k}] = ${exactText(stats.dtype, result.plot[k])}`,
   });
+  const zoom = parseViewText(toRestore('view'));
+  if (zoom) plot.setView(zoom[0], zoom[1]);
   const drawHist = () => drawBars(histCanvas, hist.counts, { xRange: [hist.lo, hist.hi], xName: valueName, yName: 'count' });
   drawHist();
   new ResizeObserver(drawHist).observe(histCanvas);

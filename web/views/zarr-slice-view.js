@@ -12,7 +12,9 @@ import { notStoredCells } from '../lib/missing-chunks.js';
 import { npyBlob } from '../lib/npy.js';
 import { redrawOnThemeChange } from '../lib/theme.js';
 import { csvBlob } from '../lib/csv.js';
+import { parseViewText, toRestore, updateView, viewText } from '../lib/view-state.js';
 import { valueFormatter, valueNumber } from '../../js/zarr-explore/format.js';
+import { parseSlice, sliceText } from '../../js/zarr-explore/slice.js';
 
 let shown = null; // the slice on show: {a, parsed, got, xDim, yDim, ...}
 let plot = null;
@@ -83,6 +85,34 @@ function resetReadout() {
   for (const k of Object.keys(readout.dataset)) delete readout.dataset[k];
 }
 
+const ROLES = new Set(['x', 'y', 'index']);
+
+/**
+ * Applies the slice and roles a link asks for (?array=…&slice=5,:,:&roles=index,y,x) to the view's
+ * array state `a` (roles, index, from, count), when the link names this array; a slice that does
+ * not fit the array is ignored.
+ */
+export function restoreSlice(a) {
+  if (toRestore('array') === undefined || `/${toRestore('array').replace(/^\/+/, '')}` !== a.path) return;
+  const roles = (toRestore('roles') ?? '').split(',');
+  if (roles.length === a.roles.length && roles.every((r) => ROLES.has(r)) && roles.filter((r) => r === 'x').length === 1 && roles.filter((r) => r === 'y').length <= 1) {
+    a.roles = roles;
+  }
+  let parsed;
+  try {
+    parsed = parseSlice(toRestore('slice'), a.array.shape);
+  } catch {
+    return;
+  }
+  parsed.forEach((p, d) => {
+    if (p.index !== undefined) a.index[d] = p.index;
+    else if (p.step === 1) {
+      a.from[d] = p.start;
+      a.count[d] = Math.max(1, p.stop - p.start);
+    }
+  });
+}
+
 /**
  * Reads the coordinate arrays of an array's dimensions (1-D arrays named like the dimensions).
  * @param {(path: string) => Promise<{values: ArrayLike<any>, dataType: string, float16Bits: boolean}>} readWhole
@@ -131,6 +161,8 @@ export function showSlice({ a, parsed, got, coords, missing }) {
   const numbers = Float64Array.from(got.values, (v) => toNumber(v));
   shown = { a, parsed, got, coords, missing, xDim, yDim, text, q, numbers };
   $('zarr-downloads').hidden = false;
+  // The address bar holds the slice on show (a copied link restores it).
+  updateView({ array: a.path, slice: sliceText(parsed, a.array.shape), roles: a.roles.join(','), view: null });
   if (yDim < 0) {
     $('zarr-heat-box').hidden = true;
     $('zarr-line-box').hidden = false;
@@ -153,6 +185,7 @@ function showLine() {
   const start = s.parsed[s.xDim].start;
   const fixedText = (index) => s.parsed.map((p, d) => (d === s.xDim || !s.coords[d] ? null : `${dimAxis(s, d).dimName} ${dimAxis(s, d).exact(index[d])}`)).filter(Boolean);
   plot.setData(s.numbers, {
+    onView: (view) => updateView({ view: viewText(view, s.numbers.length) }),
     xName: x.name,
     yName: s.q.name,
     xLabel: (i) => x.tick(start + Math.round(i)),
@@ -164,6 +197,8 @@ function showLine() {
       return `${s.a.path.slice(1)}[${index.join(', ')}] = ${s.q.exact(s.got.values[k])}${where.length ? ` at ${where.join(', ')}` : ''}`;
     },
   });
+  const zoom = parseViewText(toRestore('view'));
+  if (zoom) plot.setView(zoom[0], zoom[1]);
 }
 
 function showHeat() {

@@ -6,7 +6,8 @@
 // pool; a chunk opens in the Pco view.
 import { $, el, fillGrid, fillKv, formatBytes, formatInt } from '../lib/dom.js';
 import { noteMissingChunks } from '../lib/missing-chunks.js';
-import { clearSlice, loadCoordinates, showSlice, sliceElements, wireSlice } from './zarr-slice-view.js';
+import { countRoundTrips } from '../lib/round-trips.js';
+import { clearSlice, loadCoordinates, restoreSlice, showSlice, sliceElements, wireSlice } from './zarr-slice-view.js';
 import { createWorkerPool } from '../../js/worker/index.js';
 import { openZarr } from '../../js/zarr-explore/explorer.js';
 import { undecodableCodecs } from '../../js/zarr-explore/describe.js';
@@ -25,6 +26,9 @@ function updateCounter() {
   $('zarr-requests').textContent = formatInt(requests);
   $('zarr-bytes').textContent = formatBytes(bytes);
   $('zarr-chunk-requests').textContent = formatInt(chunkRequests);
+  // Round trips only over the network (a folder from the disk has none).
+  $('zarr-round-trips-part').hidden = !current.roundTrips;
+  if (current.roundTrips) $('zarr-round-trips').textContent = formatInt(current.roundTrips());
   const decoded = pool?.stats().completed;
   $('zarr-pool').textContent = pool ? `; chunks decoded in ${pool.size} workers so far: ${formatInt(decoded)}` : '; chunks decoded on the page (no worker pool)';
   $('zarr-pool').dataset.completed = String(decoded ?? 0);
@@ -32,7 +36,8 @@ function updateCounter() {
 
 function skeleton() {
   const counter = el('p', { class: 'fetched', 'aria-live': 'off' }, 'Fetched so far: ',
-    el('strong', { id: 'zarr-requests' }, '0'), ' requests (', el('strong', { id: 'zarr-chunk-requests' }, '0'), ' for chunks), ',
+    el('strong', { id: 'zarr-requests' }, '0'), ' requests (', el('strong', { id: 'zarr-chunk-requests' }, '0'), ' for chunks)',
+    el('span', { id: 'zarr-round-trips-part' }, ' in ', el('strong', { id: 'zarr-round-trips' }, '0'), ' round trips'), ', ',
     el('strong', { id: 'zarr-bytes' }, '0 B'), el('span', { id: 'zarr-pool' }));
   const addForm = el('form', { id: 'zarr-add', class: 'row' },
     el('label', { class: 'grow' }, 'Open an array by path ', el('input', { id: 'zarr-add-path', autocomplete: 'off', placeholder: 'e.g. labels or group/array' })),
@@ -230,6 +235,7 @@ export async function selectArray(path) {
     // Coordinate arrays (1-D arrays named like the dimensions) label the axes and readouts.
     coords: await loadCoordinates((p) => current.explorer.read(p, ''), opened.description, current.explorer.nodes),
   };
+  restoreSlice(a); // the slice and roles a link asks for
   current.array = a;
   renderDims(a);
   updateCounter();
@@ -319,10 +325,11 @@ export async function renderZarr({ name, source, hints, listMetadataKeys, setSta
   setStage?.('starting the decode workers');
   if (!pool) pool = await createWorkerPool({ size: Math.min(2, navigator.hardwareConcurrency || 2) }).catch(() => null);
   setStage?.(`reading the metadata of ${name}`);
+  const roundTrips = typeof source === 'string' ? countRoundTrips(source) : null;
   // Chunks the store answers "not there" for are noted, to hatch them as not stored.
   const { store, missing } = noteMissingChunks(source);
   const explorer = await openZarr(store, { name, hints, listMetadataKeys, pool });
-  current = { explorer, missing, openPco, run, drawCount: 0, queue: Promise.resolve(), timer: setInterval(updateCounter, 250) };
+  current = { explorer, missing, roundTrips, openPco, run, drawCount: 0, queue: Promise.resolve(), timer: setInterval(updateCounter, 250) };
   skeleton();
   $('zarr-title').textContent = `Zarr: ${name}`;
   renderTree();

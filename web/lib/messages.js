@@ -1,0 +1,43 @@
+// What the page says when a file cannot be opened: the reader's message where it is clear, and a
+// plainer one where the reader's words assume knowledge a visitor lacks (a version number, a
+// footer). Decided from the error's fields (its class name, code and HTTP status), never by
+// reading its message.
+
+/** The formats the page recognises by their bytes or their folder's files (js/sniff.js), for messages. */
+export const RECOGNISED = 'Pco, Parquet, HDF5, Zarr, BPCells';
+
+/** An error with the given message, keeping the original as its cause. */
+function restated(message, err) {
+  const out = new Error(message, { cause: err });
+  if (err?.code) out.code = err.code;
+  return out;
+}
+
+/** The message for bytes that no format claims, and that do not read as an ALP page either. */
+export function notRecognised(name) {
+  return new Error(`${name} is not a format I recognise (checked: ${RECOGNISED}; nor does it read as an ALP page, which has no signature of its own)`);
+}
+
+/**
+ * A clearer error for a failed open, or `err` itself.
+ * @param {Error & {name?: string, code?: string, status?: number}} err
+ * @param {{url?: string, name?: string, truncatedParquet?: boolean}} context what was being opened;
+ *   truncatedParquet: the file starts with Parquet's magic but does not end with it
+ */
+export function explainOpenError(err, { url, name, truncatedParquet = false } = {}) {
+  if (err?.status === 404 && url) return restated(`HTTP 404 Not Found: there is no file at ${url}`, err);
+  if (err?.name === 'PcoError' && err.code === 'ERR_UNSUPPORTED') {
+    return restated(`${name ?? 'this file'} is damaged, or was written by a newer pcodec than this page reads (${err.message})`, err);
+  }
+  if (truncatedParquet) {
+    return restated(`${name ?? 'this file'} looks truncated: it starts like a Parquet file (PAR1) but does not end with PAR1, where a complete file's footer ends (${err.message})`, err);
+  }
+  return err;
+}
+
+const PAR1 = [0x50, 0x41, 0x52, 0x31];
+
+/** True when the last four bytes are Parquet's closing magic "PAR1". */
+export function endsWithPar1(tail) {
+  return tail.length >= 4 && PAR1.every((b, i) => tail[tail.length - 4 + i] === b);
+}
