@@ -71,7 +71,8 @@ const FILES_OF_VAL = /^val(_data|_idx|_idx_offsets)?$/;
  */
 export async function inspect(target, options = {}) {
   if (options.group === undefined && (isLocalHdf5(target) || (/^https?:\/\//i.test(target) && /\.[^/]+$/.test(new URL(target).pathname)))) {
-    const groups = await bpcells.list(target, options).catch((err) => (/list\(\) takes an HDF5 file/.test(err.message) ? null : Promise.reject(err)));
+    // Not HDF5 after all (a URL with a dot that is a directory): list() says so in err.notHdf5.
+    const groups = await bpcells.list(target, options).catch((err) => (err?.notHdf5 === true ? null : Promise.reject(err)));
     if (groups) return { source: String(target), hdf5: true, groups };
   }
   const m = await bpcells.open(target, options);

@@ -28,7 +28,10 @@ function cli(...args) {
 beforeAll(async () => {
   out = mkdtempSync(path.join(tmpdir(), 'bpcells-cli-'));
   server = http.createServer((req, res) => {
-    const file = path.join(setDir, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+    // /dotted.matrix/... serves the large case's directory under a name with a dot.
+    const large = cases.find((x) => x.name === LARGE).dir;
+    const urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/dotted\.matrix(?=\/|$)/, `/${large}`);
+    const file = path.join(setDir, urlPath);
     let data;
     try {
       if (!file.startsWith(setDir + path.sep) || !statSync(file).isFile()) throw new Error('no');
@@ -71,6 +74,14 @@ test('inspect a local directory and the same directory over HTTP', async () => {
     expect(info.compression_ratio).toBeCloseTo((16 + 8 * c.nnz) / stored, 3);
     expect(info.compression_ratio).toBeGreaterThan(3);
   }
+});
+
+test('inspect a directory URL whose name has a dot: probed as HDF5 first, then read as the directory it is', async () => {
+  const c = cases.find((x) => x.name === LARGE);
+  const r = await cli('inspect', `${base}/dotted.matrix`);
+  expect([r.status, r.stderr]).toEqual([0, '']);
+  const info = JSON.parse(r.stdout);
+  expect([info.version, info.shape, info.nnz, info.hdf5]).toEqual(['packed-uint-matrix-v2', [20000, 3000], c.nnz, undefined]);
 });
 
 test('export a range of columns; files match the expected arrays', async () => {
