@@ -264,7 +264,7 @@ constexpr size_t kMaxBatchBytes = (7 + kBatch * (kMaxAnsBits + 64) + 7) / 8 + 8;
                                                  size_t& from_bit) noexcept {
   const size_t from = std::min(r.byte_pos(), r.size_bytes());
   const size_t copied = std::min(r.size_bytes() - from, worst_bytes);
-  std::memcpy(tail, r.data() + from, copied);
+  if (copied) std::memcpy(tail, r.data() + from, copied);  // an empty page may have no data pointer
   std::memset(tail + copied, 0, worst_bytes - copied);
   // A reader already past the end (an earlier variable of this batch overran; the page loop will
   // say so) starts inside the copy, and its overrun is added back after.

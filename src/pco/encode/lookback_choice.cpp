@@ -34,7 +34,10 @@ template <class P>
 std::vector<uint32_t> choose_lookbacks(unsigned window_n_log, size_t state_n, std::span<const P> latents) {
   if (latents.size() <= state_n) return {};
   const size_t window_n = size_t{1} << window_n_log;
-  const size_t table_n = size_t{1} << (window_n_log + 1);
+  // Twice the window, but no more than a short page needs (a page may be far shorter than the
+  // window of its chunk, and the table is cleared for each page).
+  const unsigned page_log = unsigned(std::bit_width(latents.size()));
+  const size_t table_n = size_t{1} << (std::min(window_n_log, page_log) + 1);
   // Where each hash bucket's value was last seen, per coarseness.
   std::vector<size_t> last_seen(2 * table_n, 0);
   const size_t usable = std::min(window_n, latents.size());
