@@ -6,12 +6,23 @@ export { ParquetError, NumdecodeError, CODES } from './errors.js';
 export type ParquetInput = FileInput;
 
 export interface ParquetReadOptions extends IoOptions {
-  /** Top-level column names (default: all). */
+  /** Top-level column names, or "struct.leaf" for a FLOAT / DOUBLE leaf inside a struct (default: all top-level). */
   columns?: string[];
   /** First row (default 0). */
   rowStart?: number;
   /** One past the last row (default: the file's row count). */
   rowEnd?: number;
+  /**
+   * Column name -> the caller's Float32Array (FLOAT) / Float64Array (DOUBLE), with room for the
+   * selected rows: the column's values are written there (result.values is a view of it).
+   */
+  into?: Record<string, Float32Array | Float64Array>;
+  /**
+   * A numdecode/worker pool: the column chunks (row groups x columns) decode in its workers. A
+   * local path is read by the workers; other sources send each chunk's bytes. With shared memory
+   * (Node, cross-origin-isolated pages) the values arrays are backed by a SharedArrayBuffer.
+   */
+  pool?: { run(job: { format: string; op: string; args?: unknown[] }, options?: { signal?: AbortSignal }): Promise<any> };
 }
 
 /** A flat FLOAT / DOUBLE column: one slot per row, 0 at a null. */
@@ -115,7 +126,7 @@ export function read(file: ParquetInput, options?: ParquetReadOptions): Promise<
 export function inspect(file: ParquetInput, options?: IoOptions): Promise<ParquetFileInfo>;
 
 export interface ParquetPagesOptions extends IoOptions {
-  /** A top-level FLOAT / DOUBLE column. */
+  /** A FLOAT / DOUBLE column: top-level, or "struct.leaf". */
   column: string;
   rowStart?: number;
   rowEnd?: number;

@@ -5,10 +5,22 @@
 // bytes and cover exactly the values the page header promises.
 import { readRleBitPackedHybrid } from 'hyparquet/src/encoding.js';
 
+// nextRun's answer, reused: a page of 1 % nulls has some 500 runs, each read at once.
+const RUN = { packed: false, values: 0, data: 0, next: 0 };
+
+function run(packed, values, data, next) {
+  RUN.packed = packed;
+  RUN.values = values;
+  RUN.data = data;
+  RUN.next = next;
+  return RUN;
+}
+
 /**
  * The run of the hybrid encoding whose header is at bytes[pos], checked against the bytes and the
  * `count` values the runs must cover (`seen` so far): {packed, values (how many of the count it
- * covers), data (where its bytes start), next (where the next run starts)}, or what is wrong.
+ * covers), data (where its bytes start), next (where the next run starts)}, valid until the next
+ * call, or what is wrong.
  */
 function nextRun(bytes, pos, end, bitWidth, seen, count) {
   if (pos >= end) return `runs end after ${seen} of ${count} values`;
@@ -30,13 +42,13 @@ function nextRun(bytes, pos, end, bitWidth, seen, count) {
     // the last bit-packed run may pad up to 7 values past the count
     if (seen + n * 8 >= count + 8) return `a bit-packed run of ${n * 8} values passes the ${count} values of the page`;
     if (pos + n * bitWidth > end) return `a bit-packed run needs ${pos + n * bitWidth - end} bytes more than there are`;
-    return { packed: true, values: Math.min(n * 8, count - seen), data: pos, next: pos + n * bitWidth };
+    return run(true, Math.min(n * 8, count - seen), pos, pos + n * bitWidth);
   }
   if (n === 0) return 'an empty RLE run';
   if (seen + n > count) return `an RLE run of ${n} values passes the ${count} values of the page`;
   const valueBytes = (bitWidth + 7) >> 3;
   if (pos + valueBytes > end) return 'an RLE run value is cut off';
-  return { packed: false, values: n, data: pos, next: pos + valueBytes };
+  return run(false, n, pos, pos + valueBytes);
 }
 
 /**
@@ -47,10 +59,10 @@ export function checkRuns(bytes, start, end, bitWidth, count) {
   let pos = start;
   let seen = 0;
   while (seen < count) {
-    const run = nextRun(bytes, pos, end, bitWidth, seen, count);
-    if (typeof run === 'string') return run;
-    seen += run.values;
-    pos = run.next;
+    const r = nextRun(bytes, pos, end, bitWidth, seen, count);
+    if (typeof r === 'string') return r;
+    seen += r.values;
+    pos = r.next;
   }
   return null;
 }
@@ -86,16 +98,17 @@ export function readValidity(bytes, start, end, bitWidth, count, maxDef, out, at
   let seen = 0;
   let present = 0;
   while (seen < count) {
-    const run = nextRun(bytes, pos, end, bitWidth, seen, count);
-    if (typeof run === 'string') return run;
-    pos = run.next;
-    const n = run.values;
-    if (run.packed) {
+    const r = nextRun(bytes, pos, end, bitWidth, seen, count);
+    if (typeof r === 'string') return r;
+    pos = r.next;
+    const n = r.values;
+    const data = r.data;
+    if (r.packed) {
       let o = at + seen;
       if (bitWidth === 1) {
         // maxDef is 1: the bits are the validity, eight to a byte (an all-present byte, the
         // common one, is a fill)
-        let q = run.data;
+        let q = data;
         for (let left = n; left > 0; left -= 8) {
           const byte = bytes[q++];
           const take = left < 8 ? left : 8;
@@ -121,7 +134,7 @@ export function readValidity(bytes, start, end, bitWidth, count, maxDef, out, at
       } else {
         let buf = 0;
         let bits = 0;
-        let p = run.data;
+        let p = data;
         for (let i = 0; i < n; i++) {
           while (bits < bitWidth) {
             buf |= bytes[p++] << bits;
@@ -138,10 +151,11 @@ export function readValidity(bytes, start, end, bitWidth, count, maxDef, out, at
       }
       seen += n;
     } else {
-      const level = bytes[run.data]; // levels of <= 8 bits take one byte
+      const level = bytes[data]; // levels of <= 8 bits take one byte
       if (level > maxDef) return `definition level ${level} at value ${seen} exceeds the column's maximum ${maxDef}`;
       const v = level === maxDef ? 1 : 0;
-      out.fill(v, at + seen, at + seen + n);
+      if (n > 64) out.fill(v, at + seen, at + seen + n);
+      else for (let i = at + seen, e = at + seen + n; i < e; i++) out[i] = v; // a short run: no call
       present += v * n;
       seen += n;
     }

@@ -2,6 +2,7 @@
 // type real usage through the package entries "numdecode/parquet" (ESM) and its require() form.
 import { read, inspect, readPages, ParquetError } from 'numdecode/parquet';
 import type { ParquetReadResult, ParquetFileInfo, ParquetColumn, ParquetColumnPage } from 'numdecode/parquet';
+import type { WorkerPool } from 'numdecode/worker';
 
 export async function example(bytes: Uint8Array, blob: Blob, signal: AbortSignal) {
   const r: ParquetReadResult = await read('https://example.org/x.parquet', {
@@ -23,6 +24,9 @@ export async function example(bytes: Uint8Array, blob: Blob, signal: AbortSignal
   const requests: number = r.stats.requests;
   await read(bytes);
   await read(blob, { columns: ['c'] });
+  const price = new Float64Array(1000);
+  const pool = null as unknown as WorkerPool;
+  await read('data.parquet', { columns: ['price', 'point.x'], into: { price }, pool });
   await read({ byteLength: 10, slice: async (s: number, e?: number) => new ArrayBuffer((e ?? 10) - s) });
   await read({ size: () => 10, read: (s: number, e: number) => new Uint8Array(e - s) });
 
