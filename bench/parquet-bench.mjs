@@ -1,0 +1,144 @@
+// Parquet in one run (issue 28): for the bench files (bench/parquet-files.mjs: 4 M rows, four ALP
+// columns, 4 row groups, UNCOMPRESSED / SNAPPY / ZSTD) it prints, per codec:
+//   decoder   the ALP decoder alone on the same pages (alp.decodeInto of every page's payload,
+//             already in memory, into one array per column)
+//   fzstd     fzstd alone decompressing the same pages (ZSTD; zstddec alone beside it)
+//   read      read() of the whole file, 1 thread, fresh output arrays / options.into (arrays reused)
+//   2 workers read() with a pool of 2 workers
+//   memory    peak RSS of a read in a fresh process against output + 2 x the largest column chunk
+// Times are the fastest of ROUNDS (the machine is shared); ranges (fastest-slowest) are printed too.
+//
+//   node bench/parquet-bench.mjs            (under `flock /tmp/coord/cpu.lock` on a shared machine)
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { decompress as fzstd } from 'fzstd';
+import { ZSTDDecoder } from 'zstddec';
+import { init, alp, memoryUsage } from '../js/index.js';
+import { read, readPages, inspect } from '../js/parquet.js';
+import { createWorkerPool } from '../js/worker/index.js';
+import { benchFiles, CODECS } from './parquet-files.mjs';
+
+const ROUNDS = 7;
+const self = fileURLToPath(import.meta.url);
+
+async function timed(fn, rounds = ROUNDS) {
+  const times = [];
+  for (let r = 0; r < rounds; r++) {
+    const t = performance.now();
+    await fn();
+    times.push((performance.now() - t) / 1000);
+  }
+  return { best: Math.min(...times), worst: Math.max(...times) };
+}
+
+// Every ALP page payload of the file, per column, with where its values go.
+async function alpPages(file, columns) {
+  const out = [];
+  for (const column of columns) {
+    const { dtype, pages } = await readPages(file, { column });
+    let at = 0;
+    const list = [];
+    for (const p of pages) {
+      const count = p.valid ? p.valid.reduce((s, v) => s + v, 0) : p.numRows;
+      list.push({ payload: p.alp, at, count });
+      at += p.numRows;
+    }
+    out.push({ dtype, rows: at, pages: list });
+  }
+  return out;
+}
+
+// The compressed bodies of every data page, with their decompressed sizes (from inspect()).
+async function pageBodies(file, bytes) {
+  const info = await inspect(file);
+  const bodies = [];
+  for (const g of info.rowGroups) {
+    for (const c of g.columns) {
+      for (const p of c.pages) {
+        const start = p.offset + p.headerBytes;
+        bodies.push({ body: bytes.subarray(start, start + p.compressedBytes), size: p.uncompressedBytes });
+      }
+    }
+  }
+  return bodies;
+}
+
+// One read in this (fresh) process: its peak RSS over the process's own baseline (taken after
+// the modules have loaded), then the file's largest column chunk (read after the peak is taken).
+async function memoryRun(file) {
+  await init({ formats: ['alp'] });
+  const before = process.memoryUsage().rss;
+  const r = await read(file);
+  const peak = process.resourceUsage().maxRSS * 1024;
+  const output = Object.values(r.columns).reduce((s, c) => s + c.values.byteLength + (c.valid?.byteLength ?? 0), 0);
+  const wasm = memoryUsage().alp.bytes;
+  const info = await inspect(file);
+  const largestChunk = Math.max(...info.rowGroups.flatMap((g) => g.columns.map((c) => c.compressedBytes)));
+  console.log(JSON.stringify({ before, peak, output, largestChunk, wasm }));
+}
+
+const mvals = (values, seconds) => values / seconds / 1e6;
+const range = (values, t) => `${mvals(values, t.best).toFixed(0)} (${mvals(values, t.worst).toFixed(0)}-${mvals(values, t.best).toFixed(0)})`;
+
+async function main() {
+  await init({ formats: ['alp'] });
+  const files = await benchFiles({ log: (m) => console.error(m) });
+  const { readFileSync, statSync } = await import('node:fs');
+  const pool = await createWorkerPool({ size: 2, init: { formats: ['alp'] } });
+  const zstddec = new ZSTDDecoder();
+  await zstddec.init();
+  const rows = [];
+  try {
+    for (const codec of CODECS) {
+      const file = files[codec];
+      const head = await read(file, { rowEnd: 1 });
+      const columns = Object.keys(head.columns);
+      const values = (await inspect(file)).numRows * columns.length;
+      const pages = await alpPages(file, columns);
+      const outs = pages.map((c) => (c.dtype === 'f32' ? new Float32Array(c.rows) : new Float64Array(c.rows)));
+      const decoder = await timed(() => {
+        pages.forEach((c, i) => {
+          for (const p of c.pages) alp.decodeInto(p.payload, outs[i].subarray(p.at, p.at + p.count));
+        });
+      });
+      const into = Object.fromEntries(columns.map((name, i) => [name, outs[i]]));
+      const fresh = await timed(() => read(file));
+      const reused = await timed(() => read(file, { into }));
+      const workers = await timed(() => read(file, { pool }));
+      let zstd = null;
+      if (codec === 'ZSTD') {
+        const bodies = await pageBodies(file, new Uint8Array(readFileSync(file)));
+        zstd = {
+          fzstd: await timed(() => bodies.forEach((b) => fzstd(b.body, new Uint8Array(b.size))), 3),
+          zstddec: await timed(() => bodies.forEach((b) => zstddec.decode(b.body, b.size))),
+        };
+      }
+      const mem = JSON.parse(execFileSync(process.execPath, [self, '--memory', file], { encoding: 'utf8' }));
+      rows.push({ codec, mb: statSync(file).size / 1e6, values, decoder, fresh, reused, workers, zstd, mem });
+    }
+  } finally {
+    await pool.terminate();
+  }
+  const MB = (b) => (b / 1e6).toFixed(0);
+  console.log('\n## Parquet read (4 M rows x 4 ALP columns, 4 row groups, pages of 25 000 rows), M values/s: fastest (slowest-fastest)\n');
+  console.log('| file | MB | ALP decoder alone | read() 1 thread | ÷ decoder | read() into reused arrays | ÷ decoder | read() 2 workers | ÷ 1 thread | fzstd alone | zstddec alone | read() ÷ fzstd |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of rows) {
+    const z = r.zstd;
+    console.log(
+      `| ${r.codec} | ${r.mb.toFixed(1)} | ${range(r.values, r.decoder)} | ${range(r.values, r.fresh)} | ${(r.decoder.best / r.fresh.best).toFixed(2)} | ` +
+        `${range(r.values, r.reused)} | ${(r.decoder.best / r.reused.best).toFixed(2)} | ${range(r.values, r.workers)} | ${(r.fresh.best / r.workers.best).toFixed(2)} | ` +
+        `${z ? range(r.values, z.fzstd) : '–'} | ${z ? range(r.values, z.zstddec) : '–'} | ${z ? (z.fzstd.best / r.fresh.best).toFixed(2) : '–'} |`,
+    );
+  }
+  console.log('\n## Parquet read: peak memory of one whole read in a fresh process (MB)\n');
+  console.log('| file | output | largest column chunk | peak RSS over the baseline | bound: output + 2 x chunk | ALP wasm memory |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const { codec, mem } of rows) {
+    const over = mem.peak - mem.before;
+    console.log(`| ${codec} | ${MB(mem.output)} | ${MB(mem.largestChunk)} | ${MB(over)} | ${MB(mem.output + 2 * mem.largestChunk)} | ${MB(mem.wasm)} |`);
+  }
+}
+
+if (process.argv[2] === '--memory') await memoryRun(process.argv[3]);
+else await main();
