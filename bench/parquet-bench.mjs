@@ -10,6 +10,7 @@
 //
 //   node bench/parquet-bench.mjs            (under `flock /tmp/coord/cpu.lock` on a shared machine)
 import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { decompress as fzstd } from 'fzstd';
 import { ZSTDDecoder } from 'zstddec';
@@ -81,6 +82,7 @@ const mvals = (values, seconds) => values / seconds / 1e6;
 const range = (values, t) => `${mvals(values, t.best).toFixed(0)} (${mvals(values, t.worst).toFixed(0)}-${mvals(values, t.best).toFixed(0)})`;
 
 async function main() {
+  const load = os.loadavg();
   await init({ formats: ['alp'] });
   const files = await benchFiles({ log: (m) => console.error(m) });
   const { readFileSync, statSync } = await import('node:fs');
@@ -105,6 +107,9 @@ async function main() {
       const fresh = await timed(() => read(file));
       const reused = await timed(() => read(file, { into }));
       const workers = await timed(() => read(file, { pool }));
+      // the pool's like-for-like of `into`: reused arrays in shared memory, which the workers fill
+      const shared = Object.fromEntries(columns.map((name, i) => [name, new outs[i].constructor(new SharedArrayBuffer(outs[i].byteLength))]));
+      const workersInto = await timed(() => read(file, { pool, into: shared }));
       let zstd = null;
       if (codec === 'ZSTD') {
         const bodies = await pageBodies(file, new Uint8Array(readFileSync(file)));
@@ -114,20 +119,22 @@ async function main() {
         };
       }
       const mem = JSON.parse(execFileSync(process.execPath, [self, '--memory', file], { encoding: 'utf8' }));
-      rows.push({ codec, mb: statSync(file).size / 1e6, values, decoder, fresh, reused, workers, zstd, mem });
+      rows.push({ codec, mb: statSync(file).size / 1e6, values, decoder, fresh, reused, workers, workersInto, zstd, mem });
     }
   } finally {
     await pool.terminate();
   }
   const MB = (b) => (b / 1e6).toFixed(0);
   console.log('\n## Parquet read (4 M rows x 4 ALP columns, 4 row groups, pages of 25 000 rows), M values/s: fastest (slowest-fastest)\n');
-  console.log('| file | MB | ALP decoder alone | read() 1 thread | ÷ decoder | read() into reused arrays | ÷ decoder | read() 2 workers | ÷ 1 thread | fzstd alone | zstddec alone | read() ÷ fzstd |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log(`load average at the start: ${load.map((x) => x.toFixed(2)).join(', ')}; at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(', ')} (${os.cpus().length} cores)\n`);
+  console.log('| file | MB | ALP decoder alone | read() 1 thread | ÷ decoder | read() into reused arrays | ÷ decoder | read() 2 workers | ÷ 1 thread | 2 workers into reused shared arrays | ÷ 1 thread into | fzstd alone | zstddec alone | read() ÷ fzstd |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const z = r.zstd;
     console.log(
       `| ${r.codec} | ${r.mb.toFixed(1)} | ${range(r.values, r.decoder)} | ${range(r.values, r.fresh)} | ${(r.decoder.best / r.fresh.best).toFixed(2)} | ` +
         `${range(r.values, r.reused)} | ${(r.decoder.best / r.reused.best).toFixed(2)} | ${range(r.values, r.workers)} | ${(r.fresh.best / r.workers.best).toFixed(2)} | ` +
+        `${range(r.values, r.workersInto)} | ${(r.reused.best / r.workersInto.best).toFixed(2)} | ` +
         `${z ? range(r.values, z.fzstd) : '–'} | ${z ? range(r.values, z.zstddec) : '–'} | ${z ? (z.fzstd.best / r.fresh.best).toFixed(2) : '–'} |`,
     );
   }
