@@ -49,7 +49,7 @@ function pageRows(info, column) {
  *   requestCsv: () => Promise<Blob>}} options
  */
 export async function renderParquet({ name, source, setStage, run, ask, openAlpPage, requestCsv }) {
-  const { inspect, readPages } = await parquet();
+  const { inspect, readPages, read } = await parquet();
   setStage(`reading the footer and page headers of ${name}`);
   const info = await inspect(source);
   const section = $('view-parquet');
@@ -87,24 +87,26 @@ export async function renderParquet({ name, source, setStage, run, ask, openAlpP
     el('div', { class: 'card' }, el('h3', {}, 'Columns'), el('div', { class: 'table-wrap' }, schema)),
   );
 
+  // The column's values come from read() (numdecode's fast path: every page decoded straight into
+  // one array); the worker only summarizes them. An ALP page's payload is fetched (readPages)
+  // when its ALP view is asked for.
   async function showColumn(column) {
     const col = floats.find((c) => c.name === column);
-    setStage(`reading the pages of ${column}`);
-    const { dtype, pages } = await readPages(source, { column });
-    const payloads = new Map(pages.filter((p) => p.alp).map((p) => [`${p.rowGroup}/${p.page}`, p.alp]));
-    // The worker gets copies: the payloads stay here for the ALP view.
-    const message = pages.map((p) => ({
-      numRows: p.numRows,
-      valid: p.valid,
-      alp: p.alp ? p.alp.slice().buffer : undefined,
-      values: p.values ? p.values.slice().buffer : undefined,
-    }));
-    const transfer = message.flatMap((p) => [p.alp, p.values].filter(Boolean));
-    const result = await ask({ op: 'parquet-column', dtype, pages: message }, { transfer, onProgress: setStage, replace: true });
+    setStage(`reading ${column}`);
+    const t0 = performance.now();
+    const got = await read(source, { columns: [column] });
+    const readMs = performance.now() - t0;
+    const { values, valid } = got.columns[column];
+    const dtype = values instanceof Float32Array ? 'f32' : 'f64';
+    const whole = values.byteOffset === 0 && values.byteLength === values.buffer.byteLength ? values : values.slice();
+    const message = [{ numRows: got.numRows, valid, values: whole.buffer }];
+    const result = await ask({ op: 'parquet-column', dtype, pages: message }, { transfer: [whole.buffer], onProgress: setStage, replace: true });
+    result.decodeMs = readMs; // read and decode, here
+    const dataPages = pageRows(info, column).filter((r) => r.page !== null);
     renderValuesPanel(valuesCard, result, {
       baseName: `${name.replace(/\.[^.]*$/, '')}-${column}`,
       requestCsv,
-      parts: { name: 'page', lengths: pages.map((p) => p.numRows) },
+      parts: { name: 'page', lengths: dataPages.map((p) => p.numValues) },
       valueName: `${column} (${dtype})`,
       extra: [
         ['column', `${column} (${col.type})`, 'column'],
@@ -117,12 +119,15 @@ export async function renderParquet({ name, source, setStage, run, ask, openAlpP
       pagesTable,
       ['', 'row group', 'page', 'type', 'encoding', 'values', 'nulls', 'compressed', 'ALP layout', 'vectors', 'exceptions', 'bits/value'],
       rows.map((r) => {
-        const payload = r.page === null ? undefined : payloads.get(`${r.rowGroup}/${r.page}`);
-        const open = payload
+        const open = r.alp && r.page !== null
           ? el('button', {
               type: 'button',
               dataset: { alpPage: `${r.rowGroup}/${r.page}` },
-              onclick: () => run(`Could not open page ${r.page}`, () => openAlpPage(`${name} ${column} row group ${r.rowGroup} page ${r.page}`, payload, dtype)),
+              onclick: () => run(`Could not open page ${r.page}`, async () => {
+                const { dtype, pages } = await readPages(source, { column });
+                const page = pages.find((p) => p.rowGroup === r.rowGroup && p.page === r.page);
+                await openAlpPage(`${name} ${column} row group ${r.rowGroup} page ${r.page}`, page.alp, dtype);
+              }),
             }, 'ALP view')
           : '';
         // The page's way into the ALP view comes first, so that it is never scrolled out of reach.
