@@ -120,6 +120,65 @@ export const wrapped: {
   open(headerBytes: PcoBytes): PcoWrappedReader;
 };
 
+/** A mode for the encoder: 'auto', or as inspect() reports it ({ name: 'IntMult', base }), or with a camelCase kind. */
+export type PcoModeSpec =
+  | 'auto'
+  | 'classic'
+  | 'dict'
+  | { kind: 'auto' | 'classic' | 'dict' }
+  | { kind: 'intMult'; base: number | bigint }
+  | { kind: 'floatMult'; base: number }
+  | { kind: 'floatQuant'; k: number }
+  | PcoMode;
+
+/** A delta encoding for the encoder: 'auto', or as inspect() reports it, or with a camelCase kind. */
+export type PcoDeltaSpec =
+  | 'auto'
+  | 'noOp'
+  | 'none'
+  | 'lookback'
+  | { kind: 'auto' | 'noOp' | 'none' | 'lookback' }
+  | { kind: 'consecutive'; order: number }
+  | { kind: 'conv1'; order: number }
+  | PcoDelta;
+
+export interface PcoEncodeOptions {
+  /** 0..12 (default 8). */
+  level?: number;
+  /** Default 'auto': chosen as pcodec chooses. */
+  mode?: PcoModeSpec;
+  /** Default 'auto': chosen as pcodec chooses. */
+  delta?: PcoDeltaSpec;
+  /** The values' dtype: needed for an Array, or 'f16' for a Uint16Array of half-precision bits. */
+  dtype?: Dtype;
+}
+
+export interface PcoEncodeStandaloneOptions extends PcoEncodeOptions {
+  /** Chunks of at most this many values, as equal as possible (default 2^18, at most 2^24). */
+  chunkSize?: number;
+  /** Exactly these chunk sizes (summing to the value count). */
+  chunkSizes?: readonly number[];
+}
+
+export interface PcoEncodeWrappedOptions extends PcoEncodeOptions {
+  /** Pages of at most this many values, as equal as possible (default 2^18). */
+  pageSize?: number;
+  /** Exactly these page sizes (summing to the value count). */
+  pageSizes?: readonly number[];
+}
+
+export interface PcoWrappedEncoding {
+  dtype: Dtype;
+  header: Uint8Array;
+  meta: Uint8Array;
+  pages: { n: number; bytes: Uint8Array }[];
+}
+
+/** Encodes values as a standalone Pco file (format 4.1, standalone v3). Loads the encoder module on first use. */
+export function encode(values: ArrayBufferView | readonly (number | bigint)[], options?: PcoEncodeStandaloneOptions): Promise<Uint8Array>;
+/** Encodes values as one wrapped-format chunk (header, chunk meta, pages) for a container. */
+export function encodeWrapped(values: ArrayBufferView | readonly (number | bigint)[], options?: PcoEncodeWrappedOptions): Promise<PcoWrappedEncoding>;
+
 /**
  * A zero-copy view of decoded values in wasm memory (pco.decodeView). `values` is valid until
  * release(); typed arrays taken from it earlier are detached (length 0) by any later numdecode

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the WebAssembly modules into dist/: one per format (pco, alp, bpcells), each in two builds,
+# Builds the WebAssembly modules into dist/: one per format (pco, alp, bpcells, and the Pco encoder
+# pco-encode), each in two builds,
 # numdecode-<format>-simd.{mjs,wasm} (SIMD128 kernels) and numdecode-<format>-scalar.{mjs,wasm} (for
 # engines without SIMD). CMake skips what is up to date.
 set -euo pipefail
@@ -20,4 +21,4 @@ build() {
 
 build build-wasm-simd -DNUMDECODE_SCALAR=OFF
 build build-wasm-scalar -DNUMDECODE_SCALAR=ON
-ls -l dist/numdecode-{pco,alp,bpcells}-{simd,scalar}.{mjs,wasm}
+ls -l dist/numdecode-{pco,alp,bpcells,pco-encode}-{simd,scalar}.{mjs,wasm}

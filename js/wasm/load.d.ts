@@ -1,6 +1,6 @@
 // Declarations of load.js: loading the formats' WebAssembly modules.
-/** The formats that have a WebAssembly module of their own. */
-export type WasmFormat = 'pco' | 'alp' | 'bpcells';
+/** The formats that have a WebAssembly module of their own ('pco-encode': the Pco encoder). */
+export type WasmFormat = 'pco' | 'alp' | 'bpcells' | 'pco-encode';
 
 export interface InitOptions {
   /**
@@ -9,7 +9,7 @@ export interface InitOptions {
    */
   simd?: boolean | 'auto';
   /**
-   * Which formats' modules to load (default: all). The others load when first needed by an async
+   * Which formats' modules to load (default: the decoders, not 'pco-encode'). The others load when first needed by an async
    * entry point (numdecode/zarr, numdecode/parquet, bpcells.open, worker jobs), or by a later init().
    */
   formats?: readonly WasmFormat[];

@@ -10,14 +10,21 @@ import { bytesOf } from '../bytes.js';
 import { CODES, NumdecodeError } from '../errors.js';
 import { textAt } from './heap.js';
 
-/** The formats that have a WebAssembly module, in the order init() loads them. */
-export const FORMATS = Object.freeze(['pco', 'alp', 'bpcells']);
+/**
+ * The formats that have a WebAssembly module, in the order init() loads them. 'pco-encode' is the
+ * Pco encoder: it loads on the first encode, or when init({ formats }) names it, never by default.
+ */
+export const FORMATS = Object.freeze(['pco', 'alp', 'bpcells', 'pco-encode']);
+// What init() loads when options.formats does not say: the decoders.
+const DEFAULT_FORMATS = Object.freeze(['pco', 'alp', 'bpcells']);
 
 // Literal import paths and URLs, so that bundlers can see and copy every module.
 const GLUE = {
   pco: (simd) => (simd ? import('../../dist/numdecode-pco-simd.mjs') : import('../../dist/numdecode-pco-scalar.mjs')),
   alp: (simd) => (simd ? import('../../dist/numdecode-alp-simd.mjs') : import('../../dist/numdecode-alp-scalar.mjs')),
   bpcells: (simd) => (simd ? import('../../dist/numdecode-bpcells-simd.mjs') : import('../../dist/numdecode-bpcells-scalar.mjs')),
+  'pco-encode': (simd) =>
+    simd ? import('../../dist/numdecode-pco-encode-simd.mjs') : import('../../dist/numdecode-pco-encode-scalar.mjs'),
 };
 // Rollup's import-meta-assets rejects a template here.
 const WASM_FILE = {
@@ -25,6 +32,8 @@ const WASM_FILE = {
   alp: (simd) => (simd ? new URL('../../dist/numdecode-alp-simd.wasm', import.meta.url) : new URL('../../dist/numdecode-alp-scalar.wasm', import.meta.url)),
   bpcells: (simd) =>
     simd ? new URL('../../dist/numdecode-bpcells-simd.wasm', import.meta.url) : new URL('../../dist/numdecode-bpcells-scalar.wasm', import.meta.url),
+  'pco-encode': (simd) =>
+    simd ? new URL('../../dist/numdecode-pco-encode-simd.wasm', import.meta.url) : new URL('../../dist/numdecode-pco-encode-scalar.wasm', import.meta.url),
 };
 const loading = new Map(); // format -> promise of its module, shared by concurrent loads
 const loaded = new Map(); // format -> its module, once ready
@@ -183,7 +192,7 @@ function checkFormat(what, format) {
 }
 
 /**
- * Loads the WebAssembly modules of options.formats (default: every format) and resolves when
+ * Loads the WebAssembly modules of options.formats (default: every decoder) and resolves when
  * they are ready. Each format's module loads once: concurrent and later calls share its load, and
  * a failed load can be retried. The first load picks the SIMD or scalar build for all formats; a
  * later call that explicitly asks for the other build (simd: true vs false) throws.
@@ -198,7 +207,7 @@ export async function loadFormats(options = {}) {
   for (const key of Object.keys(options)) {
     if (!INIT_OPTIONS.has(key)) throw new TypeError(`numdecode init: unknown option ${JSON.stringify(key)} (one of ${[...INIT_OPTIONS].join(', ')})`);
   }
-  const formats = options.formats ?? FORMATS;
+  const formats = options.formats ?? DEFAULT_FORMATS;
   if (!Array.isArray(formats)) throw new TypeError(`numdecode init: options.formats must be an array of ${FORMATS.join(', ')}`);
   for (const f of formats) checkFormat('numdecode init: options.formats', f);
   const given = ['wasmBinary', 'module', 'wasmUrl'].filter((k) => options[k] !== undefined);

@@ -12,7 +12,7 @@ import path from 'node:path';
 import { corpusRoot, pcoDir, projectRoot } from '../helpers/corpus.js';
 
 // One module per format, each in a SIMD and a scalar build.
-const DIST_FILES = ['pco', 'alp', 'bpcells'].flatMap((m) => ['simd', 'scalar'].flatMap((b) => [`numdecode-${m}-${b}.mjs`, `numdecode-${m}-${b}.wasm`]));
+const DIST_FILES = ['pco', 'alp', 'bpcells', 'pco-encode'].flatMap((m) => ['simd', 'scalar'].flatMap((b) => [`numdecode-${m}-${b}.mjs`, `numdecode-${m}-${b}.wasm`]));
 
 let work;
 let tarball;
