@@ -1,102 +1,135 @@
 // The calling thread's side of decoding a read's chunks in a worker pool. Fetched chunks wait here
-// while every worker already has work queued, and then go together in one message (their bytes
-// copied into one buffer, which is moved, not cloned): small chunks cost one message per batch, not
-// one each. With a SharedArrayBuffer output the workers place the values themselves; otherwise
-// they send each packed box back and it is placed here.
+// until there is a worker for them, and go in batches, one message each (their bytes copied into
+// one buffer, which is moved, not cloned): a message costs more than decoding a small chunk, so a
+// batch carries about a millisecond of decoding. A fetch is held back only while the compressed
+// bytes waiting or in the workers pass a budget, so that memory stays bounded and the fetching
+// never waits on a batch to fill. With a SharedArrayBuffer output the workers place the values
+// themselves; otherwise they send each packed box back and it is placed here.
 import { placeBox } from './place.js';
 
-// A batch stops growing here (compressed bytes), so that one message does not hold up the others.
+// A batch worth a message: this many values to decode (about a millisecond of work)...
+const BATCH_VALUES = 1 << 18;
+// ...and no more than this many compressed bytes, so that one message does not hold up the others.
 const MAX_BATCH_BYTES = 4 * 1024 * 1024;
 // Messages per worker in flight: one being decoded, one waiting, so that no worker idles between them.
 const MESSAGES_PER_WORKER = 2;
+// Compressed bytes held (waiting or in the workers) before a fetch is made to wait.
+const BUDGET_BYTES = 16 * 1024 * 1024;
 
 const isShared = (buffer) => typeof SharedArrayBuffer === 'function' && buffer instanceof SharedArrayBuffer;
 
 /**
  * @param {{run: Function, size: number}} pool
- * @param {{layout: object, geometry: {shape: number[], strides: number[]}, data: ArrayBufferView, outBytes: Uint8Array, signal?: AbortSignal}} read
+ * @param {{layout: object, geometry: {shape: number[], strides: number[]}, data: ArrayBufferView,
+ *   outBytes: Uint8Array, signal?: AbortSignal, placed: (bytes: number) => void}} read
+ *   placed: called for each chunk once its values are in the output
  */
-export function poolDecoder(pool, { layout, geometry, data, outBytes, signal }) {
+export function poolDecoder(pool, { layout, geometry, data, outBytes, signal, placed }) {
   const shared = isShared(data.buffer);
   const width = layout.bytesPerElement;
+  const chunkValues = layout.chunkShape.reduce((a, b) => a * b, 1);
   const pending = [];
+  const waiting = []; // fetches held back by the budget: {resolve, reject}
+  let pendingValues = 0;
+  let held = 0;
   let inFlight = 0;
-  let boxLength = 0;
-  let countsLength = 0;
+  let failure = null;
+  let draining = null; // {resolve, reject} once every chunk has been handed over
+
+  function settle() {
+    while (waiting.length && (failure || held <= BUDGET_BYTES)) {
+      const w = waiting.shift();
+      if (failure) w.reject(failure);
+      else w.resolve();
+    }
+    if (draining && (failure || (pending.length === 0 && inFlight === 0))) {
+      if (failure) draining.reject(failure);
+      else draining.resolve();
+      draining = null;
+    }
+  }
 
   function send(batch) {
     inFlight++;
-    const stride = 2 + boxLength + 1 + countsLength;
+    const boxLength = batch[0].box.length;
+    const stride = 2 + boxLength + 1 + batch[0].place.counts.length;
     const meta = new Float64Array(batch.length * stride);
-    const total = batch.reduce((n, c) => n + c.bytes.length, 0);
-    const input = new Uint8Array(total);
+    const input = new Uint8Array(batch.reduce((n, c) => n + c.bytes.length, 0));
     let at = 0;
     batch.forEach((c, i) => {
       input.set(c.bytes, at);
       meta.set([at, c.bytes.length, ...c.box, c.place.base, ...c.place.counts], i * stride);
       at += c.bytes.length;
     });
-    const job = {
-      format: 'zarr',
-      op: 'decodeBoxes',
-      args: [
-        input,
-        meta,
-        {
-          dtype: layout.pcoDtype,
-          width,
-          boxLength,
-          shape: geometry.shape,
-          keys: batch.map((c) => c.key),
-          dataset: layout.path,
-          output: shared ? { buffer: data.buffer, byteOffset: data.byteOffset, byteLength: data.byteLength } : null,
-        },
-      ],
-    };
-    pool.run(job, { transfer: true, signal }).then(
+    const output = shared ? { buffer: data.buffer, byteOffset: data.byteOffset, byteLength: data.byteLength } : null;
+    const description = { dtype: layout.pcoDtype, width, boxLength, shape: geometry.shape, keys: batch.map((c) => c.key), dataset: layout.path, output };
+    pool.run({ format: 'zarr', op: 'decodeBoxes', args: [input, meta, description] }, { transfer: true, signal }).then(
       (boxes) => {
         inFlight--;
-        if (!shared) batch.forEach((c, i) => placeBox(outBytes, width, geometry, c.place.base, c.place.counts, boxes[i]));
-        for (const c of batch) c.resolve();
+        held -= at;
+        batch.forEach((c, i) => {
+          if (!shared) placeBox(outBytes, width, geometry, c.place.base, c.place.counts, boxes[i]);
+          placed(c.bytes.length);
+        });
         flush();
+        settle();
       },
       (err) => {
         inFlight--;
-        for (const c of batch) c.reject(err);
-        flush();
+        held -= at;
+        failure ??= err;
+        settle();
       },
     );
   }
 
+  // Sends batches while a worker has room: always to an idle worker, to a busy one only a full batch
+  // (or the last chunks, once everything has been handed over).
   function flush() {
-    while (pending.length && inFlight < MESSAGES_PER_WORKER * pool.size) {
+    while (!failure && pending.length) {
+      const idle = inFlight < pool.size;
+      const full = pendingValues >= BATCH_VALUES || draining !== null;
+      if (!(idle || (full && inFlight < MESSAGES_PER_WORKER * pool.size))) return;
       const batch = [pending.shift()];
       let bytes = batch[0].bytes.length;
-      while (pending.length && bytes + pending[0].bytes.length <= MAX_BATCH_BYTES) {
+      while (pending.length && batch.length * chunkValues < BATCH_VALUES && bytes + pending[0].bytes.length <= MAX_BATCH_BYTES) {
         bytes += pending[0].bytes.length;
         batch.push(pending.shift());
       }
+      pendingValues -= batch.length * chunkValues;
       send(batch);
     }
   }
 
   return {
     /**
-     * Decodes one chunk in the pool and places its box; resolves once it is in the output.
+     * Hands one chunk over; resolves once the read may fetch more (at once, unless the budget is
+     * full). Its values reach the output later: drain() waits for them.
      * @param {string} key @param {Uint8Array} bytes @param {Uint32Array} box
      * @param {{base: number, counts: number[]}} place
      */
     decode(key, bytes, box, place) {
-      boxLength = box.length;
-      countsLength = place.counts.length;
+      if (failure) return Promise.reject(failure);
+      pending.push({ key, bytes, box, place });
+      pendingValues += chunkValues;
+      held += bytes.length;
+      flush();
+      if (held <= BUDGET_BYTES) return Promise.resolve();
+      return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+    },
+    /** Sends what is left and resolves once every chunk is in the output; rejects with the first failure. */
+    drain() {
       return new Promise((resolve, reject) => {
-        pending.push({ key, bytes, box, place, resolve, reject });
+        draining = { resolve, reject };
         flush();
+        settle();
       });
     },
-    /** Nothing stays behind: every chunk's promise settles with its message. */
+    /** Drops what was not sent (a failed or aborted read). */
     close() {
-      for (const c of pending.splice(0)) c.reject(new Error('zarr read: the read ended'));
+      pending.length = 0;
+      failure ??= new Error('zarr read: the read ended');
+      settle();
     },
   };
 }

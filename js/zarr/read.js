@@ -193,18 +193,17 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
 
   let sink;
   let finish = async () => {};
+  let drain = async () => {};
   if (pool !== undefined) {
-    const decoder = poolDecoder(pool, { layout, geometry, data, outBytes, signal });
+    const decoder = poolDecoder(pool, { layout, geometry, data, outBytes, signal, placed: progress });
+    // A batch fails as a whole; the worker's error names the chunk that failed.
+    const failed = (err) => chunkError(layout, err?.file ?? layout.path, err);
     sink = {
-      chunk: (item, bytes) =>
-        decoder.decode(item.key, bytes, boxOf(item.parts), placement(item.parts)).then(
-          () => progress(bytes.length),
-          // A batch fails as a whole; the worker's error names the chunk that failed.
-          (err) => Promise.reject(chunkError(layout, err?.file ?? item.key, err)),
-        ),
+      chunk: (item, bytes) => decoder.decode(item.key, bytes, boxOf(item.parts), placement(item.parts)).catch((err) => Promise.reject(failed(err))),
       missing,
     };
-    finish = () => decoder.close();
+    drain = () => decoder.drain().catch((err) => Promise.reject(failed(err)));
+    finish = async () => decoder.close();
   } else if (layout.pco) {
     await ensureFormat('pco', init);
     const details = { dataset: layout.path };
@@ -243,9 +242,10 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
       missing,
     };
   }
-  const limit = concurrency ?? (pool ? Math.max(DEFAULT_CONCURRENCY, 8 * pool.size) : DEFAULT_CONCURRENCY);
+  const limit = concurrency ?? DEFAULT_CONCURRENCY;
   try {
     await runTasks(fetchTasks(array.store, layout, parts, sink, signal), limit, signal, aborted);
+    await drain();
   } finally {
     await finish();
   }

@@ -1,0 +1,171 @@
+#!/usr/bin/env node
+// Whole-array reads of a big Zarr store (issue 32): numdecode's read on this thread and in worker
+// pools against the decoder alone and zarrita.get with numdecode's codec, with peak memory.
+//
+//   node bench/zarr-read.mjs [--tiles 20] [--runs 3] [--arrays t2m,tp,counts] [--workers 1,2] [--keep DIR]
+//
+// The store is built in a temporary directory from the corpus' real pcodec chunks by
+// ../shared/tools/make-big-zarr.mjs (t2m: 31 M f32 in chunks of 16 380 values; tp: 31 M f32 in
+// chunks of 98 304; counts: 12.6 M u16 in shards of 16 inner chunks) and removed afterwards.
+// Every measurement runs in a fresh process (so that its peak RSS is its own), warmed up by one
+// read first; runs are interleaved over the contenders, so that load from other processes falls
+// on all alike. Times are the best of --runs (the closest to an idle machine) and the median.
+//   decoder alone   every stored chunk already in memory, pco.decodeInto one after another into one buffer
+//   zarrita.get     zarrita 0.7.5's get with numdecode's pcodec codec, same store (js/zarr/local-store.js)
+//   read            numdecode's read on this thread; "into" writes into an output allocated once
+//   read, pool N    numdecode's read with a pool of N workers (a SharedArrayBuffer output)
+// A fresh output is memory the process has never touched: on a VM where a first touch is slow, that
+// costs the same for zarrita and read; "first touch" prints what it costs alone.
+// fizarrita's getWorker (Chromium, cross-origin isolated) is not measured here: see docs/zarr.md.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+const corpus = process.env.NUMDECODE_CORPUS_DIR ? path.resolve(process.env.NUMDECODE_CORPUS_DIR) : path.resolve(root, '../shared/corpus');
+const maker = path.resolve(corpus, '../tools/make-big-zarr.mjs');
+
+function option(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+}
+
+// ---- one measurement, in a child process --------------------------------------------------------
+async function child() {
+  const { init, pco } = await import('../js/index.js');
+  const zarr = await import('zarrita');
+  const { read, registerPcodec } = await import('../js/zarr.js');
+  const { LocalStore } = await import('../js/zarr/local-store.js');
+  const { createWorkerPool } = await import('../js/worker/index.js');
+  await init({ formats: ['pco'] });
+  registerPcodec(zarr.registry);
+  const [how, name, dir, reps] = [option('how'), option('array'), option('store'), Number(option('reps', '2'))];
+  const store = new LocalStore(dir);
+  const arr = await zarr.open.v3(zarr.root(store).resolve(name), { kind: 'array' });
+  const values = arr.shape.reduce((a, b) => a * b, 1);
+  const width = arr.dtype === 'uint16' ? 2 : 4;
+  let run;
+  let pool;
+  if (how === 'decoder alone') {
+    const chunks = await storedChunks(store, name);
+    const out = new (arr.dtype === 'uint16' ? Uint16Array : Float32Array)(arr.chunks.reduce((a, b) => a * b, 1));
+    run = () => {
+      for (const c of chunks) pco.decodeInto(c, out);
+    };
+  } else if (how === 'zarrita.get') {
+    run = () => zarr.get(arr);
+  } else if (how === 'first touch') {
+    run = () => new Uint8Array(values * width).fill(1);
+  } else if (how === 'read') {
+    run = () => read(arr);
+  } else if (how === 'read into') {
+    const into = (await read(arr)).data;
+    run = () => read(arr, { into });
+  } else {
+    pool = await createWorkerPool({ size: Number(how.replace(/\D/g, '')), init: { formats: ['pco'] } });
+    run = () => read(arr, { pool });
+  }
+  const baseline = process.memoryUsage().rss;
+  await run(); // warm-up: wasm tiers up, files in the page cache
+  const times = [];
+  const cpus = [];
+  for (let r = 0; r < reps; r++) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await run();
+    times.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpus.push((c.user + c.system) / 1000);
+  }
+  await pool?.terminate();
+  const peak = process.resourceUsage().maxRSS * 1024;
+  process.stdout.write(JSON.stringify({ ms: Math.min(...times), cpu: cpus[times.indexOf(Math.min(...times))], peakOverBaseline: peak - baseline, values, outputBytes: values * width }));
+}
+
+// Every stored chunk of an array (inner chunks of shards) as bytes, for the decoder alone.
+async function storedChunks(store, name) {
+  const { readdirSync, statSync } = await import('node:fs');
+  const dir = path.join(store.root, name);
+  const files = [];
+  (function walk(d) {
+    for (const e of readdirSync(d)) {
+      const p = path.join(d, e);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (e !== 'zarr.json') files.push(p);
+    }
+  })(dir);
+  const meta = JSON.parse(readFileSync(path.join(dir, 'zarr.json'), 'utf8'));
+  const sharding = meta.codecs.find((c) => c.name === 'sharding_indexed');
+  const chunks = [];
+  for (const f of files) {
+    const bytes = new Uint8Array(readFileSync(f));
+    if (!sharding) {
+      chunks.push(bytes);
+      continue;
+    }
+    const n = meta.chunk_grid.configuration.chunk_shape.reduce((a, s, d) => a * (s / sharding.configuration.chunk_shape[d]), 1);
+    const indexAt = bytes.length - 16 * n - (sharding.configuration.index_codecs.some((c) => c.name === 'crc32c') ? 4 : 0);
+    const view = new DataView(bytes.buffer, bytes.byteOffset + indexAt, 16 * n);
+    for (let i = 0; i < n; i++) {
+      const offset = view.getBigUint64(16 * i, true);
+      if (offset === 2n ** 64n - 1n) continue;
+      chunks.push(bytes.subarray(Number(offset), Number(offset) + Number(view.getBigUint64(16 * i + 8, true))));
+    }
+  }
+  return chunks;
+}
+
+// ---- the table ------------------------------------------------------------------------------------
+function parent() {
+  const tiles = option('tiles', '20');
+  const runs = Number(option('runs', '3'));
+  const arrays = option('arrays', 't2m,tp,counts').split(',');
+  const workers = option('workers', '1,2').split(',').map(Number);
+  const dir = option('keep') ?? mkdtempSync(path.join(os.tmpdir(), 'numdecode-big-zarr-'));
+  const made = spawnSync(process.execPath, [maker, dir, tiles], { encoding: 'utf8' });
+  if (made.status !== 0) throw new Error(`make-big-zarr failed: ${made.stderr}`);
+  const storeDir = path.join(dir, 'big.zarr');
+  const contenders = ['first touch', 'decoder alone', 'zarrita.get', 'read', 'read into', ...workers.map((n) => `read, pool ${n}`)];
+  console.log(`Zarr whole-array reads, store of ${tiles} tiles in ${dir}; Node ${process.versions.node}, ${os.availableParallelism?.() ?? os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}; best and median of ${runs} processes each`);
+  try {
+    for (const name of arrays) {
+      const samples = new Map(contenders.map((c) => [c, []]));
+      for (let r = 0; r < runs; r++) {
+        for (const how of contenders) {
+          const got = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', '--how', how, '--array', name, '--store', storeDir], { encoding: 'utf8', cwd: root });
+          if (got.status !== 0) throw new Error(`${how} on ${name} failed: ${got.stderr}`);
+          samples.get(how).push(JSON.parse(got.stdout));
+        }
+      }
+      const best = (how) => Math.min(...samples.get(how).map((s) => s.ms));
+      const median = (how) => samples.get(how).map((s) => s.ms).sort((a, b) => a - b)[Math.floor(runs / 2)];
+      const alone = best('decoder alone');
+      const zarrita = best('zarrita.get');
+      const rows = contenders.map((how) => {
+        const s = samples.get(how);
+        const values = s[0].values;
+        return {
+          array: name,
+          how,
+          'best ms': best(how).toFixed(0),
+          'median ms': median(how).toFixed(0),
+          'M values/s': how === 'first touch' ? '' : (values / best(how) / 1e3).toFixed(0),
+          '÷ decoder alone': how === 'first touch' ? '' : (alone / best(how)).toFixed(2),
+          '× zarrita.get': how.startsWith('read') ? (zarrita / best(how)).toFixed(2) : '',
+          'cpu ms': Math.min(...s.map((x) => x.cpu)).toFixed(0),
+          'peak MB over start': (Math.max(...s.map((x) => x.peakOverBaseline)) / 1e6).toFixed(0),
+          'output MB': (s[0].outputBytes / 1e6).toFixed(0),
+        };
+      });
+      console.table(rows);
+    }
+  } finally {
+    if (option('keep') === undefined) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv.includes('--child')) await child();
+else parent();
