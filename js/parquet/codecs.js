@@ -14,14 +14,24 @@ const LOADERS = {
   async ZSTD() {
     const { ZSTDDecoder } = await import('zstddec');
     const decoder = new ZSTDDecoder();
-    await decoder.init();
-    // zstddec returns what ZSTD_decompress wrote; an error code reads as a length past the heap
-    // (cut to the heap's end), so any length but the page's says the frame was bad.
-    return (input, size) => {
-      const out = decoder.decode(input, size);
-      if (out.length !== size) throw new Error(`the frame gave ${out.length} bytes, not ${size}`);
-      return out;
+    // zstddec's decode() returns a fresh copy of every page; with its module's exports (handed
+    // to _init, a documented method) pages decompress into one reused buffer instead.
+    let exports = null;
+    const init = decoder._init;
+    decoder._init = (result) => {
+      exports = result.instance.exports;
+      return init.call(decoder, result);
     };
+    await decoder.init();
+    if (exports === null) {
+      // Another ZSTDDecoder loaded the module first: the copying decode() then.
+      return (input, size) => {
+        const out = decoder.decode(input, size);
+        if (out.length !== size) throw new Error(`the frame gave ${out.length} bytes, not ${size}`);
+        return out;
+      };
+    }
+    return zstdInPlace(exports);
   },
   async GZIP() {
     const zlib = nodeZlib();
@@ -45,6 +55,30 @@ const LOADERS = {
     return decompressLz4Raw;
   },
 };
+
+// ZSTD_decompress into a buffer in zstd's own wasm memory, reused page after page: the result is a
+// view, valid until the next call (callers copy what they keep). The input buffer is reused too.
+function zstdInPlace(zstd) {
+  let input = { ptr: 0, size: 0 };
+  let output = { ptr: 0, size: 0 };
+  const reserve = (buffer, size) => {
+    if (buffer.size >= size) return buffer;
+    if (buffer.ptr) zstd.free(buffer.ptr);
+    const ptr = zstd.malloc(Math.max(size, 1));
+    if (!ptr) throw new Error(`zstd: out of memory for ${size} bytes`);
+    return { ptr, size };
+  };
+  return (bytes, size) => {
+    input = reserve(input, bytes.length);
+    output = reserve(output, size);
+    new Uint8Array(zstd.memory.buffer).set(bytes, input.ptr); // after malloc: memory may have grown
+    const got = zstd.ZSTD_decompress(output.ptr, size, input.ptr, bytes.length);
+    // a size_t: an error code reads as a huge (or, as i32, negative) count
+    if (zstd.ZSTD_isError(got)) throw new Error(`the frame is damaged (zstd error ${-got >>> 0})`);
+    if (got >>> 0 !== size) throw new Error(`the frame gave ${got >>> 0} bytes, not ${size}`);
+    return new Uint8Array(zstd.memory.buffer, output.ptr, size);
+  };
+}
 
 // The browser's own gunzip (a stream; Parquet pages are small enough to take whole).
 async function gunzipStream(input) {

@@ -212,5 +212,7 @@ export function readDictionary(inflated, page, col) {
   const w = col.type === 'FLOAT' ? 4 : 8;
   if (page.encodingId !== 0 && page.encodingId !== 2) throw `dictionary page encoding ${encodingName(page.encodingId)} (expected PLAIN)`;
   if (inflated.length < n * w) throw `the dictionary page claims ${n} values but has ${inflated.length} bytes`;
-  return readPlain({ view: new DataView(inflated.buffer, inflated.byteOffset, inflated.byteLength), offset: 0 }, col.type, n, undefined);
+  const values = readPlain({ view: new DataView(inflated.buffer, inflated.byteOffset, inflated.byteLength), offset: 0 }, col.type, n, undefined);
+  // A copy when it is a view: a decompressor may reuse its buffer for the next page.
+  return values.buffer === inflated.buffer ? values.slice() : values;
 }

@@ -250,6 +250,15 @@ describe('built shapes', () => {
       const r = await read(bytes, { columns: ['d', 'f'] });
       expectColumn(r.columns.d, S.d, S.valid);
       expectColumn(r.columns.f, S.f, S.valid);
+      // a damaged frame (its magic number) is named, not decoded into garbage
+      const page = (await inspect(bytes)).rowGroups[1].columns[0].pages[1];
+      expect(page.type).toBe('data v1'); // its whole body is one zstd frame
+      const damaged = bytes.slice();
+      damaged[page.offset + page.headerBytes] ^= 0xff;
+      const err = await read(damaged, { columns: ['d'] }).catch((e) => e);
+      expect(err).toBeInstanceOf(ParquetError);
+      expect(err).toMatchObject({ code: 'ERR_BAD_DATA', column: 'd', rowGroup: 1, page: 1 });
+      expect(err.message).toMatch(/ZSTD decompression failed/);
     }
   });
 
