@@ -109,3 +109,11 @@ export interface ZarrReadResult<T extends ArrayBufferView = ArrayBufferView> {
 
 /** Reads an array opened with zarrita, or a selection of it: zarrita's get, decoded by numdecode. */
 export function read(array: { store: unknown; path: string; shape: number[]; chunks: number[]; dtype: string }, options?: ZarrReadOptions): Promise<ZarrReadResult>;
+
+/** A zarrita store over a local folder (Node only): reads each chunk file with synchronous calls. */
+export class LocalStore {
+  constructor(root: string);
+  readonly root: string;
+  get(key: string, options?: { signal?: AbortSignal }): Promise<Uint8Array | undefined>;
+  getRange(key: string, range: { offset: number; length: number } | { suffixLength: number }, options?: { signal?: AbortSignal }): Promise<Uint8Array | undefined>;
+}

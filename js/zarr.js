@@ -13,15 +13,28 @@
 // each Zarr chunk is one standalone Pco file (magic "pco!", header, Pco chunks) holding the chunk's
 // values in C order (zarrita undoes a v2 order "F" with its own transpose codec). The codec's JSON
 // configuration only steers the encoder (level, mode_spec, delta_spec, paging_spec,
-// delta_encoding_order, equal_pages_up_to): decoding reads everything it needs from the file.
+// delta_encoding_order, equal_pages_up_to; see zarr/pcodec-config.js): decoding reads everything it
+// needs from the file.
 import { CODES, PcoError } from './errors.js';
 import { typedArrayFor } from './dtypes.js';
 import { ensureFormat } from './wasm/load.js';
-import { decodeView } from './pco.js';
+import { decodeView, encode } from './pco.js';
 import { PCODEC_CODEC_NAMES } from './zarr/codec-names.js';
+import { pcodecEncodeOptions } from './zarr/pcodec-config.js';
 
-// The read of whole arrays and selections (numdecode's own get; see js/zarr/read.js).
-export { read } from './zarr/read.js';
+// A store for local folders in Node that reads chunk files without libuv's thread pool.
+export { LocalStore } from './zarr/local-store.js';
+
+/**
+ * Reads an array opened with zarrita, or a selection of it, as zarrita's get returns it
+ * ({data, shape, stride}), decoded by numdecode (js/zarr/read.js). Loaded on first use, so that a
+ * page that only registers the codec does not download the read.
+ * @param {any} array @param {object} [options]
+ */
+export async function read(array, options) {
+  const { read: readArray } = await import('./zarr/read.js');
+  return readArray(array, options);
+}
 
 /** The codec names registerPcodec() registers. */
 export { PCODEC_CODEC_NAMES };
@@ -72,7 +85,8 @@ function asFloat16(bits) {
 }
 
 /**
- * The array -> bytes codec zarrita instantiates for each array (fromConfig). Decode only.
+ * The array -> bytes codec zarrita instantiates for each array (fromConfig): decodes chunks, and
+ * encodes them for zarr.set.
  */
 export class PcodecCodec {
   /** zarrita's codec kind: it replaces the "bytes" codec (bytes in, typed array chunk out). */
@@ -124,8 +138,27 @@ export class PcodecCodec {
     return new PcodecCodec(configuration, meta);
   }
 
-  encode() {
-    throw codecError('numdecode only decodes; write pcodec chunks with numcodecs (zarr-python)', { code: CODES.UNSUPPORTED });
+  /**
+   * Encodes one chunk ({data, shape, stride} from zarrita, C order) as a standalone Pco file, as
+   * numcodecs.PCodec does, with the codec's configuration (level, mode_spec, delta_spec,
+   * paging_spec, delta_encoding_order, equal_pages_up_to). The encoder module loads on first use.
+   * @returns {Promise<Uint8Array>}
+   */
+  async encode(chunk) {
+    const options = pcodecEncodeOptions(this.configuration, this.#dtype);
+    const { data, shape, stride } = chunk ?? {};
+    const length = (shape ?? this.#shape).reduce((a, b) => a * b, 1);
+    if (!ArrayBuffer.isView(data) || data.length !== length) {
+      throw codecError(`encode needs the chunk's ${length} values in a typed array, got ${data?.constructor?.name ?? typeof data}`);
+    }
+    if (stride !== undefined && shape !== undefined && stride.some((s, i) => s !== cStrides(shape)[i])) {
+      throw codecError(`encode needs the chunk in C order (strides ${cStrides(shape).join(', ')}), got strides ${stride.join(', ')}`);
+    }
+    // f16 chunks may come as a Float16Array: Pco takes their bits.
+    const values = this.#dtype === 'f16' ? new Uint16Array(data.buffer, data.byteOffset, data.length) : data;
+    if (this.#options.pool) return this.#options.pool.run({ format: 'pco', op: 'encode', args: [values, options] });
+    await ensureFormat('pco-encode', this.#options.init);
+    return encode(values, options);
   }
 
   /**

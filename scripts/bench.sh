@@ -10,5 +10,6 @@ node bench/pco-reference.mjs
 node bench/bpcells-read.mjs
 node bench/bpcells-fetch.mjs
 node bench/bpcells-hdf5-fetch.mjs
+node bench/zarr-read.mjs
 node bench/memory.mjs
 node bench/size-report.mjs

@@ -1,7 +1,7 @@
 // Compiled (not run) by `tsc -p tests/types/tsconfig.zarrita.json`: numdecode/zarr against
 // zarrita's real types (its registry, open, get).
 import * as zarr from 'zarrita';
-import { read as numdecodeRead, registerPcodec } from 'numdecode/zarr';
+import { LocalStore, read as numdecodeRead, registerPcodec } from 'numdecode/zarr';
 import { createWorkerPool } from 'numdecode/worker';
 
 export async function read(url: string) {
@@ -24,4 +24,10 @@ export async function readWithNumdecode(url: string, signal: AbortSignal) {
   });
   const whole = await numdecodeRead(arr, { workers: 2, concurrency: 8 });
   return { data, shape, stride, whole: whole.data.byteLength };
+}
+
+// A local folder in Node, read through zarrita with numdecode's LocalStore.
+export async function readLocal(dir: string) {
+  const arr = await zarr.open(zarr.root(new LocalStore(dir)).resolve('t2m'), { kind: 'array' });
+  return (await numdecodeRead(arr)).shape;
 }
