@@ -275,8 +275,12 @@ async function drawNow(shown, ticket) {
   const parsed = parsedSlice(a);
   const before = { ...shown.explorer.stats };
   let got;
+  // Chunks read so far, in the summary line until the slice is drawn (a large slice takes a while).
+  const onProgress = ({ chunks, totalChunks }) => {
+    if (shown === current && ticket === current.drawCount) $('zarr-slice-summary').textContent = `reading ${a.path}: ${formatInt(chunks)} of ${formatInt(totalChunks)} chunks`;
+  };
   try {
-    got = await shown.explorer.read(a.path, parsed);
+    got = await shown.explorer.read(a.path, parsed, { onProgress });
   } catch (err) {
     // The previous slice must not stay on show under the message as if it were this one.
     if (shown === current && a === current.array) clearSlice();
