@@ -29,7 +29,7 @@ const SOURCE = /\.(js|mjs)$/;
 export const LAYERS = [
   ['base', ['js/errors.js', 'js/dtypes.js', 'js/bytes.js', 'js/number-text.js', 'js/deprecate.js', 'js/hdf5/signature.js', 'js/sniff.js']],
   ['io and wasm', ['js/io/', 'js/wasm/', 'js/worker/index.js']],
-  ['formats', ['js/pco.js', 'js/alp.js', 'js/hdf5/']],
+  ['formats', ['js/pco.js', 'js/pco/', 'js/alp.js', 'js/hdf5/']],
   ['containers', ['js/bpcells/', 'js/parquet/', 'js/parquet.js', 'js/zarr/', 'js/zarr.js']],
   ['entries', ['js/index.js', 'js/pco-entry.js', 'js/alp-entry.js', 'js/bpcells-entry.js', 'js/worker/worker.js']],
   ['tools', ['js/cli/', 'js/zarr-explore/']],
