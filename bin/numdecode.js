@@ -18,6 +18,7 @@ const FORMATS = {
 };
 // Other top-level commands -> module with run(argv) and usage.
 const COMMANDS = {
+  encode: () => import('../js/cli/pco-encode.js'), // Pco files from raw, CSV or .npy values (issue 30)
   'encode-alp': () => import('../js/cli/alp.js'), // ALP (added by the ALP branch)
   bpcells: () => import('../js/cli/bpcells.js'), // BPCells (bpcells branch)
   zarr: () => import('../js/cli/zarr.js'), // Zarr stores through zarrita (issue 17)

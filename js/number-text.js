@@ -22,3 +22,24 @@ export function formatF32(v) {
   }
   return String(v);
 }
+
+// v rounded to an integer, ties to even (v >= 0).
+function roundHalfEven(v) {
+  const f = Math.floor(v);
+  const d = v - f;
+  return d > 0.5 || (d === 0.5 && f % 2 === 1) ? f + 1 : f;
+}
+
+/** The IEEE half-precision bits nearest to x (ties to even; NaN as the quiet NaN 0x7e00). */
+export function numberToHalf(x) {
+  if (Number.isNaN(x)) return 0x7e00;
+  const sign = x < 0 || Object.is(x, -0) ? 0x8000 : 0;
+  const a = Math.abs(x);
+  if (a >= 65520) return sign | 0x7c00; // past the largest half (65504) by half a step or more: infinity
+  if (a < 2 ** -14) return sign | roundHalfEven(a * 2 ** 24); // subnormal (1024 rounds up to the smallest normal)
+  let e = Math.floor(Math.log2(a));
+  if (2 ** e > a) e--;
+  else if (2 ** (e + 1) <= a) e++;
+  // 11 significant bits; a carry to 2048 moves into the next exponent, as the bits add.
+  return sign | (((e + 15) << 10) + (roundHalfEven(a * 2 ** (10 - e)) - 1024));
+}
