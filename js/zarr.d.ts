@@ -1,5 +1,5 @@
 // numdecode/zarr: a zarrita.js codec for numcodecs' pcodec (Zarr v2 compressor "pcodec",
-// Zarr v3 codec "numcodecs.pcodec" or "pcodec"). Decode only.
+// Zarr v3 codec "numcodecs.pcodec" or "pcodec"): decodes chunks, and encodes them for zarr.set.
 import type { DecodedArray } from './dtypes.js';
 import type { InitOptions } from './wasm/load.js';
 import type { WorkerPool } from './worker/index.js';
@@ -49,8 +49,11 @@ export class PcodecCodec {
   readonly configuration: Readonly<PcodecConfiguration>;
   constructor(configuration: PcodecConfiguration | null | undefined, meta: ZarrChunkMeta, options?: PcodecOptions);
   static fromConfig(configuration: PcodecConfiguration | null | undefined, meta: ZarrChunkMeta): PcodecCodec;
-  /** Always throws: numdecode does not encode. */
-  encode(): never;
+  /**
+   * Encodes one chunk (its values in C order) as a standalone Pco file, configured as numcodecs
+   * configures PCodec (level, mode_spec, delta_spec, paging_spec, delta_encoding_order, equal_pages_up_to).
+   */
+  encode(chunk: { data: ArrayBufferView; shape: number[]; stride?: number[] }): Promise<Uint8Array>;
   /** Decodes one chunk (a standalone Pco file). Rejects if its dtype or size does not match the metadata. */
   decode(bytes: Uint8Array): Promise<ZarrChunk>;
 }

@@ -147,10 +147,10 @@ export class PcodecCodec {
   async encode(chunk) {
     const options = pcodecEncodeOptions(this.configuration, this.#dtype);
     const { data, shape, stride } = chunk ?? {};
-    const length = (shape ?? this.#shape).reduce((a, b) => a * b, 1);
-    if (!ArrayBuffer.isView(data) || data.length !== length) {
-      throw codecError(`encode needs the chunk's ${length} values in a typed array, got ${data?.constructor?.name ?? typeof data}`);
-    }
+    const chunkShape = shape ?? this.#shape;
+    const length = chunkShape.reduce((a, b) => a * b, 1);
+    if (!ArrayBuffer.isView(data)) throw codecError(`encode needs the chunk's values in a typed array, got ${data?.constructor?.name ?? typeof data}`);
+    if (data.length !== length) throw codecError(`encode got ${data.length} values for a chunk of shape [${chunkShape.join(', ')}] (${length})`);
     if (stride !== undefined && shape !== undefined && stride.some((s, i) => s !== cStrides(shape)[i])) {
       throw codecError(`encode needs the chunk in C order (strides ${cStrides(shape).join(', ')}), got strides ${stride.join(', ')}`);
     }

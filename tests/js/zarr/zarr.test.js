@@ -149,8 +149,11 @@ describe('the codec object', () => {
     expect(() => PcodecCodec.fromConfig({}, { ...meta, dataType: 'complex64' })).toThrow(/not one Pco stores/);
   });
 
-  test('does not encode', () => {
-    expect(() => PcodecCodec.fromConfig({}, meta).encode()).toThrow(/only decodes/);
+  test("encodes only its shape's values, in C order (zarr.set itself: pcodec-encode.test.js)", async () => {
+    const codec = PcodecCodec.fromConfig({}, meta);
+    await expect(codec.encode({ data: new Int32Array(2), shape: [3], stride: [1] })).rejects.toThrow(/got 2 values for a chunk of shape \[3\] \(3\)/);
+    await expect(codec.encode({ data: [1, 2, 3], shape: [3], stride: [1] })).rejects.toThrow(/values in a typed array, got Array/);
+    await expect(codec.encode({ data: new Int32Array(4), shape: [2, 2], stride: [1, 2] })).rejects.toThrow(/C order/);
   });
 
   test('a registry entry with options binds them', async () => {
