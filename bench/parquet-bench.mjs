@@ -10,6 +10,7 @@
 //
 //   node bench/parquet-bench.mjs            (under `flock /tmp/coord/cpu.lock` on a shared machine)
 import { execFileSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { decompress as fzstd } from 'fzstd';
@@ -17,6 +18,7 @@ import { ZSTDDecoder } from 'zstddec';
 import { init, alp, memoryUsage } from '../js/index.js';
 import { read, readPages, inspect } from '../js/parquet.js';
 import { createWorkerPool } from '../js/worker/index.js';
+import { loadCodec } from '../js/parquet/codecs.js';
 import { benchFiles, CODECS } from './parquet-files.mjs';
 
 const ROUNDS = 7;
@@ -64,13 +66,26 @@ async function pageBodies(file, bytes) {
   return bodies;
 }
 
+// This process's peak RSS: VmHWM (Linux; getrusage's maxRSS would carry the parent's peak over
+// the spawn), else maxRSS.
+function peakRss() {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    return Number(/^VmHWM:\s+(\d+) kB/m.exec(status)[1]) * 1024;
+  } catch {
+    return process.resourceUsage().maxRSS * 1024;
+  }
+}
+
 // One read in this (fresh) process: its peak RSS over the process's own baseline (taken after
-// the modules have loaded), then the file's largest column chunk (read after the peak is taken).
+// the modules and decompressors have loaded), then the file's largest column chunk (read after the peak is taken).
 async function memoryRun(file) {
   await init({ formats: ['alp'] });
+  // the decompressors' code and fresh memories are part of the baseline, like the ALP module's
+  await Promise.all(CODECS.map((c) => loadCodec(c)));
   const before = process.memoryUsage().rss;
   const r = await read(file);
-  const peak = process.resourceUsage().maxRSS * 1024;
+  const peak = peakRss();
   const output = Object.values(r.columns).reduce((s, c) => s + c.values.byteLength + (c.valid?.byteLength ?? 0), 0);
   const wasm = memoryUsage().alp.bytes;
   const info = await inspect(file);
@@ -85,7 +100,6 @@ async function main() {
   const load = os.loadavg();
   await init({ formats: ['alp'] });
   const files = await benchFiles({ log: (m) => console.error(m) });
-  const { readFileSync, statSync } = await import('node:fs');
   const pool = await createWorkerPool({ size: 2, init: { formats: ['alp'] } });
   const zstddec = new ZSTDDecoder();
   await zstddec.init();
