@@ -1,6 +1,5 @@
 // The dtype names every decoder uses, and the typed array each decodes to.
 import { NumdecodeError } from './errors.js';
-import { halfToNumber } from './number-text.js';
 
 const TYPED_ARRAYS = {
   u8: Uint8Array,
@@ -40,18 +39,22 @@ export function viewAs(dtype, u8) {
   return new Type(u8.buffer, u8.byteOffset, u8.byteLength / size);
 }
 
+// One half-precision value from its bits (sign, 5 exponent bits, 10 fraction bits).
+function half(b) {
+  const mag = (b & 0x7c00) === 0 ? (b & 0x3ff) * 2 ** -24 : (b & 0x7c00) === 0x7c00 ? (b & 0x3ff ? NaN : Infinity) : ((b & 0x3ff) + 1024) * 2 ** (((b >> 10) & 31) - 25);
+  return b & 0x8000 ? -mag : mag;
+}
+
 /**
- * Half-precision bits (what f16 data decodes to: a Uint16Array, or one number) as float32 values:
- * every half-precision value is exact in float32, NaN payloads aside (NaN stays NaN).
- * @param {Uint16Array|ArrayLike<number>|number} bits
- * @returns {Float32Array|number}
+ * Half-precision bits (f16 data decodes to a Uint16Array of them, or one number) as float32
+ * values: every half-precision value is exact in float32 (NaN stays NaN).
  */
 export function toFloat32(bits) {
-  if (typeof bits === 'number') return Math.fround(halfToNumber(bits & 0xffff));
+  if (typeof bits === 'number') return half(bits & 0xffff);
   if (bits === null || typeof bits !== 'object' || typeof bits.length !== 'number') {
     throw new TypeError('numdecode.toFloat32: pass a Uint16Array of half-precision bits (or one number)');
   }
   const out = new Float32Array(bits.length);
-  for (let i = 0; i < bits.length; i++) out[i] = halfToNumber(bits[i] & 0xffff);
+  for (let i = 0; i < bits.length; i++) out[i] = half(bits[i] & 0xffff);
   return out;
 }

@@ -1,8 +1,6 @@
-// Giving wasm memory back. A WebAssembly memory only grows: whatever a module's peak was, a page or
-// a Node service keeps it for as long as the module lives. The only way back is a new instance of
-// the module (a fresh load's memory) in place of the old one, which is safe only while nothing
-// the caller holds points into the old memory: views, wasmInput buffers, an open BPCells matrix's
-// resident words. Those are counted (views.js); while any is live the module stays.
+// Giving wasm memory back. Wasm memory only grows, so the only way back is a fresh instance of the
+// module in place of the old one: safe while nothing the caller holds points into the old memory
+// (views, wasmInput buffers, an open matrix's resident words: counted in views.js). docs/api.md#memory
 import { CODES, NumdecodeError } from '../errors.js';
 import { freshInstance, loadedModules, replaceModule, setOnUse } from './load.js';
 import { liveViews } from './views.js';
@@ -10,11 +8,7 @@ import { liveViews } from './views.js';
 const bytesOf = (mod) => mod.HEAPU8.buffer.byteLength;
 const swapping = new Map(); // format -> promise of its swap in progress
 
-/**
- * Each loaded module's wasm memory: `bytes` (what the module holds now, which never shrinks by
- * itself) and `live` (what keeps it: unreleased views and input buffers, by what made them).
- * @returns {Record<string, {bytes: number, live: Record<string, number>}>}
- */
+/** Each loaded module's wasm memory: {bytes, live: {what: count of unreleased views and buffers}}. */
 export function memoryUsage() {
   const out = {};
   for (const [format, mod] of loadedModules()) out[format] = { bytes: bytesOf(mod), live: liveViews(mod) };
@@ -32,8 +26,7 @@ function inUseError(format, held) {
   );
 }
 
-// Replaces the format's module by a fresh instance, unless something came to hold the old one's
-// memory while the new one loaded (then the new one is dropped: `strict` throws, else it is skipped).
+// A fresh instance replaces the module, unless something came to hold the old memory meanwhile.
 function swap(format, strict) {
   let promise = swapping.get(format);
   if (promise !== undefined) return promise;
@@ -59,12 +52,8 @@ function swap(format, strict) {
 }
 
 /**
- * Gives the loaded modules' memory back: each one (or those of options.formats) is replaced by a
- * fresh instance of itself, whose memory is what a fresh load has. Costs a new instantiation (a
- * few ms; the next call pays nothing more) and whatever the module kept between calls (its
- * scratch buffers). Refuses with ERR_IN_USE while a view or input buffer of a module is live:
- * release them first. Resolves to {format: {before, after, released}} in bytes.
- * @param {{formats?: string[]}} [options]
+ * Each loaded module (or those of options.formats) replaced by a fresh instance of itself; ERR_IN_USE
+ * while a view or input buffer of one is live. Resolves to {format: {before, after, released}}.
  */
 export async function releaseMemory(options = {}) {
   const loaded = loadedModules();
@@ -94,14 +83,7 @@ function checkAfterUse() {
   }
 }
 
-/**
- * Automatic release: after a call that left a module's memory above `bytes`, the module is
- * replaced by a fresh instance once the call's task is over and nothing holds its memory (checked
- * again then; a held module is retried after a later call). null turns it off (the default).
- * Trade-off: memory comes back between bursts of work, and the first call after a release pays
- * for memory growing again (the first touch of fresh pages).
- * @param {number|null} bytes
- */
+/** After a call leaves a module above `bytes`, release it once the task is over (null: off). */
 export function autoReleaseMemory(bytes) {
   if (bytes !== null && !(Number.isFinite(bytes) && bytes >= 0)) {
     throw new RangeError(`numdecode.autoReleaseMemory: bytes must be a non-negative number or null, got ${bytes}`);
