@@ -68,13 +68,14 @@ async function groupDictionary(pages, col, where) {
 
 /**
  * The output arrays of a column: the caller's `into` arrays (checked by the caller; `into.valid`
- * for the validity, as the worker pool passes shared memory) or new ones.
+ * for the validity, as the worker pool passes shared memory, holding 1s) or new ones.
  */
 export function outputFor(column, numRows, into = {}) {
   const Type = column.type === 'FLOAT' ? Float32Array : Float64Array;
   const values = into.values ? into.values.subarray(0, numRows) : new Type(numRows);
   let valid = null;
-  if (column.maxDef > 0) valid = into.valid ? into.valid.subarray(0, numRows) : new Uint8Array(numRows);
+  // validity starts all present: the pages write their nulls
+  if (column.maxDef > 0) valid = into.valid ? into.valid.subarray(0, numRows) : new Uint8Array(numRows).fill(1);
   return { type: column.type, values, valid, nulls: 0 };
 }
 
@@ -168,7 +169,7 @@ export async function columnPagesFor(ctx, column, groups) {
         const body = bodyOf(pages, p);
         let inflated = inflatePage(body, p, col);
         inflated = (await awaitIf(inflated)) ?? inflated;
-        const valid = col.maxDef > 0 ? new Uint8Array(p.rows) : null;
+        const valid = col.maxDef > 0 ? new Uint8Array(p.rows).fill(1) : null;
         if (p.encodingId === ALP_ENCODING_ID) {
           const split = splitPage(body, inflated, p, col);
           const present = valid ? pageValidity(split, p, col, valid, 0) : p.rows;

@@ -59,7 +59,8 @@ export function splitPage(body, inflated, page, col) {
 }
 
 /**
- * Validity of the page's values into out[at ...] (1 = present); the number present.
+ * Validity of the page's values into out[at ...], which must hold 1s (present): the nulls are
+ * written as 0. Returns the number present.
  * @throws {string}
  */
 export function pageValidity(split, page, col, out, at) {
@@ -68,8 +69,6 @@ export function pageValidity(split, page, col, out, at) {
   if (levels) {
     present = readValidity(levels.bytes, levels.start, levels.end, levelBitWidth(col.maxDef), numValues, col.maxDef, out, at);
     if (typeof present === 'string') throw `definition levels: ${present}`;
-  } else {
-    out.fill(1, at, at + numValues);
   }
   if (page.type === 'DATA_PAGE_V2' && page.header.data_page_header_v2.num_nulls !== numValues - present) {
     throw `the page header says ${page.header.data_page_header_v2.num_nulls} nulls, the definition levels hold ${numValues - present}`;
@@ -170,7 +169,8 @@ function spreadNulls(out, valid, at, rows, dense) {
 }
 
 /**
- * Rows [a, b) of a data page into out[dst ...] and, for columns with nulls, valid[dst ...].
+ * Rows [a, b) of a data page into out[dst ...] and, for columns with nulls, valid[dst ...]
+ * (which holds 1s: the nulls are written).
  * `inflated` is inflatePage's result; `scratch.validity(n)` lends a Uint8Array of n bytes for a
  * page read in part. Returns the number of nulls written.
  * @throws {string | {unsupported: string}}
@@ -184,7 +184,7 @@ export function decodePageInto(body, inflated, page, col, dictionary, a, b, out,
   let k1 = b;
   if (col.maxDef > 0) {
     const whole = a === 0 && b === rows;
-    const pageValid = whole ? valid : scratch.validity(rows);
+    const pageValid = whole ? valid : scratch.validity(rows).fill(1, 0, rows);
     const at = whole ? dst : 0;
     present = pageValidity(split, page, col, pageValid, at);
     if (!whole) {

@@ -52,7 +52,7 @@ async function describePage(bytes, info, leaf, col, where) {
       let inflated = inflatePage(body, info, col);
       if (typeof inflated.then === 'function') inflated = await inflated;
       split = splitPage(body, inflated, info, col);
-      present = col.maxDef > 0 ? pageValidity(split, info, col, new Uint8Array(split.numValues), 0) : split.numValues;
+      present = col.maxDef > 0 ? pageValidity(split, info, col, new Uint8Array(split.numValues).fill(1), 0) : split.numValues;
     } catch (msg) {
       throw columnError(where, msg);
     }

@@ -88,8 +88,9 @@ export function levelBitWidth(maxLevel) {
 
 /**
  * Definition levels in bytes[start, end) (hybrid runs of `bitWidth` <= 8 bits, `count` levels)
- * as validity, checked as they are read: out[at + i] = 1 where level i is maxDef (a value is
- * present), 0 where it is lower. One pass, no array of levels.
+ * as validity, checked as they are read: out[at, at + count) must hold 1s (present), and a 0 is
+ * written where level i is below maxDef (null). Only the nulls are written: a run of present
+ * values costs nothing. One pass, no array of levels.
  * @returns {number|string} how many values are present, or what is wrong
  */
 export function readValidity(bytes, start, end, bitWidth, count, maxDef, out, at) {
@@ -106,27 +107,17 @@ export function readValidity(bytes, start, end, bitWidth, count, maxDef, out, at
     if (r.packed) {
       let o = at + seen;
       if (bitWidth === 1) {
-        // maxDef is 1: the bits are the validity, eight to a byte (an all-present byte, the
-        // common one, is a fill)
+        // maxDef is 1: the bits are the validity, eight to a byte; an all-present byte (the
+        // common one) writes nothing
         let q = data;
         for (let left = n; left > 0; left -= 8) {
           const byte = bytes[q++];
           const take = left < 8 ? left : 8;
-          if (byte === 0xff && take === 8) {
-            out[o] = 1;
-            out[o + 1] = 1;
-            out[o + 2] = 1;
-            out[o + 3] = 1;
-            out[o + 4] = 1;
-            out[o + 5] = 1;
-            out[o + 6] = 1;
-            out[o + 7] = 1;
-            present += 8;
-          } else {
+          if (byte === 0xff && take === 8) present += 8;
+          else {
             for (let k = 0; k < take; k++) {
-              const bit = (byte >>> k) & 1;
-              out[o + k] = bit;
-              present += bit;
+              if ((byte >>> k) & 1) present++;
+              else out[o + k] = 0;
             }
           }
           o += take;
@@ -144,19 +135,17 @@ export function readValidity(bytes, start, end, bitWidth, count, maxDef, out, at
           buf >>>= bitWidth;
           bits -= bitWidth;
           if (level > maxDef) return `definition level ${level} at value ${seen + i} exceeds the column's maximum ${maxDef}`;
-          const v = level === maxDef ? 1 : 0;
-          out[o++] = v;
-          present += v;
+          if (level === maxDef) present++;
+          else out[o] = 0;
+          o++;
         }
       }
       seen += n;
     } else {
       const level = bytes[data]; // levels of <= 8 bits take one byte
       if (level > maxDef) return `definition level ${level} at value ${seen} exceeds the column's maximum ${maxDef}`;
-      const v = level === maxDef ? 1 : 0;
-      if (n > 64) out.fill(v, at + seen, at + seen + n);
-      else for (let i = at + seen, e = at + seen + n; i < e; i++) out[i] = v; // a short run: no call
-      present += v * n;
+      if (level === maxDef) present += n;
+      else out.fill(0, at + seen, at + seen + n);
       seen += n;
     }
   }

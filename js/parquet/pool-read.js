@@ -18,7 +18,7 @@ const isShared = (array) => typeof SharedArrayBuffer === 'function' && array?.bu
 function sharedOutput(column, numRows, into) {
   const Type = column.type === 'FLOAT' ? Float32Array : Float64Array;
   const values = into ?? new Type(new SharedArrayBuffer(numRows * Type.BYTES_PER_ELEMENT));
-  const valid = column.maxDef > 0 ? new Uint8Array(new SharedArrayBuffer(numRows)) : undefined;
+  const valid = column.maxDef > 0 ? new Uint8Array(new SharedArrayBuffer(numRows)).fill(1) : undefined;
   return outputFor(column, numRows, { values, valid });
 }
 
