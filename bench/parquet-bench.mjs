@@ -12,6 +12,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decompress as fzstd } from 'fzstd';
 import { ZSTDDecoder } from 'zstddec';
@@ -135,6 +136,7 @@ async function main() {
       const mem = JSON.parse(execFileSync(process.execPath, [self, '--memory', file], { encoding: 'utf8' }));
       rows.push({ codec, mb: statSync(file).size / 1e6, values, decoder, fresh, reused, workers, workersInto, zstd, mem });
     }
+    rows.trips = await roundTrips();
   } finally {
     await pool.terminate();
   }
@@ -152,12 +154,45 @@ async function main() {
         `${z ? range(r.values, z.fzstd) : '–'} | ${z ? range(r.values, z.zstddec) : '–'} | ${z ? (z.fzstd.best / r.fresh.best).toFixed(2) : '–'} |`,
     );
   }
+  console.log('\n## Parquet over HTTP from nothing, answers after 50 ms (loopback): alp_arade.parquet (180 kB)\n');
+  console.log('| columns | requests | bytes | wall time, ms | ÷ 50 ms (round trips) | waves counted by the server |');
+  console.log('|---:|---:|---:|---:|---:|---:|');
+  for (const t of rows.trips) console.log(`| ${t.columns} | ${t.requests} | ${t.bytes} | ${t.ms.toFixed(0)} | ${(t.ms / 50).toFixed(1)} | ${t.waves} |`);
   console.log('\n## Parquet read: peak memory of one whole read in a fresh process (MB)\n');
   console.log('| file | output | largest column chunk | peak RSS over the baseline | bound: output + 2 x chunk | ALP wasm memory |');
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const { codec, mem } of rows) {
     const over = mem.peak - mem.before;
     console.log(`| ${codec} | ${MB(mem.output)} | ${MB(mem.largestChunk)} | ${MB(over)} | ${MB(mem.output + 2 * mem.largestChunk)} | ${MB(mem.wasm)} |`);
+  }
+}
+
+// Round trips (issue 27): one column, then every column, of the corpus file alp_arade.parquet
+// (180 kB: transfer and decoding take little) from nothing, over a loopback server that answers
+// every request after 50 ms; wall time / 50 ms (fastest of 5) counts the sequential round trips.
+async function roundTrips() {
+  const { startServer, serveRange } = await import('../tests/js/helpers/io-test-server.js');
+  const { corpusRoot } = await import('../tests/js/helpers/corpus.js');
+  const data = readFileSync(path.join(corpusRoot, 'parquet-alp/alp_arade.parquet'));
+  const server = await startServer();
+  const DELAY = 50;
+  server.delay = DELAY;
+  try {
+    const out = [];
+    for (const columns of [['value3'], undefined]) {
+      let best = null;
+      for (let round = 0; round < 5; round++) {
+        server.handler = (req, res) => serveRange(req, res, data); // resets the log and the wave count
+        const t = performance.now();
+        const r = await read(`${server.base}/alp_arade.parquet`, { columns });
+        const ms = performance.now() - t;
+        if (best === null || ms < best.ms) best = { columns: Object.keys(r.columns).length, requests: r.stats.requests, bytes: r.stats.bytes, ms, waves: server.state.waves };
+      }
+      out.push(best);
+    }
+    return out;
+  } finally {
+    await server.close();
   }
 }
 
