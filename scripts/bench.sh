@@ -7,6 +7,7 @@ cmake --build build-native -j"${NUMDECODE_JOBS:-2}" --target native_bench
 bash scripts/build-wasm.sh >/dev/null
 node bench/run.mjs
 node bench/pco-reference.mjs
+node bench/pco-encode.mjs
 node bench/bpcells-read.mjs
 node bench/bpcells-fetch.mjs
 node bench/bpcells-hdf5-fetch.mjs

@@ -63,15 +63,8 @@ struct ChunkCandidate {
 
   void write_page(size_t i, std::vector<uint8_t>& out) const {
     std::vector<DissectedVar> dissected;
-    for (const TrainedVar& v : vars) {
-      switch (v.meta.key) {
-        case VarKey::Delta: dissected.push_back(dissect_page<uint32_t>(v, lookbacks[i])); break;
-        case VarKey::Primary: dissected.push_back(dissect_page<P>(v, stored_primary(i))); break;
-        case VarKey::Secondary:
-          dissected.push_back(dissect_page<L>(v, std::span<const L>(secondary).subspan(page_starts[i], page_ns[i])));
-          break;
-      }
-    }
+    for (const TrainedVar& v : vars)
+      with_latents(v.meta.key, i, [&](auto latents) { dissected.push_back(dissect_page(v, latents)); });
     BitWriter w(out);
     for (size_t v = 0; v < vars.size(); ++v) {
       const LatentVarMeta& var = meta.vars[v];
@@ -81,11 +74,22 @@ struct ChunkCandidate {
     }
     w.align();
     for (size_t start = 0; start < page_ns[i]; start += kBatch)
-      for (size_t v = 0; v < vars.size(); ++v) write_batch(vars[v], dissected[v], start, w);
+      for (size_t v = 0; v < vars.size(); ++v)
+        with_latents(vars[v].meta.key, i, [&](auto latents) { write_batch(vars[v], dissected[v], latents, start, w); });
     w.finish();
   }
 
  private:
+  // Calls fn with the stored latents of variable `key` on page i, as a span of their type.
+  template <class Fn>
+  void with_latents(VarKey key, size_t i, Fn fn) const {
+    switch (key) {
+      case VarKey::Delta: fn(std::span<const uint32_t>(lookbacks[i])); break;
+      case VarKey::Primary: fn(stored_primary(i)); break;
+      case VarKey::Secondary: fn(std::span<const L>(secondary).subspan(page_starts[i], page_ns[i])); break;
+    }
+  }
+
   size_t stored_count(VarKey key, size_t page) const {
     switch (key) {
       case VarKey::Delta: return lookbacks[page].size();

@@ -60,70 +60,78 @@ TrainedVar verbatim_var(unsigned latent_bits) {
   return t;
 }
 
+namespace {
+
+constexpr unsigned kCodeBitsShift = 14, kCodeBinShift = 18;
+
+// The last bin whose lower is at most the latent (training saw every latent).
+template <class L>
+uint32_t bin_of(const uint64_t* lowers, size_t n_bins, L latent) {
+  size_t lo = 0, len = n_bins;
+  while (len > 1) {
+    const size_t half = len / 2;
+    if (lowers[lo + half] <= uint64_t(latent)) lo += half;
+    len -= half;
+  }
+  return uint32_t(lo);
+}
+
+}  // namespace
+
 template <class L>
 DissectedVar dissect_page(const TrainedVar& var, std::span<const L> latents) {
   DissectedVar d;
   const uint32_t table_size = var.ans.initial_state();
   uint32_t states[4] = {table_size, table_size, table_size, table_size};
-  if (!var.trivial()) {
+  if (var.meta.bins.size() > 1) {
     const size_t n = latents.size();
-    d.offsets.resize(n);
-    d.offset_bits.resize(n);
-    std::vector<uint16_t> symbols(n, 0);
-    const auto& bins = var.meta.bins;
-    if (bins.size() == 1) {
-      const L lower = L(bins[0].lower);
-      std::fill(d.offset_bits.begin(), d.offset_bits.end(), uint8_t(bins[0].offset_bits));
-      for (size_t i = 0; i < n; ++i) d.offsets[i] = L(latents[i] - lower);
-    } else {
-      const uint64_t* lowers = var.lowers.data();
-      const size_t n_bins = var.lowers.size();
-      for (size_t i = 0; i < n; ++i) {
-        // The last bin whose lower is at most the latent (training saw every latent).
-        size_t lo = 0, len = n_bins;
-        while (len > 1) {
-          const size_t half = len / 2;
-          if (lowers[lo + half] <= uint64_t(latents[i])) lo += half;
-          len -= half;
-        }
-        symbols[i] = uint16_t(lo);
-        d.offsets[i] = L(latents[i] - L(lowers[lo]));
-        d.offset_bits[i] = uint8_t(bins[lo].offset_bits);
-      }
-    }
-    if (bins.size() > 1) {
-      // tANS runs backwards: the decoder reads the page forwards. State i % 4 codes latent i.
-      d.ans_vals.resize(n);
-      d.ans_bits.resize(n);
-      for (size_t i = n; i-- > 0;) {
-        uint32_t& state = states[i & 3];
-        const uint32_t old = state;
-        const unsigned bits = var.ans.encode(state, symbols[i]);
-        d.ans_vals[i] = uint16_t(old & ((uint32_t{1} << bits) - 1));
-        d.ans_bits[i] = uint8_t(bits);
-      }
+    d.codes.resize(n);
+    const uint64_t* lowers = var.lowers.data();
+    const size_t n_bins = var.lowers.size();
+    // tANS runs backwards: the decoder reads the page forwards. State i % 4 codes latent i.
+    for (size_t i = n; i-- > 0;) {
+      const uint32_t bin = bin_of<L>(lowers, n_bins, latents[i]);
+      uint32_t& state = states[i & 3];
+      const uint32_t old = state;
+      const unsigned bits = var.ans.encode(state, bin);
+      d.codes[i] = (old & ((uint32_t{1} << bits) - 1)) | (uint32_t(bits) << kCodeBitsShift) | (bin << kCodeBinShift);
     }
   }
   for (size_t j = 0; j < 4; ++j) d.final_states[j] = states[j] - table_size;
   return d;
 }
 
-void write_batch(const TrainedVar& var, const DissectedVar& page, size_t start, BitWriter& w) {
-  const size_t n = page.offsets.size();
-  if (start >= n) return;
+template <class L>
+void write_batch(const TrainedVar& var, const DissectedVar& page, std::span<const L> latents, size_t start, BitWriter& w) {
+  const size_t n = latents.size();
+  if (var.trivial() || start >= n) return;
   const size_t end = std::min(start + kBatch, n);
-  if (var.meta.bins.size() > 1)
-    for (size_t i = start; i < end; ++i) w.write(page.ans_vals[i], page.ans_bits[i]);
-  for (size_t i = start; i < end; ++i) w.write(page.offsets[i], page.offset_bits[i]);
+  const auto& bins = var.meta.bins;
+  if (bins.size() == 1) {
+    const L lower = L(bins[0].lower);
+    const unsigned bits = bins[0].offset_bits;
+    for (size_t i = start; i < end; ++i) w.write(L(latents[i] - lower), bits);
+    return;
+  }
+  const uint32_t* codes = page.codes.data();
+  for (size_t i = start; i < end; ++i) w.write(codes[i] & ((1u << kCodeBitsShift) - 1), (codes[i] >> kCodeBitsShift) & 15);
+  for (size_t i = start; i < end; ++i) {
+    const Bin& bin = bins[codes[i] >> kCodeBinShift];
+    w.write(L(latents[i] - L(bin.lower)), bin.offset_bits);
+  }
 }
 
 template TrainedVar train_var(VarKey, std::span<uint8_t>, unsigned);
 template TrainedVar train_var(VarKey, std::span<uint16_t>, unsigned);
 template TrainedVar train_var(VarKey, std::span<uint32_t>, unsigned);
 template TrainedVar train_var(VarKey, std::span<uint64_t>, unsigned);
-template DissectedVar dissect_page(const TrainedVar&, std::span<const uint8_t>);
-template DissectedVar dissect_page(const TrainedVar&, std::span<const uint16_t>);
-template DissectedVar dissect_page(const TrainedVar&, std::span<const uint32_t>);
-template DissectedVar dissect_page(const TrainedVar&, std::span<const uint64_t>);
+#define NUMDECODE_PAGE_WRITER(L)                                                   \
+  template DissectedVar dissect_page(const TrainedVar&, std::span<const L>); \
+  template void write_batch(const TrainedVar&, const DissectedVar&, std::span<const L>, size_t, BitWriter&);
+NUMDECODE_PAGE_WRITER(uint8_t)
+NUMDECODE_PAGE_WRITER(uint16_t)
+NUMDECODE_PAGE_WRITER(uint32_t)
+NUMDECODE_PAGE_WRITER(uint64_t)
+#undef NUMDECODE_PAGE_WRITER
 
 }  // namespace numdecode::pco

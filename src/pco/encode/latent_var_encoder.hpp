@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/bit_writer.hpp"
+#include "core/bytes.hpp"
 #include "pco/encode/ans_encoder.hpp"
 #include "pco/metadata.hpp"
 
@@ -36,19 +37,20 @@ TrainedVar train_var(VarKey key, std::span<L> latents, unsigned unoptimized_bins
 // The variable the reference falls back to: one bin spanning every latent, written verbatim.
 TrainedVar verbatim_var(unsigned latent_bits);
 
-// One page of a variable, ready to write: per latent its tANS bits and offset.
+// One page of a variable, dissected: per latent its bin and tANS bits, packed in 32 bits (the
+// bits' value in 0-13, their count in 14-17, the bin in 18-31; empty for one bin: no tANS), and
+// the final tANS states the page meta carries. Offsets are taken from the latents when written.
 struct DissectedVar {
-  std::vector<uint16_t> ans_vals;
-  std::vector<uint8_t> ans_bits;
-  std::vector<uint64_t> offsets;
-  std::vector<uint8_t> offset_bits;
-  std::array<uint32_t, 4> final_states{};  // page meta: the states the decoder starts from
+  std::vector<uint32_t, DefaultInitAllocator<uint32_t>> codes;
+  std::array<uint32_t, 4> final_states{};
 };
 
 template <class L>
 DissectedVar dissect_page(const TrainedVar& var, std::span<const L> latents);
 
-// The latents of one batch [start, start + 256) of the page (none when start is past its end).
-void write_batch(const TrainedVar& var, const DissectedVar& page, size_t start, BitWriter& w);
+// The page's latents [start, start + 256) (none when start is past its end): their tANS bits, then
+// their offsets.
+template <class L>
+void write_batch(const TrainedVar& var, const DissectedVar& page, std::span<const L> latents, size_t start, BitWriter& w);
 
 }  // namespace numdecode::pco
