@@ -2,9 +2,10 @@
 //   numdecode decode FILE --format alp --dtype f32|f64 [-o OUT]
 //   numdecode inspect FILE --format alp --dtype f32|f64
 //   numdecode encode-alp IN.bin --dtype f32|f64 -o OUT.alp [--layout draft|merged] [--log-vector-size N]
-import { readFile, writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { init, alp } from '../index.js';
+import { readInput } from './input.js';
+import { writeOutput } from './output.js';
 
 export const name = 'alp';
 export const summary = 'ALP pages (Parquet ALP encoding proposal) of f32 or f64 values';
@@ -82,14 +83,14 @@ export async function run(argv) {
     encodeOptions.logVectorSize = lvs;
   }
 
-  const raw = new Uint8Array(await readFile(positionals[0]));
+  const raw = await readInput(positionals[0]);
   const width = values.dtype === 'f32' ? 4 : 8;
   if (raw.byteLength % width !== 0) {
     throw new Error(`${positionals[0]}: ${raw.byteLength} bytes is not a whole number of ${values.dtype} values`);
   }
-  // A fresh aligned copy (Buffers from readFile may sit at any offset of a shared pool).
+  // A fresh aligned copy (the bytes read may sit at any offset of a shared pool).
   const aligned = raw.slice();
   const input = values.dtype === 'f32' ? new Float32Array(aligned.buffer) : new Float64Array(aligned.buffer);
   await init();
-  await writeFile(values.output, alp.encode(input, encodeOptions));
+  await writeOutput([alp.encode(input, encodeOptions)], values.output);
 }
