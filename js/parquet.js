@@ -17,8 +17,6 @@ import { readFooter } from './parquet/footer.js';
 import { readFloatColumns, columnPagesFor } from './parquet/float-column.js';
 import { prefetchChunks } from './parquet/chunk-pages.js';
 import { chunkBuffer } from './parquet/chunk-buffer.js';
-import { readFloatColumnsInPool } from './parquet/pool-read.js';
-import { inspectFile } from './parquet/inspect.js';
 
 // The error family beside ParquetError, as every entry has it (require() and import alike).
 export { ParquetError, NumdecodeError, CODES };
@@ -158,6 +156,7 @@ export async function read(input, options = {}) {
       if (options.pool && floats.length * groups.length > 1) {
         const path = typeof input === 'string' && file.kind === 'local' ? input : null;
         ctx.chunkBuffer?.release(); // the workers read for themselves
+        const { readFloatColumnsInPool } = await import('./parquet/pool-read.js'); // a page without a pool never loads it
         decoded = await readFloatColumnsInPool(options.pool, ctx, floats, groups, numRows, into, path, options.signal);
       } else {
         decoded = await readFloatColumns(ctx, floats, groups, numRows, into);
@@ -186,6 +185,7 @@ export async function inspect(input, options = {}) {
     const name = file.name;
     const footer = await readFooter(file, name);
     await ensureFormat('alp');
+    const { inspectFile } = await import('./parquet/inspect.js'); // a page that only reads never loads it
     const info = await inspectFile(file, name, footer);
     info.stats = { requests: file.stats.requests, bytes: file.stats.bytes };
     return info;

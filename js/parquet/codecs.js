@@ -5,7 +5,8 @@
 
 const nodeZlib = () => globalThis.process?.getBuiltinModule?.('node:zlib') ?? null;
 
-// Each loader resolves to (input: Uint8Array, size: number) => Uint8Array | Promise<Uint8Array>.
+// One loader per compressed codec of pages.js's knownCodec; each resolves to
+// (input: Uint8Array, size: number) => Uint8Array | Promise<Uint8Array>.
 const LOADERS = {
   async SNAPPY() {
     const { snappyUncompressor } = await import('hysnappy');
@@ -87,11 +88,6 @@ async function gunzipStream(input) {
 }
 
 const loaded = new Map(); // codec -> Promise of its function
-
-/** True when numdecode can decompress pages of this codec. */
-export function knownCodec(codec) {
-  return codec === 'UNCOMPRESSED' || Object.hasOwn(LOADERS, codec);
-}
 
 /**
  * The decompressor of `codec` (loading it once), or null for UNCOMPRESSED.

@@ -8,7 +8,7 @@ import { inflatePage, splitPage, pageValidity, decodePageInto, readDictionary } 
 import { alpValueCount } from './alp-page.js';
 import { columnError } from './column-error.js';
 import { chunkPages } from './chunk-pages.js';
-import { knownCodec, loadCodec } from './codecs.js';
+import { knownCodec } from './pages.js';
 
 const awaitIf = (x) => (typeof x?.then === 'function' ? x : null);
 
@@ -35,7 +35,8 @@ async function chunkColumn(ctx, column, group) {
   if (meta && !knownCodec(meta.codec)) throw columnError(where, { unsupported: `codec ${meta.codec} is not supported` });
   let inflate = null;
   try {
-    inflate = meta ? await loadCodec(meta.codec) : null;
+    // the codecs' module only when a chunk is compressed (a page reading UNCOMPRESSED files never loads it)
+    if (meta && meta.codec !== 'UNCOMPRESSED') inflate = await (await import('./codecs.js')).loadCodec(meta.codec);
   } catch (err) {
     throw columnError(where, { unsupported: `the ${meta.codec} decompressor could not be loaded (${err?.message ?? err})` }, err);
   }

@@ -5,7 +5,8 @@ import { readPageHeaderAt, encodingName, ALP_ENCODING_ID } from './pages.js';
 import { chunkRange } from './chunk-pages.js';
 import { columnError } from './column-error.js';
 import { inflatePage, splitPage, pageValidity } from './float-page.js';
-import { knownCodec, loadCodec } from './codecs.js';
+import { knownCodec } from './pages.js';
+import { loadCodec } from './codecs.js';
 import { describeAlpPayload } from './alp-page.js';
 
 const PAGE_KIND = { DICTIONARY_PAGE: 'dictionary', DATA_PAGE: 'data v1', DATA_PAGE_V2: 'data v2', INDEX_PAGE: 'index' };

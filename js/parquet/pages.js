@@ -26,6 +26,14 @@ const VALUES_FLAT = 1 << 20;
 const MAX_RATIO = { SNAPPY: 32, GZIP: 1100, LZ4: 256, LZ4_RAW: 256 };
 const MAX_PAGE_BYTES = 1 << 30;
 
+// The codecs numdecode decompresses (codecs.js has a loader for each compressed one).
+const CODECS = new Set(['UNCOMPRESSED', 'SNAPPY', 'GZIP', 'BROTLI', 'ZSTD', 'LZ4', 'LZ4_RAW']);
+
+/** True when numdecode can decompress pages of this codec. */
+export function knownCodec(codec) {
+  return CODECS.has(codec);
+}
+
 export function maxValuesFor(pageBytes) {
   return VALUES_FLAT + pageBytes * VALUES_PER_BYTE;
 }
