@@ -6,8 +6,8 @@ import { BpcellsError } from '../errors.js';
 import { asBpcellsError } from './as-bpcells-error.js';
 import { Matrix } from './matrix.js';
 import { openMatrix } from './open-matrix.js';
-import { openHandle } from './hdf5-runtime.js';
-import { Hdf5GroupSource, Hdf5Reader, normalizeGroup } from './hdf5-group-source.js';
+import { normalizePath, openHdf5 } from '../hdf5/reader.js';
+import { Hdf5GroupSource } from './hdf5-group-source.js';
 
 // Seek tables loaded whole at open (see matrix.js prefetchBytes). Over HTTP each HDF5 chunk of a
 // table costs a request, and a column needs only a few entries: default to reading them by range.
@@ -23,7 +23,7 @@ export class Hdf5Matrix extends Matrix {
 
   /** Releases the HDF5 file handle (the matrix cannot be read afterwards). */
   close() {
-    this._handle.close();
+    this._reader.close();
     super.close();
   }
 }
@@ -35,7 +35,7 @@ function matrixGroupList(groups) {
 
 async function chooseGroup(reader, group) {
   if (group !== undefined && group !== null) {
-    const path = normalizeGroup(group);
+    const path = normalizePath(group);
     const type = await reader.objectType(path);
     if (type !== 'group') {
       const groups = await reader.groups();
@@ -51,10 +51,9 @@ async function chooseGroup(reader, group) {
   throw new BpcellsError(`${reader.name} ${why}: pass { group } (${matrixGroupList(groups)})`, { file: reader.name });
 }
 
-async function openReader(file, head, options) {
-  const handle = await openHandle(file, { blockSize: options.blockSize, cacheBytes: options.cacheBytes, timeLimit: options.hdf5TimeLimit });
-  if (head) handle.lazy.seed(0, head);
-  return new Hdf5Reader(handle);
+// The HDF5 file; options.blockSize and cacheBytes are its block cache's, hdf5TimeLimit its calls' limit.
+function openReader(file, head, options) {
+  return openHdf5(file, head, { blockSize: options.blockSize, cacheBytes: options.cacheBytes, timeLimit: options.hdf5TimeLimit });
 }
 
 /**
@@ -66,15 +65,15 @@ export async function openHdf5File(file, head, options = {}) {
   try {
     const group = await chooseGroup(reader, options.group);
     const src = new Hdf5GroupSource(reader, group, file.stats);
-    const prefetchBytes = options.prefetchBytes ?? (reader.handle.lazy.sync ? HDF5_PREFETCH_SYNC : HDF5_PREFETCH_ASYNC);
+    const prefetchBytes = options.prefetchBytes ?? (reader.synchronous ? HDF5_PREFETCH_SYNC : HDF5_PREFETCH_ASYNC);
     const m = await openMatrix(src, { ...options, prefetchBytes });
     // Over HTTP (and other async sources), prime HDF5's chunk indexes of the arrays a read uses.
-    if (!reader.handle.lazy.sync) await src.warm(m._arrayNames);
+    if (!reader.synchronous) await src.warm(m._arrayNames);
     Object.setPrototypeOf(m, Hdf5Matrix.prototype);
-    Object.assign(m, { group, fileName: file.name, _handle: reader.handle });
+    Object.assign(m, { group, fileName: file.name, _reader: reader });
     return m;
   } catch (err) {
-    reader.handle.close();
+    reader.close();
     throw err;
   }
 }
@@ -97,6 +96,6 @@ export async function listHdf5File(file, head, options = {}) {
     }
     return out;
   } finally {
-    reader.handle.close();
+    reader.close();
   }
 }

@@ -242,7 +242,7 @@ describe('directories are not HDF5', () => {
       const { bpcells } = await import(${JSON.stringify(path.join(projectRoot, 'js/index.js'))});
       const m = await bpcells.open(${JSON.stringify(dir)});
       await m.read(0, 1);
-      const rt = await import(${JSON.stringify(path.join(projectRoot, 'js/bpcells/hdf5-runtime.js'))});
+      const rt = await import(${JSON.stringify(path.join(projectRoot, 'js/hdf5/runtime.js'))});
       console.log(JSON.stringify({ loaded: rt.runtimeLoaded(), shape: m.shape }));`;
     const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { timeout: 60000 });
     const out = JSON.parse(stdout);

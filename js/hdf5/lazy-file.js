@@ -6,10 +6,10 @@
 //   - the others (HTTP, a Blob on a browser main thread, user objects) are served from a block
 //     cache. A read that needs a block not yet cached fails (EIO) and its blocks are recorded as
 //     missing; the operation fails, its result is thrown away, the missing blocks are fetched
-//     (merged into few ranges) and the operation runs again (see hdf5-runtime.js). HDF5 thus
+//     (merged into few ranges) and the operation runs again (see handle.js). HDF5 thus
 //     only ever sees bytes of the file: answering misses with zeros instead would let one pass
 //     find more misses, but HDF5 can loop forever on zero-filled metadata (a global heap did).
-import { BpcellsError } from '../errors.js';
+import { Hdf5Error } from '../errors.js';
 
 const EIO = 29; // emscripten (WASI) errno numbering
 // Small blocks: HDF5 metadata reads are a few hundred bytes to a few kilobytes, scattered.
@@ -17,11 +17,12 @@ const DEFAULT_BLOCK = 1024;
 const DEFAULT_CACHE = 64 * 1024 * 1024;
 
 let nextId = 0;
+const DIR = '/numdecode-hdf5'; // where the file nodes live in h5wasm's file system
 
 export class LazyHdf5File {
   /**
    * @param runtime the loaded h5wasm runtime (its FS)
-   * @param file a byte file (byte-file.js / js/io shape)
+   * @param file a js/io RangeFile (its own cache off: this one keeps the blocks)
    * @param size the file's size in bytes
    */
   constructor(runtime, file, size, options = {}) {
@@ -34,18 +35,18 @@ export class LazyHdf5File {
     this.missing = new Set(); // block numbers missed by the current pass
     this.ioError = null; // a synchronous read that failed (reported instead of HDF5's message)
     this.fs = runtime.FS;
-    this.path = `/bpcells-hdf5/${++nextId}-${String(file.name ?? 'file').replace(/[^\w.-]/g, '_').slice(-60)}`;
+    this.path = `${DIR}/${++nextId}-${String(file.name ?? 'file').replace(/[^\w.-]/g, '_').slice(-60)}`;
     this._createNode();
   }
 
   _createNode() {
     const FS = this.fs;
     try {
-      FS.mkdir('/bpcells-hdf5');
+      FS.mkdir(DIR);
     } catch {
       // exists
     }
-    const node = FS.createFile('/bpcells-hdf5', this.path.slice('/bpcells-hdf5/'.length), {}, true, false);
+    const node = FS.createFile(DIR, this.path.slice(DIR.length + 1), {}, true, false);
     const size = this.size;
     // MEMFS reports usedBytes as the file size (fstat: HDF5 compares it with the superblock's EOF).
     Object.defineProperty(node, 'usedBytes', { get: () => size });
@@ -154,7 +155,7 @@ export class LazyHdf5File {
     ranges.forEach(([s, e], i) => {
       const bytes = parts[i];
       if (bytes.length !== byteRanges[i][1] - byteRanges[i][0]) {
-        throw new BpcellsError(`${this.file.name}: got ${bytes.length} bytes for range [${byteRanges[i]}]`, { file: this.file.name });
+        throw new Hdf5Error(`${this.file.name}: got ${bytes.length} bytes for range [${byteRanges[i]}]`, { file: this.file.name });
       }
       for (let b = s; b <= e; b++) this.blocks.set(b, bytes.subarray((b - s) * bs, Math.min(bytes.length, (b - s + 1) * bs)));
     });

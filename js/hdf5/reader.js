@@ -1,0 +1,238 @@
+// Operations on one HDF5 file through h5wasm (an Hdf5Handle, handle.js): its groups, object
+// types, string attributes, dataset metadata, element ranges of 1-D datasets and strings. Every
+// read is bounded by what the file could hold, so a damaged length field fails here rather than
+// allocating gigabytes. Errors are Hdf5Errors naming the object (`file`: "/mat/idxptr",
+// "/mat@version").
+import { Hdf5Error } from '../errors.js';
+import { openHandle } from './handle.js';
+
+/** HDF5's datatype classes (H5T_class_t) that h5wasm's metadata reports. */
+export const H5T_INTEGER = 0;
+export const H5T_FLOAT = 1;
+export const H5T_STRING = 3;
+// The largest factor by which deflate can expand data: a filtered dataset may claim at most this
+// many bytes per byte of the file before reading it would be an allocation the file has not earned.
+const MAX_EXPANSION = 1032;
+
+/** A datatype as words ("uint32", "float64", "variable-length string"). */
+export function describeType(md) {
+  if (!md) return 'unknown';
+  if (md.type === H5T_INTEGER) return `${md.signed ? 'int' : 'uint'}${md.size * 8}`;
+  if (md.type === H5T_FLOAT) return `float${md.size * 8}`;
+  if (md.type === H5T_STRING) return md.vlen ? 'variable-length string' : `fixed-length string (${md.size} bytes)`;
+  return `HDF5 type class ${md.type}`;
+}
+
+/** Normalises an object path: 'mat', '/mat/', 'a//counts' -> '/mat', '/a/counts'. */
+export function normalizePath(group) {
+  const parts = String(group)
+    .split('/')
+    .filter((p) => p !== '' && p !== '.');
+  return `/${parts.join('/')}`;
+}
+
+// Reads the strings of an h5wasm string buffer (vlen: char* pointers; fixed: padded bytes).
+function decodeStrings(M, ptr, n, md) {
+  const out = new Array(n);
+  const heap = M.HEAPU8;
+  const dec = new TextDecoder('utf-8');
+  if (md.vlen) {
+    const ptrs = new Uint32Array(heap.buffer, ptr, n).slice();
+    for (let i = 0; i < n; i++) {
+      const p = ptrs[i];
+      if (p === 0) {
+        out[i] = '';
+        continue;
+      }
+      let e = p;
+      while (heap[e] !== 0) e++;
+      out[i] = dec.decode(heap.subarray(p, e));
+    }
+  } else {
+    for (let i = 0; i < n; i++) {
+      let bytes = heap.subarray(ptr + i * md.size, ptr + (i + 1) * md.size);
+      const z = bytes.indexOf(0);
+      if (z >= 0) bytes = bytes.subarray(0, z);
+      else if (md.strpad === 2) {
+        let e = bytes.length;
+        while (e > 0 && bytes[e - 1] === 32) e--; // space-padded
+        bytes = bytes.subarray(0, e);
+      }
+      out[i] = dec.decode(bytes);
+    }
+  }
+  return out;
+}
+
+function malloc(M, bytes, what) {
+  const ptr = M._malloc(Math.max(1, bytes));
+  if (!ptr) throw new Hdf5Error(`${what}: cannot allocate ${bytes} bytes in the HDF5 heap`, { file: what });
+  return ptr;
+}
+
+/** Operations on one HDF5 file (through an Hdf5Handle); shared by open() and list(). */
+export class Hdf5Reader {
+  constructor(handle) {
+    this.handle = handle;
+    this.size = handle.lazy.size;
+    this._meta = new Map();
+  }
+
+  get name() {
+    return this.handle.name;
+  }
+
+  /** True when the file reads synchronously (local files, buffers): no fetch rounds, no read-ahead to plan. */
+  get synchronous() {
+    return this.handle.lazy.sync;
+  }
+
+  /** Releases the file (its node in h5wasm's file system, its cached blocks). */
+  close() {
+    this.handle.close();
+  }
+
+  /** Every group path in the file and whether it has a `version` attribute. */
+  groups() {
+    return this.handle.run('/', (M, fid) => {
+      const names = M.get_names(fid, '/', true);
+      const out = [];
+      for (const n of ['', ...names]) {
+        const p = `/${n}`;
+        if (p !== '/' && M.get_type(fid, p) !== M.H5G_GROUP) continue;
+        const attrs = M.get_attribute_names(fid, p);
+        out.push({ group: p, matrix: attrs.includes('version') });
+      }
+      return out;
+    });
+  }
+
+  /** Type of the object at path: 'group', 'dataset', 'other' or null when absent. */
+  objectType(path) {
+    return this.handle.run(path, (M, fid) => {
+      // get_type needs every parent to exist.
+      const parts = path.split('/').filter(Boolean);
+      let p = '';
+      for (let i = 0; i < parts.length; i++) {
+        p += `/${parts[i]}`;
+        const parent = i === 0 ? '/' : p.slice(0, p.lastIndexOf('/'));
+        if (!M.get_names(fid, parent, false).includes(parts[i])) return null;
+      }
+      if (path === '/') return 'group';
+      const t = M.get_type(fid, path);
+      if (t === M.H5G_GROUP) return 'group';
+      if (t === M.H5G_DATASET) return 'dataset';
+      return 'other';
+    });
+  }
+
+  /** The string attribute `name` of the object at `path` (must be a string, scalar or one value); null when absent. */
+  stringAttribute(path, name) {
+    const label = `${path === '/' ? '' : path}@${name}`;
+    return this.handle.run(label, (M, fid) => {
+      if (!M.get_attribute_names(fid, path).includes(name)) return null;
+      const md = M.get_attribute_metadata(fid, path, name);
+      if (md.type !== H5T_STRING) {
+        throw new Hdf5Error(`${label}: is ${describeType(md)}, expected a string`, { file: label });
+      }
+      const n = md.total_size;
+      if (!(md.shape?.length === 0 || (md.shape?.length === 1 && n === 1))) {
+        throw new Hdf5Error(`${label}: holds ${n} values (shape [${md.shape}]), expected one string`, { file: label });
+      }
+      const bytes = md.size * Math.max(1, n);
+      if (bytes > 1 << 20) throw new Hdf5Error(`${label}: ${bytes} bytes, too large for a version string`, { file: label });
+      const ptr = malloc(M, bytes, label);
+      try {
+        const status = M.get_attribute_data(fid, path, name, BigInt(ptr));
+        if (status < 0) throw new Error('H5Aread failed');
+        const [s] = decodeStrings(M, ptr, 1, md);
+        if (md.vlen) M.reclaim_vlen_memory(fid, path, name, BigInt(ptr));
+        return s;
+      } finally {
+        M._free(ptr);
+      }
+    });
+  }
+
+  /** Dataset metadata {type, size, signed, vlen, shape, chunks, filters} or null when absent. */
+  datasetInfo(path) {
+    if (!this._meta.has(path)) {
+      const p = this.handle.run(path, (M, fid) => {
+        const parent = path.slice(0, path.lastIndexOf('/')) || '/';
+        const leaf = path.slice(path.lastIndexOf('/') + 1);
+        if (!M.get_names(fid, parent, false).includes(leaf)) return null;
+        if (M.get_type(fid, path) !== M.H5G_DATASET) {
+          throw new Hdf5Error(`${path}: is not a dataset`, { file: path });
+        }
+        const md = M.get_dataset_metadata(fid, path);
+        const filters = M.get_dataset_filters(fid, path);
+        return { ...md, filters: filters.map((f) => f.id) };
+      });
+      this._meta.set(path, p);
+      p.catch(() => this._meta.delete(path));
+    }
+    return this._meta.get(path);
+  }
+
+  // Bytes a read may allocate for a dataset: what the file could have stored for it.
+  _limit(info) {
+    return info.filters.length > 0 ? MAX_EXPANSION * this.size + (1 << 20) : this.size;
+  }
+
+  /** Elements [i0, i1) of a 1-D numeric dataset as little-endian bytes. */
+  readElements(path, info, i0, i1, runOptions) {
+    const n = i1 - i0;
+    const bytes = n * info.size;
+    if (bytes > this._limit(info)) {
+      throw new Hdf5Error(`${path}: reading ${n} values (${bytes} bytes) would exceed what a ${this.size}-byte file can hold`, {
+        file: path,
+      });
+    }
+    if (n === 0) return Promise.resolve(new Uint8Array(0));
+    return this.handle.run(path, (M, fid) => {
+      const ptr = malloc(M, bytes, path);
+      try {
+        const status = M.get_dataset_data(fid, path, [BigInt(n)], [BigInt(i0)], [1n], BigInt(ptr));
+        if (status < 0) throw new Error(`H5Dread failed for values [${i0}, ${i1})`);
+        return M.HEAPU8.slice(ptr, ptr + bytes);
+      } finally {
+        M._free(ptr);
+      }
+    }, { ...runOptions, bytes });
+  }
+
+  /** Every string of a 1-D string dataset. */
+  readStrings(path, info) {
+    const n = info.total_size;
+    const bytes = n * info.size;
+    // A variable-length string takes at least 16 bytes of the file (its global-heap ID)
+    // unless the dataset is compressed.
+    if (bytes > this._limit(info) || (info.vlen && info.filters.length === 0 && n * 16 > this.size)) {
+      throw new Hdf5Error(`${path}: claims ${n} strings, more than a ${this.size}-byte file can hold`, { file: path });
+    }
+    if (n === 0) return Promise.resolve([]);
+    return this.handle.run(path, (M, fid) => {
+      const ptr = malloc(M, bytes, path);
+      let filled = false;
+      try {
+        const status = M.get_dataset_data(fid, path, null, null, null, BigInt(ptr));
+        if (status < 0) throw new Error('H5Dread failed');
+        filled = true;
+        return decodeStrings(M, ptr, n, info);
+      } finally {
+        if (filled && info.vlen) M.reclaim_vlen_memory(fid, path, '', BigInt(ptr));
+        M._free(ptr);
+      }
+    }, { bytes: bytes + this.size }); // the pointers, and the strings: at most the file's bytes
+  }
+}
+
+/**
+ * Opens an HDF5 byte file (a js/io RangeFile) for reading; `head`: its first bytes when already
+ * read (async sources). options: blockSize, cacheBytes (the lazy file's block cache), timeLimit (ms).
+ */
+export async function openHdf5(file, head, options = {}) {
+  const handle = await openHandle(file, options);
+  if (head) handle.lazy.seed(0, head);
+  return new Hdf5Reader(handle);
+}
