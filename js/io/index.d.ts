@@ -43,9 +43,15 @@ export interface IoOptions {
   maxRetryDelay?: number;
   /** Send If-Range on later ranges (default: yes, except cross-origin in browsers, where it costs a preflight). */
   ifRange?: boolean;
+  /**
+   * Ask for a file's tail as a suffix range (`bytes=-n`: its size and tail in one request; Parquet's
+   * footer). Default: yes, except cross-origin in browsers, where a suffix range is not
+   * CORS-safelisted and would cost a preflight: there a HEAD tells the size first.
+   */
+  suffixRange?: boolean;
 }
 
-export const IO_DEFAULTS: Readonly<Required<Omit<IoOptions, 'signal' | 'headers' | 'fetch' | 'name' | 'ifRange'>>>;
+export const IO_DEFAULTS: Readonly<Required<Omit<IoOptions, 'signal' | 'headers' | 'fetch' | 'name' | 'ifRange' | 'suffixRange'>>>;
 
 export interface SizedReadable {
   size(): number | Promise<number>;

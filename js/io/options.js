@@ -15,6 +15,7 @@ export const DEFAULTS = Object.freeze({
   retryDelay: 200, // ms: first backoff step (doubles per attempt, with jitter)
   maxRetryDelay: 10000, // ms: cap on any backoff and on a server's Retry-After
   ifRange: undefined, // send If-Range on later ranges; default: yes, except cross-origin in browsers
+  suffixRange: undefined, // readTail asks for `bytes=-n` (size and tail at once); default: yes, except cross-origin in browsers
 });
 
 const positive = (v) => typeof v === 'number' && v > 0;
@@ -35,6 +36,7 @@ const CHECKS = {
   retryDelay: nonNegative,
   maxRetryDelay: nonNegative,
   ifRange: (v) => v === undefined || typeof v === 'boolean',
+  suffixRange: (v) => v === undefined || typeof v === 'boolean',
 };
 
 /** Options merged over the defaults; TypeError for unknown names, RangeError for bad values. */

@@ -1,7 +1,10 @@
 // readTail: a file's last n bytes and its size from one request. Over HTTP that is one suffix
-// range (`Range: bytes=-n`, a CORS-safelisted header like every Range): the answer's
-// Content-Range gives the size, so a reader whose metadata sits at the end of the file (Parquet's
-// footer) needs no HEAD or first-byte probe before it. Other sources know their size already.
+// range (`Range: bytes=-n`): the answer's Content-Range gives the size, so a reader whose metadata
+// sits at the end of the file (Parquet's footer) needs no HEAD or first-byte probe before it.
+// Cross-origin in a browser it is not sent by default: the Fetch standard safelists only ranges
+// with a start (`bytes=a-` or `bytes=a-b`), so a suffix range would cost a CORS preflight (and
+// fail where the server does not allow Range); there the size comes from a HEAD first, unless
+// options.suffixRange says the server allows it. Other sources know their size already.
 import { IoError } from './errors.js';
 
 // http.js's convention: an error another attempt may cure carries `retryable`.
@@ -68,7 +71,8 @@ function suffixSize(backend, response, body, n) {
 export async function readTail(file, n, opts = {}) {
   if (!Number.isSafeInteger(n) || n <= 0) throw new RangeError(`readTail: n must be a positive integer, got ${n}`);
   const backend = file._backend;
-  if (backend.kind === 'http' && backend.sizeSync() === null && !backend.whole) {
+  const suffix = backend.kind === 'http' && (backend.opts.suffixRange ?? !backend.crossOrigin);
+  if (suffix && backend.sizeSync() === null && !backend.whole) {
     const tail = await httpTail(backend, n, opts.signal);
     if (tail !== null) {
       tail.size ??= await file.size(opts); // Content-Range hidden: a HEAD tells the size

@@ -96,6 +96,17 @@ describe('over HTTP', () => {
     file.close();
   });
 
+  test('suffixRange: false (the default cross-origin in browsers, where bytes=-n is not CORS-safelisted) asks HEAD, then a range with a start', async () => {
+    server.handler = (req, res) => serveRange(req, res, DATA);
+    const file = openFile(`${server.base}/f.bin`, { ...FAST, suffixRange: false });
+    const tail = await readTail(file, 3000);
+    expect([tail.size, tail.start]).toEqual([10000, 7000]);
+    expect(same(tail.bytes, DATA.subarray(7000))).toBe(true);
+    expect(server.state.log.map((l) => [l.method, l.range])).toEqual([['HEAD', null], ['GET', 'bytes=7000-9999']]);
+    file.close();
+    expect(() => openFile(`${server.base}/f.bin`, { suffixRange: 'yes' })).toThrow(RangeError);
+  });
+
   test('a Content-Range that is not the tail is retried, then an IoError', async () => {
     server.handler = (req, res) => {
       res.writeHead(206, { 'Content-Range': 'bytes 0-99/10000', 'Content-Length': '100' });
