@@ -90,7 +90,7 @@ export function drawAxes(ctx, width, height, x0, x1, y0, y1, { xLabel = indexLab
   const widest = yTicks.reduce((w, t) => Math.max(w, ctx.measureText(yLabel(t)).width), 0);
   const left = Math.round(Math.min(180, Math.max(PAD.left, widest + 30)));
   const pw = width - left - PAD.right;
-  Object.assign(ctx.canvas.dataset, { plotLeft: String(left), plotWidth: String(pw) });
+  Object.assign(ctx.canvas.dataset, { plotLeft: String(left), plotWidth: String(pw), xName: xName ?? '', yName: yName ?? '' });
   ctx.strokeStyle = c.grid;
   ctx.fillStyle = c.text;
   ctx.lineWidth = 1;

@@ -28,12 +28,28 @@ export function fillKv(table, rows) {
   );
 }
 
+// A scrolling table box is marked data-overflow="yes" while its table is wider than it (style.css
+// then says so): on a phone the scrollbar stays hidden until touched.
+function markOverflow(wrap) {
+  wrap.dataset.overflow = wrap.scrollWidth > wrap.clientWidth + 1 ? 'yes' : '';
+}
+const overflowWatch = typeof ResizeObserver === 'function' ? new ResizeObserver((entries) => entries.forEach((e) => markOverflow(e.target))) : null;
+
 /** Fills a table with a header row and body rows (arrays of cells); rowClass(i) optional. */
 export function fillGrid(table, headers, rows, rowClass = () => undefined) {
   table.replaceChildren(
     el('thead', {}, el('tr', {}, headers.map((h) => el('th', { scope: 'col' }, h)))),
     el('tbody', {}, rows.map((cells, i) => el('tr', { class: rowClass(i) }, cells.map((c) => el('td', {}, c))))),
   );
+  // A table filled before it is placed in its box is looked at once it is.
+  const watch = () => {
+    const wrap = table.closest('.table-wrap');
+    if (!wrap) return false;
+    overflowWatch?.observe(wrap);
+    markOverflow(wrap);
+    return true;
+  };
+  if (!watch() && typeof requestAnimationFrame === 'function') requestAnimationFrame(watch);
 }
 
 export function formatBytes(n) {

@@ -156,7 +156,7 @@ export function drawHeatmap(canvas, { rows, cols, values, scale, notStored, x, y
   const { ctx, width, height } = sizeCanvas(canvas);
   const c = colors();
   const ph0 = Math.max(1, height - TOP - BOTTOM - 2);
-  const yTicks = (rows * 14 <= ph0 ? null : y.ticks?.(Math.max(2, Math.floor(ph0 / 56)))) ?? tickCells(rows, ph0, 14);
+  const yTicks = (rows * 14 <= ph0 ? null : y.ticks?.(Math.max(4, Math.floor(ph0 / 45)))) ?? tickCells(rows, ph0, 14);
   const left = leftMargin(ctx, yTicks.map((r) => y.label(r)));
   const pw = Math.max(1, Math.floor(width - left - RIGHT - 2));
   const ph = Math.max(1, Math.floor(ph0));
@@ -197,6 +197,8 @@ export function drawHeatmap(canvas, { rows, cols, values, scale, notStored, x, y
   ctx.fillStyle = c.text;
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
+  // The labels drawn, kept on the canvas for scripts (a canvas's text cannot be read back).
+  const drawn = { x: [], y: [] };
   let lastY = -Infinity;
   for (const r of yTicks) {
     const ty = y0 + ((r + 0.5) / rows) * h;
@@ -204,11 +206,12 @@ export function drawHeatmap(canvas, { rows, cols, values, scale, notStored, x, y
     lastY = ty;
     ctx.fillRect(left - 3, Math.round(ty), 3, 1);
     ctx.fillText(fitText(ctx, y.label(r), left - 26), left - 5, ty);
+    drawn.y.push([r, y.label(r)]);
   }
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
   let lastRight = -Infinity;
-  const xTicks = (cols * 60 <= w ? null : x.ticks?.(Math.max(2, Math.floor(w / 90)))) ?? tickCells(cols, w, 60);
+  const xTicks = (cols * 60 <= w ? null : x.ticks?.(Math.max(4, Math.floor(w / 90)))) ?? tickCells(cols, w, 60);
   for (const col of xTicks) {
     const tx = x0 + ((col + 0.5) / cols) * w;
     const text = fitText(ctx, x.label(col), 140);
@@ -218,9 +221,11 @@ export function drawHeatmap(canvas, { rows, cols, values, scale, notStored, x, y
     lastRight = at + half;
     ctx.fillRect(Math.round(tx), y0 + h + 1, 1, 3);
     ctx.fillText(text, at, y0 + h + 5);
+    drawn.x.push([col, x.label(col)]);
   }
   drawXName(ctx, x.name, x0, w, y0 + h + 36);
   drawYName(ctx, y.name, 2, y0, h);
+  Object.assign(canvas.dataset, { xName: x.name, yName: y.name, xTicks: JSON.stringify(drawn.x), yTicks: JSON.stringify(drawn.y) });
   return { left: x0, top: y0, w, h, cellWidth: w / cols, cellHeight: h / rows };
 }
 
@@ -268,6 +273,7 @@ export function drawColorBar(canvas, scale, { title = '', label = formatApprox }
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
   let lastRight = -Infinity;
+  const drawn = [];
   for (const t of scale.ticks) {
     const x = side + position(t) * (span - 1);
     const text = label(t);
@@ -277,5 +283,7 @@ export function drawColorBar(canvas, scale, { title = '', label = formatApprox }
     lastRight = at + half;
     ctx.fillRect(Math.round(x), barTop + barH, 1, 4);
     ctx.fillText(text, at, barTop + barH + 5);
+    drawn.push(text);
   }
+  Object.assign(canvas.dataset, { title, scale: scale.kind, labels: JSON.stringify(drawn) });
 }

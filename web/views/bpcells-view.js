@@ -210,10 +210,11 @@ function resetHeatReadout() {
 }
 
 // The readout for the cell under a pointer: row and column with their names, and the exact value.
+// False when no cell is there.
 function readCell(point) {
-  if (!heat) return;
+  if (!heat) return false;
   const at = heatmapCellAt($('bp-heatmap'), heat.geometry, heat.rn, heat.cn, point);
-  if (!at) return;
+  if (!at) return false;
   const { r, c } = at;
   const rowName = current?.rowNames[heat.r0 + r];
   const colName = current?.colNames[heat.c0 + c];
@@ -221,6 +222,7 @@ function readCell(point) {
   const readout = $('bp-heat-readout');
   readout.textContent = `row ${heat.r0 + r}${rowName ? ` (${rowName})` : ''}, column ${heat.c0 + c}${colName ? ` (${colName})` : ''}: ${value}`;
   readout.dataset.value = value;
+  return true;
 }
 
 function wireHeatmap(canvas) {
@@ -231,7 +233,10 @@ function wireHeatmap(canvas) {
     pointer = { clientX: e.clientX, clientY: e.clientY };
     readCell(e);
   });
-  canvas.addEventListener('pointerleave', () => (pointer = null));
+  canvas.addEventListener('pointerleave', (e) => {
+    // The last value read stays readable; the next data will not be read at a pointer that left.
+    if (e.pointerType !== 'touch') pointer = null;
+  });
   canvas.addEventListener('pointerup', (e) => readCell(e)); // a tap reads too
   $('bp-csv').addEventListener('click', () => saveBlock('csv'));
   $('bp-npy').addEventListener('click', () => saveBlock('npy'));
@@ -295,8 +300,7 @@ export async function showBlock() {
   wireHeatmap($('bp-heatmap'));
   $('bp-heatmap').style.height = `${Math.max(220, Math.min(520, rn * 8 + 60))}px`;
   drawBlock();
-  if (pointer) readCell(pointer);
-  else resetHeatReadout();
+  if (!(pointer && readCell(pointer))) resetHeatReadout();
   $('bp-heat-summary').textContent =
     `rows ${r0} to ${r0 + rn - 1}, columns ${c0} to ${c0 + cn - 1}: ${formatInt(nonzero)} non-zeros, from ${formatValue(matrix.dtype, lo)} to ${formatValue(matrix.dtype, hi)}; ` +
     `${scale.describe}. Read with ${matrix.stats.requests - before.requests} requests, ${formatBytes(matrix.stats.bytes - before.bytes)}.`;

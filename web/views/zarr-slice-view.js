@@ -54,6 +54,7 @@ export function wireSlice(options) {
     readCell(e);
   });
   canvas.addEventListener('pointerleave', (e) => {
+    // The last value read stays readable; the next data will not be read at a pointer that left.
     if (e.pointerType !== 'touch') pointer = null;
   });
   canvas.addEventListener('pointerup', (e) => {
@@ -226,8 +227,7 @@ function showHeat() {
   legend.dataset.scale = s.scale.kind;
   legend.dataset.notStored = s.notStored ? 'yes' : '';
   // The readout speaks of this slice: the cell under a resting pointer, else the hint.
-  if (pointer) readCell(pointer);
-  else resetReadout();
+  if (!(pointer && readCell(pointer))) resetReadout();
 }
 
 function drawHeat() {
