@@ -1,7 +1,7 @@
 // numdecode/worker: decode in Web Workers (browsers) or worker_threads (Node).
 import type { DecodedArray } from '../dtypes.js';
 import type { BuildInfo, InitOptions } from '../wasm/load.js';
-import type { PcoChunk, PcoFileInfo } from '../pco.js';
+import type { PcoChunk, PcoEncodeStandaloneOptions, PcoEncodeWrappedOptions, PcoFileInfo, PcoWrappedEncoding } from '../pco.js';
 
 /** A job: format is an export of numdecode ('pco', 'alp', 'bpcells', ...), op one of its functions. */
 export interface WorkerJob {
@@ -14,7 +14,9 @@ export interface WorkerJob {
 export type PcoJob =
   | { format: 'pco'; op: 'decode'; args: [Uint8Array] }
   | { format: 'pco'; op: 'decodeChunks'; args: [Uint8Array] }
-  | { format: 'pco'; op: 'inspect'; args: [Uint8Array] };
+  | { format: 'pco'; op: 'inspect'; args: [Uint8Array] }
+  | { format: 'pco'; op: 'encode'; args: [ArrayBufferView | readonly (number | bigint)[], PcoEncodeStandaloneOptions?] }
+  | { format: 'pco'; op: 'encodeWrapped'; args: [ArrayBufferView | readonly (number | bigint)[], PcoEncodeWrappedOptions?] };
 
 export interface RunOptions {
   /** Move the arguments' ArrayBuffers into the worker instead of copying (they detach here). */
@@ -56,6 +58,9 @@ export class WorkerPool {
   run(job: { format: 'pco'; op: 'decode'; args: [Uint8Array] }, options?: RunOptions): Promise<DecodedArray>;
   run(job: { format: 'pco'; op: 'decodeChunks'; args: [Uint8Array] }, options?: RunOptions): Promise<PcoChunk[]>;
   run(job: { format: 'pco'; op: 'inspect'; args: [Uint8Array] }, options?: RunOptions): Promise<PcoFileInfo>;
+  /** Encodes in the worker (its encoder module loads on the first encode job). */
+  run(job: { format: 'pco'; op: 'encode'; args: [ArrayBufferView | readonly (number | bigint)[], PcoEncodeStandaloneOptions?] }, options?: RunOptions): Promise<Uint8Array>;
+  run(job: { format: 'pco'; op: 'encodeWrapped'; args: [ArrayBufferView | readonly (number | bigint)[], PcoEncodeWrappedOptions?] }, options?: RunOptions): Promise<PcoWrappedEncoding>;
   run<T = unknown>(job: WorkerJob, options?: RunOptions): Promise<T>;
   /** Several jobs in one worker, one message each way. Rejects with the first failure (err.jobIndex). */
   runBatch<T = unknown>(jobs: WorkerJob[], options?: RunOptions): Promise<T[]>;

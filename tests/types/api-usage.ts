@@ -53,5 +53,16 @@ export async function example(bytes: Uint8Array, header: Uint8Array, meta: Uint8
   const api = await init();
   const again: Float64Array = api.pco.decode(bytes, { dtype: 'f64' });
 
-  return { simd, n, firstMode, bins, major, floats, big, halfBits, names, into, intoBig, fromBuffer, narrowed, narrowedView, kind, again };
+  // Encoding: promises; modes and deltas by kind or as inspect() reports them.
+  const encoded: Uint8Array = await pco.encode(new Float64Array(8), { level: 8, mode: { kind: 'floatMult', base: 0.01 }, delta: 'auto' });
+  await pco.encode(new BigInt64Array(4), { mode: { kind: 'intMult', base: 1000n }, delta: { kind: 'consecutive', order: 1 }, chunkSize: 1000 });
+  await pco.encode([1, 2, 3], { dtype: 'i32', mode: file.chunks[0].mode, delta: file.chunks[0].delta });
+  const wrappedOut = await pco.encodeWrapped(new Uint16Array(4), { dtype: 'f16', pageSizes: [2, 2] });
+  const pageBytes: Uint8Array = wrappedOut.pages[0].bytes;
+  // @ts-expect-error: chunk sizes belong to standalone files, page sizes to wrapped chunks
+  await pco.encodeWrapped(new Uint16Array(4), { chunkSize: 2 });
+  // @ts-expect-error: the mode kinds are checked
+  await pco.encode(new Float64Array(8), { mode: { kind: 'gcd' } });
+
+  return { simd, n, firstMode, bins, major, floats, big, halfBits, names, into, intoBig, fromBuffer, narrowed, narrowedView, kind, again, encoded, pageBytes };
 }
