@@ -140,6 +140,19 @@ function shardTask(store, layout, group, sink, signal) {
 }
 
 /**
+ * Tasks that hand every chunk of an unsharded selection to `sink.unread(item)` without fetching it:
+ * for a store the pool's workers read themselves (a local folder, js/zarr/local-store.js).
+ * @param {object} layout @param {import('./plan.js').DimPart[][]} parts
+ * @param {{unread: (item: ChunkItem) => Promise<void>}} sink
+ */
+export function* unreadTasks(layout, parts, sink) {
+  for (const chunk of chunkParts(parts)) {
+    const key = layout.chunkKey(chunk.map((p) => p.chunk));
+    yield () => sink.unread(item(chunk, key));
+  }
+}
+
+/**
  * The tasks that fetch every chunk a selection touches and hand it to `sink`. A generator: tasks
  * are made as the scheduler asks for them. A task may resolve to more tasks (a shard's ranges
  * once its index is known).

@@ -52,36 +52,55 @@ export class LocalStore {
     return file;
   }
 
-  #read(key, signal, fn) {
+  // zarrita wants promises: the answer of a read done now, or its failure.
+  #answer(signal, fn) {
     signal?.throwIfAborted();
     try {
-      return Promise.resolve(fn(this.#file(key)));
+      return Promise.resolve(fn());
     } catch (err) {
-      if (NOT_THERE.has(err?.code)) return Promise.resolve(undefined);
       return Promise.reject(err);
+    }
+  }
+
+  /**
+   * The whole file of `key` read now, or undefined when there is none (what get() answers; a
+   * read's workers call it for the chunks they decode).
+   * @returns {Uint8Array | undefined}
+   */
+  readSync(key) {
+    let fd;
+    try {
+      fd = this.#fs.openSync(this.#file(key), 'r');
+    } catch (err) {
+      if (NOT_THERE.has(err?.code)) return undefined;
+      throw err;
+    }
+    try {
+      // One read into a kept buffer answers most chunks: open, read, close, where a read of the
+      // file's size first (readFileSync) would also stat it.
+      const first = this.#fs.readSync(fd, scratch, 0, scratch.length, 0);
+      if (first < scratch.length) return scratch.slice(0, first);
+      return readAll(this.#fs, fd, this.#fs.fstatSync(fd).size);
+    } finally {
+      this.#fs.closeSync(fd);
     }
   }
 
   /** The whole file of `key`, or undefined when there is none. */
   get(key, options) {
-    return this.#read(key, options?.signal, (file) => {
-      const fd = this.#fs.openSync(file, 'r');
-      try {
-        // One read into a kept buffer answers most chunks: open, read, close, where a read of the
-        // file's size first (readFileSync) would also stat it.
-        const first = this.#fs.readSync(fd, scratch, 0, scratch.length, 0);
-        if (first < scratch.length) return scratch.slice(0, first);
-        return readAll(this.#fs, fd, this.#fs.fstatSync(fd).size);
-      } finally {
-        this.#fs.closeSync(fd);
-      }
-    });
+    return this.#answer(options?.signal, () => this.readSync(key));
   }
 
   /** {offset, length} or {suffixLength} of the file of `key`, or undefined when there is none. */
   getRange(key, range, options) {
-    return this.#read(key, options?.signal, (file) => {
-      const fd = this.#fs.openSync(file, 'r');
+    return this.#answer(options?.signal, () => {
+      let fd;
+      try {
+        fd = this.#fs.openSync(this.#file(key), 'r');
+      } catch (err) {
+        if (NOT_THERE.has(err?.code)) return undefined;
+        throw err;
+      }
       try {
         const size = this.#fs.fstatSync(fd).size;
         const start = 'suffixLength' in range ? Math.max(0, size - range.suffixLength) : range.offset;

@@ -15,16 +15,20 @@ const MAX_BATCH_BYTES = 4 * 1024 * 1024;
 const MESSAGES_PER_WORKER = 2;
 // Compressed bytes held (waiting or in the workers) before a fetch is made to wait.
 const BUDGET_BYTES = 16 * 1024 * 1024;
+// Chunks the workers read themselves, waiting or in the workers, before the planning waits.
+const BUDGET_UNREAD = 4096;
 
 const isShared = (buffer) => typeof SharedArrayBuffer === 'function' && buffer instanceof SharedArrayBuffer;
 
 /**
  * @param {{run: Function, size: number}} pool
  * @param {{layout: object, geometry: {shape: number[], strides: number[]}, data: ArrayBufferView,
- *   outBytes: Uint8Array, signal?: AbortSignal, placed: (bytes: number) => void}} read
- *   placed: called for each chunk once its values are in the output
+ *   outBytes: Uint8Array, signal?: AbortSignal, placed: (bytes: number) => void, root?: string,
+ *   missing: (item: object) => void}} read
+ *   placed: called for each chunk once its values are in the output; root: the local folder the
+ *   workers read the chunks from (then decodeUnread() hands chunks over); missing: a chunk they found absent
  */
-export function poolDecoder(pool, { layout, geometry, data, outBytes, signal, placed }) {
+export function poolDecoder(pool, { layout, geometry, data, outBytes, signal, placed, root, missing }) {
   const shared = isShared(data.buffer);
   const width = layout.bytesPerElement;
   const chunkValues = layout.chunkShape.reduce((a, b) => a * b, 1);
@@ -35,9 +39,11 @@ export function poolDecoder(pool, { layout, geometry, data, outBytes, signal, pl
   let inFlight = 0;
   let failure = null;
   let draining = null; // {resolve, reject} once every chunk has been handed over
+  const budget = root === undefined ? BUDGET_BYTES : BUDGET_UNREAD;
+  const weight = (c) => (c.bytes ? c.bytes.length : 1);
 
   function settle() {
-    while (waiting.length && (failure || held <= BUDGET_BYTES)) {
+    while (waiting.length && (failure || held <= budget)) {
       const w = waiting.shift();
       if (failure) w.reject(failure);
       else w.resolve();
@@ -54,29 +60,36 @@ export function poolDecoder(pool, { layout, geometry, data, outBytes, signal, pl
     const boxLength = batch[0].box.length;
     const stride = 2 + boxLength + 1 + batch[0].place.counts.length;
     const meta = new Float64Array(batch.length * stride);
-    const input = new Uint8Array(batch.reduce((n, c) => n + c.bytes.length, 0));
+    const input = root === undefined ? new Uint8Array(batch.reduce((n, c) => n + c.bytes.length, 0)) : null;
     let at = 0;
     batch.forEach((c, i) => {
-      input.set(c.bytes, at);
-      meta.set([at, c.bytes.length, ...c.box, c.place.base, ...c.place.counts], i * stride);
-      at += c.bytes.length;
+      input?.set(c.bytes, at);
+      meta.set([at, c.bytes?.length ?? 0, ...c.box, c.place.base, ...c.place.counts], i * stride);
+      at += c.bytes?.length ?? 0;
     });
+    const weights = batch.reduce((n, c) => n + weight(c), 0);
     const output = shared ? { buffer: data.buffer, byteOffset: data.byteOffset, byteLength: data.byteLength } : null;
-    const description = { dtype: layout.pcoDtype, width, boxLength, shape: geometry.shape, keys: batch.map((c) => c.key), dataset: layout.path, output };
+    const description = { dtype: layout.pcoDtype, width, boxLength, shape: geometry.shape, keys: batch.map((c) => c.key), dataset: layout.path, output, root };
     pool.run({ format: 'zarr', op: 'decodeBoxes', args: [input, meta, description] }, { transfer: true, signal }).then(
-      (boxes) => {
+      (result) => {
         inFlight--;
-        held -= at;
+        held -= weights;
+        const absent = new Set(result.missing);
+        let k = 0;
         batch.forEach((c, i) => {
-          if (!shared) placeBox(outBytes, width, geometry, c.place.base, c.place.counts, boxes[i]);
-          placed(c.bytes.length);
+          if (absent.has(i)) {
+            missing(c.item);
+            return;
+          }
+          if (!shared) placeBox(outBytes, width, geometry, c.place.base, c.place.counts, result.boxes[k]);
+          placed(result.sizes[k++]);
         });
         flush();
         settle();
       },
       (err) => {
         inFlight--;
-        held -= at;
+        held -= weights;
         failure ??= err;
         settle();
       },
@@ -91,14 +104,24 @@ export function poolDecoder(pool, { layout, geometry, data, outBytes, signal, pl
       const full = pendingValues >= BATCH_VALUES || draining !== null;
       if (!(idle || (full && inFlight < MESSAGES_PER_WORKER * pool.size))) return;
       const batch = [pending.shift()];
-      let bytes = batch[0].bytes.length;
-      while (pending.length && batch.length * chunkValues < BATCH_VALUES && bytes + pending[0].bytes.length <= MAX_BATCH_BYTES) {
-        bytes += pending[0].bytes.length;
+      let bytes = weight(batch[0]);
+      while (pending.length && batch.length * chunkValues < BATCH_VALUES && bytes + weight(pending[0]) <= MAX_BATCH_BYTES) {
+        bytes += weight(pending[0]);
         batch.push(pending.shift());
       }
       pendingValues -= batch.length * chunkValues;
       send(batch);
     }
+  }
+
+  function hand(chunk) {
+    if (failure) return Promise.reject(failure);
+    pending.push(chunk);
+    pendingValues += chunkValues;
+    held += weight(chunk);
+    flush();
+    if (held <= budget) return Promise.resolve();
+    return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
   }
 
   return {
@@ -109,13 +132,11 @@ export function poolDecoder(pool, { layout, geometry, data, outBytes, signal, pl
      * @param {{base: number, counts: number[]}} place
      */
     decode(key, bytes, box, place) {
-      if (failure) return Promise.reject(failure);
-      pending.push({ key, bytes, box, place });
-      pendingValues += chunkValues;
-      held += bytes.length;
-      flush();
-      if (held <= BUDGET_BYTES) return Promise.resolve();
-      return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+      return hand({ key, bytes, box, place });
+    },
+    /** The same for a chunk the workers read themselves (root given): `item` goes to missing() if it is absent. */
+    decodeUnread(item, box, place) {
+      return hand({ key: item.key, bytes: null, box, place, item });
     },
     /** Sends what is left and resolves once every chunk is in the output; rejects with the first failure. */
     drain() {

@@ -1,28 +1,46 @@
 // The worker's side of a Zarr read in a worker pool (job format 'zarr', see js/worker/worker.js):
 // decodes a batch of pcodec chunks and places each one's box straight into the shared output, or,
 // without a SharedArrayBuffer, sends the packed boxes back (moved, not copied) for the caller to place.
+// The chunks come in the message, or, from a local folder, the worker reads them itself: reading
+// small files costs as much CPU as decoding them, and that way it is spread over the workers too.
 import { ensureFormat } from '../wasm/load.js';
 import { decodeBox, releaseBoxScratch } from './chunk-decode.js';
+import { LocalStore } from './local-store.js';
 import { outputGeometry, placeBox } from './place.js';
 
+const stores = new Map(); // root -> LocalStore
+
 /**
- * @param {Uint8Array} input the batch's chunks back to back
+ * @param {Uint8Array | null} input the batch's chunks back to back (null: read them from batch.root)
  * @param {Float64Array} meta per chunk: offset, length, box (boxLength values), output base, counts
  * @param {{dtype: string, width: number, boxLength: number, shape: number[], keys: string[], dataset: string,
- *   output: {buffer: SharedArrayBuffer, byteOffset: number, byteLength: number} | null}} batch
- * @returns {Promise<Uint8Array[] | null>} the packed boxes when there is no shared output
+ *   root?: string, output: {buffer: SharedArrayBuffer, byteOffset: number, byteLength: number} | null}} batch
+ * @returns {Promise<{boxes: Uint8Array[] | null, missing: number[], sizes: number[]}>} boxes: the packed
+ *   boxes when there is no shared output; missing: the chunks not stored (read here); sizes: bytes read
  */
 export async function decodeBoxes(input, meta, batch) {
   await ensureFormat('pco');
-  const { dtype, width, boxLength, shape, keys, dataset, output } = batch;
+  const { dtype, width, boxLength, shape, keys, dataset, output, root } = batch;
   const geometry = outputGeometry(shape);
   const out = output ? new Uint8Array(output.buffer, output.byteOffset, output.byteLength) : null;
   const stride = 2 + boxLength + 1 + shape.length;
-  const boxes = out ? null : [];
+  const store = root === undefined ? null : stores.get(root) ?? stores.set(root, new LocalStore(root)).get(root);
+  const result = { boxes: out ? null : [], missing: [], sizes: [] };
   try {
     for (let i = 0; i < keys.length; i++) {
       const at = i * stride;
-      const bytes = input.subarray(meta[at], meta[at] + meta[at + 1]);
+      let bytes;
+      try {
+        bytes = store ? store.readSync(keys[i]) : input.subarray(meta[at], meta[at] + meta[at + 1]);
+      } catch (err) {
+        err.file = keys[i];
+        throw err;
+      }
+      if (bytes === undefined) {
+        result.missing.push(i);
+        continue;
+      }
+      result.sizes.push(bytes.length);
       const box = Uint32Array.from(meta.subarray(at + 2, at + 2 + boxLength));
       let packed;
       try {
@@ -38,11 +56,11 @@ export async function decodeBoxes(input, meta, batch) {
       } else {
         const copy = new Uint8Array(packed.length); // out of wasm memory, to be moved to the caller
         copy.set(packed);
-        boxes.push(copy);
+        result.boxes.push(copy);
       }
     }
   } finally {
     releaseBoxScratch();
   }
-  return boxes;
+  return result;
 }

@@ -13,8 +13,9 @@
 import { CODES, NumdecodeError, abortError } from '../errors.js';
 import { ensureFormat } from '../wasm/load.js';
 import { boxParams, decodeBox, releaseBoxScratch } from './chunk-decode.js';
-import { fetchTasks } from './fetch.js';
+import { fetchTasks, unreadTasks } from './fetch.js';
 import { arrayLayout } from './layout.js';
+import { LocalStore } from './local-store.js';
 import { fillBox, outputGeometry, packDecodedChunk, placeBox } from './place.js';
 import { dimensionParts, normalizeSelection, partCount, selectionShape } from './plan.js';
 import { poolDecoder } from './pool-decode.js';
@@ -194,14 +195,19 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
   let sink;
   let finish = async () => {};
   let drain = async () => {};
+  let tasks = () => fetchTasks(array.store, layout, parts, sink, signal);
   if (pool !== undefined) {
-    const decoder = poolDecoder(pool, { layout, geometry, data, outBytes, signal, placed: progress });
+    // From a local folder the workers read the chunks themselves (unsharded arrays).
+    const root = array.store instanceof LocalStore && !layout.shard ? array.store.root : undefined;
+    const decoder = poolDecoder(pool, { layout, geometry, data, outBytes, signal, placed: progress, root, missing });
     // A batch fails as a whole; the worker's error names the chunk that failed.
     const failed = (err) => chunkError(layout, err?.file ?? layout.path, err);
     sink = {
       chunk: (item, bytes) => decoder.decode(item.key, bytes, boxOf(item.parts), placement(item.parts)).catch((err) => Promise.reject(failed(err))),
+      unread: (item) => decoder.decodeUnread(item, boxOf(item.parts), placement(item.parts)).catch((err) => Promise.reject(failed(err))),
       missing,
     };
+    if (root !== undefined) tasks = () => unreadTasks(layout, parts, sink);
     drain = () => decoder.drain().catch((err) => Promise.reject(failed(err)));
     finish = async () => decoder.close();
   } else if (layout.pco) {
@@ -244,7 +250,7 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
   }
   const limit = concurrency ?? DEFAULT_CONCURRENCY;
   try {
-    await runTasks(fetchTasks(array.store, layout, parts, sink, signal), limit, signal, aborted);
+    await runTasks(tasks(), limit, signal, aborted);
     await drain();
   } finally {
     await finish();

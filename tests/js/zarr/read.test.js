@@ -4,10 +4,12 @@
 // read the array (shards indexed at the start; float16 without Float16Array).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import FileSystemStore from '@zarrita/storage/fs';
+import { cpSync, mkdtempSync, rmSync, truncateSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import * as zarr from 'zarrita';
 import { init } from '../../../js/index.js';
-import { read, registerPcodec } from '../../../js/zarr.js';
+import { LocalStore, read, registerPcodec } from '../../../js/zarr.js';
 import { float16BitsStore } from '../../../js/zarr/float16-bits.js';
 import { bytesOf, corpusRoot, expectSameBytes, readBytes, readJson, sha256 } from '../helpers/corpus.js';
 
@@ -297,6 +299,36 @@ describe('in a worker pool', () => {
     await expect(read(arr, { pool })).rejects.toMatchObject({ file: '/tp/1.1.1', dataset: '/tp' });
     // The pool is still usable.
     expect((await read(arr, { pool, selection: [0] })).shape).toEqual([181, 360]);
+  });
+
+  test('from a LocalStore the workers read the chunk files themselves: missing chunks filled, shared or not', async () => {
+    const local = new LocalStore(path.join(zarrDir, 'stores', 'era5_like_v3.zarr'));
+    let gets = 0;
+    const get = local.get.bind(local);
+    local.get = (key, options) => (key.includes('/c/') && gets++, get(key, options));
+    for (const name of ['t2m', 'tp']) {
+      const arr = await zarr.open(zarr.root(local).resolve(name), { kind: 'array' });
+      for (const selection of [null, [zarr.slice(4, 7), zarr.slice(50, 150), null]]) {
+        const want = await zarr.get(await open('era5_like_v3.zarr', name), selection);
+        expectSameAsZarrita(await read(arr, { selection, pool }), want, `local ${name}`);
+        expectSameAsZarrita(await read(arr, { selection, pool, into: new Float32Array(want.data.length) }), want, `local ${name} into`);
+      }
+    }
+    expect(gets).toBe(0); // no chunk went through this thread
+    const labels = await zarr.open(zarr.root(new LocalStore(path.join(zarrDir, 'stores', 'sharded_v3.zarr'))).resolve('labels'), { kind: 'array' });
+    expectSameAsZarrita(await read(labels, { pool }), await zarr.get(labels), 'local sharded (fetched here)');
+  });
+
+  test('a damaged chunk file a worker read names its key and the array', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'numdecode-zarr-read-'));
+    try {
+      cpSync(path.join(zarrDir, 'stores', 'era5_like_v3.zarr'), dir, { recursive: true });
+      truncateSync(path.join(dir, 't2m/c/3/0/1'), 200);
+      const arr = await zarr.open(zarr.root(new LocalStore(dir)).resolve('t2m'), { kind: 'array' });
+      await expect(read(arr, { pool })).rejects.toMatchObject({ code: 'ERR_BAD_DATA', file: '/t2m/c/3/0/1', dataset: '/t2m' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('workers: N starts a pool for the read and stops it after', async () => {
