@@ -2,11 +2,10 @@
 // through the page and the numbers it shows are checked against the same file decoded here in
 // Node with the package API. Also: damaged files show an error, BPCells fetches only what it
 // needs, the page makes no request to any host but 127.0.0.1, and a phone-sized screen works.
-// Screenshots go to test-output/screenshots/ (and to docs/screenshots/ with
-// NUMDECODE_UPDATE_SCREENSHOTS=1).
+// Screenshots go to test-output/screenshots/ (docs/screenshots/ comes from demo-views.e2e.test.js).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -16,7 +15,6 @@ import { corpusRoot, projectRoot, readJson } from '../helpers/corpus.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const shotsDir = path.join(projectRoot, 'test-output', 'screenshots');
-const docsShotsDir = path.join(projectRoot, 'docs', 'screenshots');
 const samplesDir = path.join(projectRoot, 'web', 'samples');
 
 let server;
@@ -67,13 +65,8 @@ afterAll(async () => {
   expect(pageErrors).toEqual([]);
 });
 
-async function screenshot(name, { docs = false, fullPage = true } = {}) {
-  const file = path.join(shotsDir, `${name}.png`);
-  await page.screenshot({ path: file, fullPage });
-  if (docs && process.env.NUMDECODE_UPDATE_SCREENSHOTS === '1') {
-    mkdirSync(docsShotsDir, { recursive: true });
-    copyFileSync(file, path.join(docsShotsDir, `${name}.png`));
-  }
+async function screenshot(name, { fullPage = true } = {}) {
+  await page.screenshot({ path: path.join(shotsDir, `${name}.png`), fullPage });
 }
 
 /** Opens a URL through the page's URL box and waits for the page to finish with it. */
@@ -208,7 +201,7 @@ test('first load shows a real sample, with build information', async () => {
     const file = 'bench_f64_sensor_2m.pco';
     await openUrl(`../corpus/pco/${file}`, 'auto');
     await page.click('#pco-tree details[data-chunk="0"] details summary'); // a bins table
-    await screenshot('pco', { docs: true });
+    await screenshot('pco');
     const readout = () => page.textContent('#view-pco .readout');
     expect(await readout()).toBe('showing values 0 to 1999999 of 2000000');
     await page.focus('#view-pco canvas.chart');
@@ -349,7 +342,7 @@ describe('ALP', () => {
     expect(await page.textContent('#alp-bits-readout')).toMatch(/^vector 1: values 1024 to 2047, exponent \d+, factor \d+/);
     expect(await page.textContent('#view-alp .readout')).toBe('showing values 1024 to 2047 of 1000000');
     await page.click('#view-alp button:text("Reset")');
-    await screenshot('alp', { docs: true });
+    await screenshot('alp');
   }, 120000);
 
   test('every corpus page: count, min, max, first values and exceptions match the decoder', async () => {
@@ -458,18 +451,17 @@ describe('BPCells', () => {
     // the zero just above it.
     await page.locator('#bp-heatmap').scrollIntoViewIfNeeded();
     const box = await page.locator('#bp-heatmap').boundingBox();
-    const cellW = Number(await page.getAttribute('#bp-heatmap', 'data-cell-width'));
-    const cellH = Number(await page.getAttribute('#bp-heatmap', 'data-cell-height'));
+    const { left, top, cellWidth, cellHeight } = await page.evaluate(() => ({ ...document.getElementById('bp-heatmap').dataset }));
     const first = await matrix.read(0, 1);
     const rowNames = await matrix.rowNames();
     const [colName] = await matrix.colNames();
     const r = first.index[0];
     expect(r).toBeGreaterThan(0);
     for (const [row, value] of [[r, Number(first.val[0])], [r - 1, 0]]) {
-      await page.mouse.move(box.x + 1 + cellW / 2, box.y + 1 + (row + 0.5) * cellH);
+      await page.mouse.move(box.x + Number(left) + Number(cellWidth) / 2, box.y + Number(top) + (row + 0.5) * Number(cellHeight));
       expect(await page.textContent('#bp-heat-readout')).toBe(`row ${row} (${rowNames[row]}), column 0 (${colName}): ${value}`);
     }
-    await screenshot('bpcells', { docs: true });
+    await screenshot('bpcells');
   }, 120000);
 
   test('a directory URL without its trailing slash is found by its version file', async () => {

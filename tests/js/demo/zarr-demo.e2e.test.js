@@ -3,16 +3,15 @@
 // shown, a 1-D plot, a 2-D heatmap and the value under the cursor against the expected arrays,
 // the chunk requests of a slice (only the chunks it covers), a pcodec chunk opened in the Pco
 // view, and that an array zarrita cannot read is refused by name without taking the page down.
-// Screenshot: test-output/screenshots/zarr.png (docs/screenshots/zarr.png with NUMDECODE_UPDATE_SCREENSHOTS=1).
+// Screenshot: test-output/screenshots/zarr.png (docs/screenshots/ comes from demo-views.e2e.test.js).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import Zstd from 'numcodecs/zstd';
 import path from 'node:path';
 import { chromiumAvailable, openBrowser } from '../helpers/chromium.js';
 import { corpusRoot, projectRoot, sha256 } from '../helpers/corpus.js';
 import { openZarr } from '../../../js/zarr-explore/explorer.js';
-import { formatApprox } from '../../../web/lib/values.js';
 
 const zarrDir = path.join(corpusRoot, 'zarr-pcodec');
 const manifest = JSON.parse(readFileSync(path.join(zarrDir, 'expected/manifest.json'), 'utf8'));
@@ -107,13 +106,28 @@ async function selectArray(p) {
 const meta = () => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('#zarr-meta td')].map((td) => [td.dataset.field, td.textContent])));
 const summary = () => page.evaluate(() => ({ ...document.getElementById('zarr-slice-summary').dataset }));
 
-/** Points at heatmap cell (row r, column c) and returns the readout's {index, value}. */
-async function valueAt(r, c) {
+/** Where heatmap cell (row r, column c) is on the page (the image's origin and cell size are on the canvas). */
+async function cellPoint(r, c) {
   await page.locator('#zarr-heatmap').scrollIntoViewIfNeeded();
   const box = await page.locator('#zarr-heatmap').boundingBox();
-  const { cellWidth, cellHeight } = await page.evaluate(() => ({ ...document.getElementById('zarr-heatmap').dataset }));
-  await page.mouse.move(box.x + 1 + (c + 0.5) * Number(cellWidth), box.y + 1 + (r + 0.5) * Number(cellHeight));
+  const { left, top, cellWidth, cellHeight } = await page.evaluate(() => ({ ...document.getElementById('zarr-heatmap').dataset }));
+  return { x: box.x + Number(left) + (c + 0.5) * Number(cellWidth), y: box.y + Number(top) + (r + 0.5) * Number(cellHeight) };
+}
+
+/** Points at heatmap cell (row r, column c) and returns the readout's {index, value, notStored, coords}. */
+async function valueAt(r, c) {
+  const { x, y } = await cellPoint(r, c);
+  await page.mouse.move(x, y);
   return page.evaluate(() => ({ ...document.getElementById('zarr-heat-readout').dataset }));
+}
+
+/** Points at a fraction of the line plot's width and returns its readout's {index, value} (the exact value text). */
+async function lineValueAt(fraction) {
+  await page.locator('#zarr-line').scrollIntoViewIfNeeded();
+  const box = await page.locator('#zarr-line').boundingBox();
+  const { plotLeft, plotWidth } = await page.evaluate(() => ({ ...document.getElementById('zarr-line').dataset }));
+  await page.mouse.move(box.x + Number(plotLeft) + fraction * Number(plotWidth), box.y + box.height / 2);
+  return page.evaluate(() => ({ text: document.getElementById('zarr-line-readout').textContent, ...document.getElementById('zarr-line-readout').dataset }));
 }
 
 async function setIndex(dim, value) {
@@ -160,9 +174,14 @@ describeIf('Zarr view', () => {
       'chunk-key-encoding': 'default, separator "/"', 'fill-value': '"NaN"', dims: 'time, latitude, longitude',
     });
     expect(await page.$$eval('#zarr-codecs tbody tr', (rows) => rows.map((r) => [...r.cells].slice(0, 3).map((c) => c.textContent)))).toEqual([['numcodecs.pcodec', 'codec', 'numdecode']]);
-    // The default slice t2m[0, :, :] covers chunks (0, 0..1, 0..1).
+    // The default slice t2m[0, :, :] covers chunks (0, 0..1, 0..1); the coordinate arrays named by
+    // its dimensions (time, latitude, longitude) are read whole, one chunk each, for the axes.
     expect(await summary()).toMatchObject({ slice: '0,:,:', covered: '4', requests: '4' });
-    expect(chunkRequests.sort()).toEqual(['era5_like_v3.zarr/t2m/c/0/0/0', 'era5_like_v3.zarr/t2m/c/0/0/1', 'era5_like_v3.zarr/t2m/c/0/1/0', 'era5_like_v3.zarr/t2m/c/0/1/1']);
+    expect(chunkRequests.sort()).toEqual([
+      'era5_like_v3.zarr/latitude/c/0', 'era5_like_v3.zarr/longitude/c/0',
+      'era5_like_v3.zarr/t2m/c/0/0/0', 'era5_like_v3.zarr/t2m/c/0/0/1', 'era5_like_v3.zarr/t2m/c/0/1/0', 'era5_like_v3.zarr/t2m/c/0/1/1',
+      'era5_like_v3.zarr/time/c/0',
+    ]);
     // The four chunks were decoded in the worker pool (its completed jobs, as the page shows them).
     await page.waitForFunction(() => Number(document.getElementById('zarr-pool').dataset.completed) >= 4, null, { timeout: 10000, polling: 50 });
     const t2m = await expectedArray('era5_like_v3.zarr', 't2m');
@@ -177,12 +196,11 @@ describeIf('Zarr view', () => {
     expect(await summary()).toMatchObject({ slice: '5,:,:', covered: '4', requests: '4' });
     expect(chunkRequests).toContain('era5_like_v3.zarr/t2m/c/5/1/0');
     const missing = await valueAt(150, 20);
-    expect(missing).toEqual({ index: '5,150,20', value: 'NaN' });
+    expect(missing).toMatchObject({ index: '5,150,20', value: 'NaN', notStored: 'yes' });
     expect(Number.isNaN(at(5, 150, 20))).toBe(true);
     const stored = await valueAt(20, 200);
     expect(sameValue('float32', stored.value, at(5, 20, 200))).toBe(true);
     await page.screenshot({ path: path.join(shotsDir, 'zarr.png'), fullPage: true });
-    if (process.env.NUMDECODE_UPDATE_SCREENSHOTS === '1') copyFileSync(path.join(shotsDir, 'zarr.png'), path.join(projectRoot, 'docs/screenshots/zarr.png'));
   });
 
   test('a 1-D array as the line plot: the value under the cursor', async () => {
@@ -190,24 +208,20 @@ describeIf('Zarr view', () => {
     expect(await page.isVisible('#zarr-line')).toBe(true);
     expect(await summary()).toMatchObject({ slice: ':', covered: '1', requests: '1' });
     const lat = await expectedArray('era5_like_v3.zarr', 'latitude');
-    await page.locator('#zarr-line').scrollIntoViewIfNeeded();
-    const box = await page.locator('#zarr-line').boundingBox();
     for (const fraction of [0.1, 0.5, 0.9]) {
-      await page.mouse.move(box.x + 64 + fraction * (box.width - 76), box.y + box.height / 2);
-      const text = await page.textContent('#zarr-line-readout');
-      const m = /^value\[(\d+)\] = (.+)$/.exec(text);
-      expect(m).not.toBeNull();
-      expect(m[2]).toBe(formatApprox(lat.values[Number(m[1])]));
+      const shown = await lineValueAt(fraction);
+      expect(sameValue('float64', shown.value, lat.values[Number(shown.index)])).toBe(true);
+      // Named, with its unit: latitude[i] = 45°N (or 45°S for -45).
+      const v = lat.values[Number(shown.index)];
+      expect(shown.text).toBe(`latitude[${shown.index}] = ${Math.abs(v)}°${v < 0 ? 'S' : 'N'}`);
     }
   });
 
   test('a pcodec chunk opens in the Pco view, and the way back', async () => {
     await selectArray('/t2m');
-    await page.locator('#zarr-heatmap').scrollIntoViewIfNeeded();
-    const box = await page.locator('#zarr-heatmap').boundingBox();
-    const { cellWidth, cellHeight } = await page.evaluate(() => ({ ...document.getElementById('zarr-heatmap').dataset }));
     // Cell (100, 200) of time 0 lies in chunk (0, 1, 1), stored whole: 1 x 91 x 180 values (the edge padded).
-    await waitForAction(() => page.mouse.click(box.x + 1 + 200.5 * Number(cellWidth), box.y + 1 + 100.5 * Number(cellHeight)));
+    const cell = await cellPoint(100, 200);
+    await waitForAction(() => page.mouse.click(cell.x, cell.y));
     expect(await page.isVisible('#view-pco')).toBe(true);
     expect(await page.textContent('#pco-title')).toMatch(/t2m chunk 0\.1\.1/);
     expect(await page.textContent('#pco-values [data-stat=count]')).toBe('16,380');
@@ -230,12 +244,9 @@ describeIf('Zarr view', () => {
     await setRole(1, 'x', '0,:,0');
     expect(await page.isVisible('#zarr-line')).toBe(true);
     expect(await summary()).toMatchObject({ covered: '2', requests: '2' });
-    await page.locator('#zarr-line').scrollIntoViewIfNeeded();
-    const box = await page.locator('#zarr-line').boundingBox();
-    await page.mouse.move(box.x + 64 + 0.3 * (box.width - 76), box.y + box.height / 2);
-    const m = /^value\[(\d+)\] = (.+)$/.exec(await page.textContent('#zarr-line-readout'));
-    expect(m).not.toBeNull();
-    expect(m[2]).toBe(formatApprox(at(0, Number(m[1]), 0)));
+    const line = await lineValueAt(0.3);
+    expect(sameValue('float32', line.value, at(0, Number(line.index), 0))).toBe(true);
+    expect(line.text).toMatch(new RegExp(`^t2m\\[0, ${line.index}, 0\\] = ${line.value} K at latitude \\d+°[NS], time 2024-01-01, longitude 0°E$`));
     // Longitude as y: rows are longitudes, columns latitudes.
     await setRole(2, 'y', '0,:,:');
     expect(await page.evaluate(() => ({ ...document.getElementById('zarr-heatmap').dataset }))).toMatchObject({ rows: '360', cols: '181' });
@@ -308,13 +319,9 @@ describeIf('Zarr view', () => {
       // Zoom in far enough that one value is under the cursor.
       await page.focus('#zarr-line');
       for (let i = 0; i < 10; i++) await page.keyboard.press('+');
-      await page.locator('#zarr-line').scrollIntoViewIfNeeded();
-    const box = await page.locator('#zarr-line').boundingBox();
-      await page.mouse.move(box.x + 64 + 0.5 * (box.width - 76), box.y + box.height / 2);
-      const m = /^value\[(\d+)\] = (.+)$/.exec(await page.textContent('#zarr-line-readout'));
-      expect(m).not.toBeNull();
-      const v = want.values[Number(m[1])];
-      expect(m[2]).toBe(formatApprox(dtype === 'float16' ? halfToNumber(v) : Number(v)));
+      const shown = await lineValueAt(0.5);
+      expect(shown.index).toBeDefined();
+      expect(sameValue(dtype, shown.value, want.values[Number(shown.index)])).toBe(true);
     }
   });
 
@@ -325,12 +332,8 @@ describeIf('Zarr view', () => {
     await selectArray('/zstd_f32');
     expect(await page.$$eval('#zarr-codecs tbody tr', (rows) => rows.map((r) => [...r.cells].slice(0, 3).map((c) => c.textContent)))).toEqual([['bytes', 'codec', 'zarrita'], ['zstd', 'codec', 'zarrita + numcodecs']]);
     expect(await summary()).toMatchObject({ covered: '2', requests: '2' });
-    await page.locator('#zarr-line').scrollIntoViewIfNeeded();
-    const box = await page.locator('#zarr-line').boundingBox();
-    await page.mouse.move(box.x + 64 + 0.75 * (box.width - 76), box.y + box.height / 2);
-    const m = /^value\[(\d+)\] = (.+)$/.exec(await page.textContent('#zarr-line-readout'));
-    expect(m).not.toBeNull();
-    expect(m[2]).toBe(formatApprox(ZSTD_VALUES[Number(m[1])]));
+    const shown = await lineValueAt(0.75);
+    expect(sameValue('float32', shown.value, ZSTD_VALUES[Number(shown.index)])).toBe(true);
     // Not pcodec: the Pco view is not offered that chunk.
     await waitForAction(() => page.click('#zarr-chunk-form button[type=submit]'), { error: true });
     expect(await page.isVisible('#view-pco')).toBe(false);

@@ -11,7 +11,7 @@ import { corpusRoot, projectRoot } from './corpus.js';
 export const CHROMIUM = process.env.NUMDECODE_CHROMIUM ?? '/usr/bin/chromium';
 export const chromiumAvailable = existsSync(CHROMIUM);
 
-const ARGS = [
+export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -32,7 +32,7 @@ export async function openBrowser(mounts = []) {
   const profile = mkdtempSync(path.join(os.tmpdir(), 'numdecode-chromium-'));
   let context;
   try {
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ARGS });
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
   } catch (err) {
     server.close();
     rmSync(profile, { recursive: true, force: true });
