@@ -14,15 +14,13 @@ const ELEM_BYTES = { u32: 4, u64: 8, f32: 4, f64: 8 };
 const ELEM_TYPE_CODE = { u32: 0, u64: 1, f32: 2, f64: 3 }; // numdecode_bpcells_check_header's codes
 const utf8 = new TextEncoder();
 
-/** The BPCells module's calls: its errors become BpcellsErrors naming the file (the binding's, else `details`). */
+/** The BPCells module's calls: its errors become BpcellsErrors, err.file the array file the binding names. */
 export const callBpcells = wasmCaller('bpcells', BpcellsError);
 
 /** Throws (BpcellsError, file = name) unless `bytes` begins with the header of an array of `type`. */
 export function checkHeader(bytes, type, name) {
-  callBpcells(
-    [bytes.subarray(0, HEADER), utf8.encode(name)],
-    (p, l, namePtr, nameLen) => getModule('bpcells')._numdecode_bpcells_check_header(p, l, ELEM_TYPE_CODE[type] ?? -1, namePtr, nameLen),
-    { file: name },
+  callBpcells([bytes.subarray(0, HEADER), utf8.encode(name)], (p, l, namePtr, nameLen) =>
+    getModule('bpcells')._numdecode_bpcells_check_header(p, l, ELEM_TYPE_CODE[type] ?? -1, namePtr, nameLen),
   );
 }
 

@@ -7,7 +7,7 @@
 // out after each call. Measured on the 3.8M-entry corpus matrix: each call costs ~1-2 µs besides its
 // work, and 64-256 KiB pieces (copied out while in cache) ran 0.6-1.2 ms slower per whole read than
 // 1 MiB ones: the copy out is no faster from cache, the extra calls cost.
-import { binding } from '../wasm/call.js';
+import { asFormatError, binding } from '../wasm/call.js';
 import { wasmInput } from '../wasm/inputs.js';
 import { getModule } from '../wasm/load.js';
 import { BpcellsError, CODES } from '../errors.js';
@@ -19,18 +19,7 @@ export const VARIANT = { plain: 0, m1: 1, d1: 2, d1z: 3 };
 const BLOCK_WORDS = 1 << 20; // packed words per copied block: 4 MiB of wasm memory at most
 const BLOCK_CHUNKS = 8192; // chunks per block: their offsets and starts are copied in too
 const PIECE_CHUNKS = 2048; // JS targets: values per call (1 MiB)
-const STREAM_CODE = { index: 0, val: 1 };
-
-// Plain Errors from the module become BpcellsError with their code and, as `file`, the array file
-// the message starts with ("index_idx: chunk 25000 spans ..."), else the stream's packed words
-// ("index: value ... out of range" came out of index_data).
-function decodeError(err, run) {
-  if (err instanceof BpcellsError) return err;
-  const message = err?.message ?? String(err);
-  const file = /^(\w+):/.exec(message)?.[1];
-  const suffix = file?.startsWith(`${run.stream}_`) ? file.slice(run.stream.length) : '_data';
-  return new BpcellsError(message, { code: err?.code, file: `${run.name}${suffix}`, cause: err });
-}
+const utf8 = new TextEncoder();
 
 /** A wasmInput of `bytes`, or a BpcellsError (ERR_OUTPUT_LIMIT) naming what it was for. */
 export function inputBuffer(bytes, what) {
@@ -55,7 +44,7 @@ function blockEnd(abs, cb, nchunks, copied) {
 }
 
 /**
- * run (null for no values): {variant, name ('index' | 'val'), firstChunk, abs (Uint32Array or Float64Array of
+ * run (null for no values): {variant, name (the stream as errors call it: 'index', '/mat/val'), firstChunk, abs (Uint32Array or Float64Array of
  * nchunks+1 absolute word offsets), starts (Uint8Array, 4 bytes per chunk, d1/d1z), skip (values
  * before the first wanted one), count}. words: the packed words [abs[0], abs[nchunks]) as {ptr}
  * (in wasm memory), {bytes: Uint8Array} or {read(a, b, target)} (reads words [a, b) synchronously
@@ -77,17 +66,19 @@ export function decodeRun(run, words, target, limit) {
   const idxBytes = 4 * (blockChunks + 1);
   const startsBytes = starts.length ? 4 * blockChunks : 0;
   const outBytes = out ? 4 * Math.min(count, PIECE_CHUNKS * CHUNK) : 0;
-  const buffer = inputBuffer(dataBytes + idxBytes + startsBytes + outBytes, run.name);
+  const name = utf8.encode(run.name); // what the module's errors call the stream (err.file: its file)
+  const buffer = inputBuffer(dataBytes + idxBytes + startsBytes + outBytes + name.length, run.name);
   const base = buffer.bytes.byteOffset;
   const idxPtr = base + dataBytes; // dataBytes is whole words: 4-byte aligned
   const startsPtr = idxPtr + idxBytes;
   const outPtr = startsPtr + startsBytes;
-  const stream = STREAM_CODE[run.stream];
+  const namePtr = outPtr + outBytes;
+  mod.HEAPU8.set(name, namePtr);
   const call = (...args) => {
     try {
       decodeTo(...args);
     } catch (err) {
-      throw decodeError(err, run);
+      throw asFormatError(err, BpcellsError);
     }
   };
   try {
@@ -108,7 +99,7 @@ export function decodeRun(run, words, target, limit) {
       if (startsBytes) mod.HEAPU8.set(starts.subarray(4 * cb, 4 * ce), startsPtr);
       const dataLen = 4 * (wb - wa);
       if (!out) {
-        call(variant, dataPtr, dataLen, idxPtr, ce - cb, startsPtr, firstChunk + cb, lo - cb * CHUNK, hi - lo, limit, stream, target.ptr + 4 * (lo - skip));
+        call(variant, dataPtr, dataLen, idxPtr, ce - cb, startsPtr, firstChunk + cb, lo - cb * CHUNK, hi - lo, limit, namePtr, name.length, target.ptr + 4 * (lo - skip));
         cb = ce;
         continue;
       }
@@ -117,7 +108,7 @@ export function decodeRun(run, words, target, limit) {
         const pc = Math.floor(v / CHUNK);
         const ve = Math.min(hi, (pc + PIECE_CHUNKS) * CHUNK);
         const k = pc - cb;
-        call(variant, dataPtr, dataLen, idxPtr + 4 * k, Math.ceil(ve / CHUNK) - pc, startsPtr + (startsBytes ? 4 * k : 0), firstChunk + pc, v - pc * CHUNK, ve - v, limit, stream, outPtr);
+        call(variant, dataPtr, dataLen, idxPtr + 4 * k, Math.ceil(ve / CHUNK) - pc, startsPtr + (startsBytes ? 4 * k : 0), firstChunk + pc, v - pc * CHUNK, ve - v, limit, namePtr, name.length, outPtr);
         out.set(new Uint32Array(mod.HEAPU8.buffer, outPtr, ve - v), v - skip);
         v = ve;
       }

@@ -14,12 +14,14 @@ import { Matrix } from './matrix.js';
 import { PackedStream, residentRegistry } from './packed-stream.js';
 
 const DEFAULT_PREFETCH = 4 * 1024 * 1024;
+const utf8 = new TextEncoder();
 const DEFAULT_RESIDENT = 16 * 1024 * 1024; // the I/O layer's default cacheBytes
 
 // The version file -> {text, packed, dtype, format} (checked in C++: src/bpcells/matrix.cpp).
 function parseVersion(bytes, label) {
   const mod = getModule('bpcells');
-  return JSON.parse(callBpcells([bytes], (p, l) => textAt(mod, mod._numdecode_bpcells_parse_version(p, l)), { file: label }));
+  const parse = (p, l, namePtr, nameLen) => textAt(mod, mod._numdecode_bpcells_parse_version(p, l, namePtr, nameLen));
+  return JSON.parse(callBpcells([bytes, utf8.encode(label)], parse));
 }
 
 function parseStorageOrder(bytes, label) {

@@ -138,7 +138,7 @@ export class PackedStream {
       );
     }
     const words = await this.data.part(w0, w1);
-    return { variant: this.variant, stream: this.prefix, name: this.label, firstChunk: c0, abs, starts: startsBytes, words, skip: p0 - c0 * CHUNK, count: p1 - p0 };
+    return { variant: this.variant, name: this.label, firstChunk: c0, abs, starts: startsBytes, words, skip: p0 - c0 * CHUNK, count: p1 - p0 };
   }
 
   // For the decode step (synchronous, so no other read replaces the range meanwhile): the run's

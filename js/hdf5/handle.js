@@ -5,8 +5,8 @@
 // read bytes not yet fetched are set aside, the file handle is closed (HDF5 forgets whatever it
 // parsed from unfetched bytes), the missing blocks of all of them are fetched together, and they
 // run again. Operations issued together (Promise.all in a reader) thus share requests. Every call
-// runs under a memory budget and, in Node, a time limit; a failure becomes an Hdf5Error naming
-// the object (`file`: the dataset path or the HDF5 file) with HDF5's own diagnosis as the message.
+// runs under a memory budget and, in Node, a time limit; a failure becomes an Hdf5Error naming the
+// file (`file`) and the object (`dataset`: "/mat/idxptr") with HDF5's own diagnosis as the message.
 import { Hdf5Error, NumdecodeError } from '../errors.js';
 import { LazyHdf5File } from './lazy-file.js';
 import { getRuntime } from './runtime.js';
@@ -67,12 +67,17 @@ export class Hdf5Handle {
     return this.file.name;
   }
 
+  // An error's fields: the file, and the object (`what`) when it is one of the file's.
+  _where(what) {
+    return what === this.name ? { file: this.name } : { file: this.name, dataset: what };
+  }
+
   /**
    * Runs fn(Module, fileId) until it completes without missing bytes. `what` names the object
    * for errors; fn's own NumdecodeErrors pass through, other failures become Hdf5Errors.
    */
   run(what, fn, { readAhead = true, bytes = 0 } = {}) {
-    if (this.closed) return Promise.reject(new Hdf5Error(`${this.name}: the HDF5 file was closed`, { file: what }));
+    if (this.closed) return Promise.reject(new Hdf5Error(`${this.name}: the HDF5 file was closed`, this._where(what)));
     return new Promise((resolve, reject) => {
       this.queue.push({ what, fn, resolve, reject, passes: 0, readAhead, allowance: MEMORY_SLACK + 2 * bytes });
       if (!this.pumping) this._pump();
@@ -109,18 +114,18 @@ export class Hdf5Handle {
       // Interrupted mid-call: this runtime's state is unknown, so the next open loads a fresh one.
       this.rt.broken ??= err;
       this.fileId = null;
-      return new Hdf5Error(`${what}: ${err.message} reading ${this.name}; the file is likely damaged (HDF5 looped)`, { file: op.what });
+      return new Hdf5Error(`${what}: ${err.message} reading ${this.name}; the file is likely damaged (HDF5 looped)`, this._where(op.what));
     }
     if (err instanceof WebAssembly.RuntimeError || this.rt.broken) {
       this.rt.broken ??= err;
       return new Hdf5Error(`${what}: the HDF5 library failed (${err?.message ?? err}) reading ${this.name}; the file is damaged`, {
-        file: op.what,
+        ...this._where(op.what),
         cause: err,
       });
     }
     const detail = diag.length ? diag.slice(-2).reverse().join(': ') : (err?.message ?? String(err));
     const where = op.what === this.name ? '(HDF5)' : `(HDF5, in ${this.name})`;
-    return new Hdf5Error(`${what}: ${detail} ${where}`, { file: op.what, cause: err });
+    return new Hdf5Error(`${what}: ${detail} ${where}`, { ...this._where(op.what), cause: err });
   }
 
   async _pump() {
@@ -187,7 +192,7 @@ export class Hdf5Handle {
         this.passes += 1;
         const over = again.filter((op) => ++op.passes > MAX_PASSES);
         for (const op of over) {
-          op.reject(new Hdf5Error(`${op.what}: still missing bytes of ${this.name} after ${MAX_PASSES} fetch rounds`, { file: op.what }));
+          op.reject(new Hdf5Error(`${op.what}: still missing bytes of ${this.name} after ${MAX_PASSES} fetch rounds`, this._where(op.what)));
         }
         const retry = again.filter((op) => op.passes <= MAX_PASSES);
         // Read-ahead doubles with each pass an operation has needed (capped), so that a read

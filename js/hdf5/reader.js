@@ -1,8 +1,8 @@
 // Operations on one HDF5 file through h5wasm (an Hdf5Handle, handle.js): its groups, object
 // types, string attributes, dataset metadata, element ranges of 1-D datasets and strings. Every
 // read is bounded by what the file could hold, so a damaged length field fails here rather than
-// allocating gigabytes. Errors are Hdf5Errors naming the object (`file`: "/mat/idxptr",
-// "/mat@version").
+// allocating gigabytes. Errors are Hdf5Errors naming the file (`file`) and the object (`dataset`:
+// "/mat/idxptr", "/mat@version").
 import { Hdf5Error } from '../errors.js';
 import { openHandle } from './handle.js';
 
@@ -64,9 +64,10 @@ function decodeStrings(M, ptr, n, md) {
   return out;
 }
 
-function malloc(M, bytes, what) {
+// `where`: the fields naming the object ({file, dataset}, Hdf5Reader.where).
+function malloc(M, bytes, where) {
   const ptr = M._malloc(Math.max(1, bytes));
-  if (!ptr) throw new Hdf5Error(`${what}: cannot allocate ${bytes} bytes in the HDF5 heap`, { file: what });
+  if (!ptr) throw new Hdf5Error(`${where.dataset}: cannot allocate ${bytes} bytes in the HDF5 heap`, where);
   return ptr;
 }
 
@@ -80,6 +81,11 @@ export class Hdf5Reader {
 
   get name() {
     return this.handle.name;
+  }
+
+  /** An error's fields for the object at `path` of this file. */
+  where(path) {
+    return { file: this.name, dataset: path };
   }
 
   /** True when the file reads synchronously (local files, buffers): no fetch rounds, no read-ahead to plan. */
@@ -133,15 +139,15 @@ export class Hdf5Reader {
       if (!M.get_attribute_names(fid, path).includes(name)) return null;
       const md = M.get_attribute_metadata(fid, path, name);
       if (md.type !== H5T_STRING) {
-        throw new Hdf5Error(`${label}: is ${describeType(md)}, expected a string`, { file: label });
+        throw new Hdf5Error(`${label}: is ${describeType(md)}, expected a string`, this.where(label));
       }
       const n = md.total_size;
       if (!(md.shape?.length === 0 || (md.shape?.length === 1 && n === 1))) {
-        throw new Hdf5Error(`${label}: holds ${n} values (shape [${md.shape}]), expected one string`, { file: label });
+        throw new Hdf5Error(`${label}: holds ${n} values (shape [${md.shape}]), expected one string`, this.where(label));
       }
       const bytes = md.size * Math.max(1, n);
-      if (bytes > 1 << 20) throw new Hdf5Error(`${label}: ${bytes} bytes, too large for a version string`, { file: label });
-      const ptr = malloc(M, bytes, label);
+      if (bytes > 1 << 20) throw new Hdf5Error(`${label}: ${bytes} bytes, too large for a version string`, this.where(label));
+      const ptr = malloc(M, bytes, this.where(label));
       try {
         const status = M.get_attribute_data(fid, path, name, BigInt(ptr));
         if (status < 0) throw new Error('H5Aread failed');
@@ -162,7 +168,7 @@ export class Hdf5Reader {
         const leaf = path.slice(path.lastIndexOf('/') + 1);
         if (!M.get_names(fid, parent, false).includes(leaf)) return null;
         if (M.get_type(fid, path) !== M.H5G_DATASET) {
-          throw new Hdf5Error(`${path}: is not a dataset`, { file: path });
+          throw new Hdf5Error(`${path}: is not a dataset`, this.where(path));
         }
         const md = M.get_dataset_metadata(fid, path);
         const filters = M.get_dataset_filters(fid, path);
@@ -184,13 +190,11 @@ export class Hdf5Reader {
     const n = i1 - i0;
     const bytes = n * info.size;
     if (bytes > this._limit(info)) {
-      throw new Hdf5Error(`${path}: reading ${n} values (${bytes} bytes) would exceed what a ${this.size}-byte file can hold`, {
-        file: path,
-      });
+      throw new Hdf5Error(`${path}: reading ${n} values (${bytes} bytes) would exceed what a ${this.size}-byte file can hold`, this.where(path));
     }
     if (n === 0) return Promise.resolve(new Uint8Array(0));
     return this.handle.run(path, (M, fid) => {
-      const ptr = malloc(M, bytes, path);
+      const ptr = malloc(M, bytes, this.where(path));
       try {
         const status = M.get_dataset_data(fid, path, [BigInt(n)], [BigInt(i0)], [1n], BigInt(ptr));
         if (status < 0) throw new Error(`H5Dread failed for values [${i0}, ${i1})`);
@@ -208,11 +212,11 @@ export class Hdf5Reader {
     // A variable-length string takes at least 16 bytes of the file (its global-heap ID)
     // unless the dataset is compressed.
     if (bytes > this._limit(info) || (info.vlen && info.filters.length === 0 && n * 16 > this.size)) {
-      throw new Hdf5Error(`${path}: claims ${n} strings, more than a ${this.size}-byte file can hold`, { file: path });
+      throw new Hdf5Error(`${path}: claims ${n} strings, more than a ${this.size}-byte file can hold`, this.where(path));
     }
     if (n === 0) return Promise.resolve([]);
     return this.handle.run(path, (M, fid) => {
-      const ptr = malloc(M, bytes, path);
+      const ptr = malloc(M, bytes, this.where(path));
       let filled = false;
       try {
         const status = M.get_dataset_data(fid, path, null, null, null, BigInt(ptr));

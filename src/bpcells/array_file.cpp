@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "bpcells/file_error.hpp"
 #include "core/error.hpp"
 
 namespace numdecode::bpcells {
@@ -53,22 +54,22 @@ bool equals_magic(Bytes header, const char* magic) { return std::memcmp(header.d
 
 void check_array_header(Bytes header, ElemType expected, std::string_view name) {
   if (header.size() < kArrayHeaderBytes)
-    fail(name, ": file is ", header.size(), " bytes, shorter than the 8-byte array header");
+    fail_in(name, "file is ", header.size(), " bytes, shorter than the 8-byte array header");
   header = header.first(kArrayHeaderBytes);
   if (equals_magic(header, elem_magic(expected))) return;
   // BPCells writes the magic as one u64 in host order, so a big-endian writer reverses it.
   char swapped[8];
   std::reverse_copy(elem_magic(expected), elem_magic(expected) + 8, swapped);
   if (std::memcmp(header.data(), swapped, 8) == 0)
-    fail_unsupported(name, ": header \"", printable(header), "\" is a byte-swapped ", elem_magic(expected),
-         " (big-endian files are not supported)");
+    fail_file(ErrorKind::Unsupported, name, name, "header \"", printable(header), "\" is a byte-swapped ",
+              elem_magic(expected), " (big-endian files are not supported)");
   for (ElemType other : {ElemType::U32, ElemType::U64, ElemType::F32, ElemType::F64}) {
     if (equals_magic(header, elem_magic(other)))
-      fail(name, ": header is ", elem_magic(other), " (", elem_name(other), ") but this array must be ",
-           elem_magic(expected), " (", elem_name(expected), ")");
+      fail_in(name, "header is ", elem_magic(other), " (", elem_name(other),
+              ") but this array must be ", elem_magic(expected), " (", elem_name(expected), ")");
   }
-  fail(name, ": header \"", printable(header), "\" is not a BPCells array header (expected ",
-       elem_magic(expected), ")");
+  fail_in(name, "header \"", printable(header), "\" is not a BPCells array header (expected ",
+          elem_magic(expected), ")");
 }
 
 ArrayFile parse_array_file(Bytes file, ElemType expected, std::string_view name) {
@@ -76,8 +77,8 @@ ArrayFile parse_array_file(Bytes file, ElemType expected, std::string_view name)
   Bytes payload = file.subspan(kArrayHeaderBytes);
   const size_t size = elem_size(expected);
   if (payload.size() % size != 0)
-    fail(name, ": payload of ", payload.size(), " bytes is not a whole number of ", size, "-byte ",
-         elem_name(expected), " values (", payload.size() % size, " stray bytes)");
+    fail_in(name, "payload of ", payload.size(), " bytes is not a whole number of ", size,
+            "-byte ", elem_name(expected), " values (", payload.size() % size, " stray bytes)");
   return ArrayFile{expected, payload, payload.size() / size};
 }
 

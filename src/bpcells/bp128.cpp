@@ -5,6 +5,7 @@
 #include <cstring>
 #include <utility>
 
+#include "bpcells/file_error.hpp"
 #include "core/error.hpp"
 #include "core/simd.hpp"
 
@@ -307,33 +308,48 @@ namespace {
 [[gnu::noinline, gnu::cold]] void fail_chunk_words(std::string_view name, uint64_t chunk, uint64_t w0, uint64_t w1,
                                                    uint64_t data_words) {
   const uint64_t words = w1 - w0;
-  if (w1 < w0) fail(name, "_idx: offsets decrease at chunk ", chunk, " (", w0, " then ", w1, ")");
-  if (words % 4 != 0) fail(name, "_idx: chunk ", chunk, " spans ", words, " words, not a multiple of 4");
+  const std::string idx = stream_file(name, "_idx");
+  if (w1 < w0) fail_in(idx, "offsets decrease at chunk ", chunk, " (", w0, " then ", w1, ")");
+  if (words % 4 != 0) fail_in(idx, "chunk ", chunk, " spans ", words, " words, not a multiple of 4");
   if (words > 4 * 32)
-    fail(name, "_idx: chunk ", chunk, " spans ", words, " words, more than 128 (bit width ", words / 4, " > 32)");
-  fail(name, "_data: chunk ", chunk, " needs words [", w0, ", ", w1, ") but only ", data_words,
-       " words are present (truncated?)");
+    fail_in(idx, "chunk ", chunk, " spans ", words, " words, more than 128 (bit width ", words / 4, " > 32)");
+  fail_in(stream_file(name, "_data"), "chunk ", chunk, " needs words [", w0, ", ", w1, ") but only ", data_words,
+          " words are present (truncated?)");
 }
 
 [[gnu::noinline, gnu::cold]] void fail_value(std::string_view name, const uint32_t* values, uint64_t n,
                                              uint64_t first_position, uint64_t value_limit) {
   for (uint64_t i = 0; i < n; ++i)
     if (values[i] >= value_limit)
-      fail(name, ": value ", values[i], " at position ", first_position + i, " is out of range (must be < ",
-           value_limit, ")");
+      fail_file(ErrorKind::BadData, stream_file(name, "_data"), name, "value ", values[i], " at position ",
+                first_position + i, " is out of range (must be < ", value_limit, ")");
+}
+
+// decode_loop's checks of the run it is given, out of line for the same reason (one copy for the
+// three decode_loop instantiations).
+[[gnu::noinline, gnu::cold]] void fail_no_offsets(std::string_view name) {
+  fail_in(stream_file(name, "_idx"), "no chunk offsets given");
+}
+
+[[gnu::noinline, gnu::cold]] void fail_run(std::string_view name, uint64_t skip, uint64_t count, uint64_t first_chunk,
+                                           uint64_t nchunks, uint64_t starts_given) {
+  if (skip > nchunks * kChunkValues || count > nchunks * kChunkValues - skip)
+    fail_file(ErrorKind::BadData, stream_file(name, "_data"), name, "values [", skip, ", ", skip + count,
+              ") requested but chunks ", first_chunk, "..", first_chunk + nchunks, " hold only ",
+              nchunks * kChunkValues);
+  fail_in(stream_file(name, "_starts"), starts_given, " entries given for ", nchunks, " chunks");
 }
 
 template <class Unpack>
 void decode_loop(const ChunkRun& run, uint64_t skip, uint64_t count, uint32_t* out, uint64_t value_limit,
                  Unpack unpack) {
-  if (run.word_offsets.empty()) fail(run.name, ": no chunk offsets given");
+  if (run.word_offsets.empty()) [[unlikely]]
+    fail_no_offsets(run.name);
   const uint64_t nchunks = run.word_offsets.size() - 1;
-  if (skip > nchunks * kChunkValues || count > nchunks * kChunkValues - skip)
-    fail(run.name, ": values [", skip, ", ", skip + count, ") requested but chunks ", run.first_chunk, "..",
-         run.first_chunk + nchunks, " hold only ", nchunks * kChunkValues);
   const bool delta = run.variant == Variant::D1 || run.variant == Variant::D1Z;
-  if (delta && run.starts.size() / 4 < nchunks)
-    fail(run.name, "_starts: ", run.starts.size() / 4, " entries given for ", nchunks, " chunks");
+  const bool outside = skip > nchunks * kChunkValues || count > nchunks * kChunkValues - skip;
+  if (outside || (delta && run.starts.size() / 4 < nchunks)) [[unlikely]]
+    fail_run(run.name, skip, count, run.first_chunk, nchunks, run.starts.size() / 4);
   const uint64_t data_words = run.data.size() / 4;
 
   alignas(16) uint32_t tmp[kChunkValues];
@@ -377,17 +393,16 @@ void decode_chunks(const ChunkRun& run, uint64_t skip, uint64_t count, uint32_t*
 
 std::vector<uint64_t> resolve_word_offsets(Bytes idx_payload, std::span<const uint64_t> idx_offsets,
                                            std::string_view name) {
-  if (idx_payload.size() % 4 != 0) fail(name, "_idx: payload is not a whole number of u32 values");
+  const std::string idx = stream_file(name, "_idx"), offsets_file = stream_file(name, "_idx_offsets");
+  if (idx_payload.size() % 4 != 0) fail_in(idx, "payload is not a whole number of u32 values");
   const uint64_t n = idx_payload.size() / 4;
   if (idx_offsets.size() < 2)
-    fail(name, "_idx_offsets: ", idx_offsets.size(), " entries, need at least 2 (start and end)");
-  if (idx_offsets[0] != 0) fail(name, "_idx_offsets: first entry is ", idx_offsets[0], ", not 0");
+    fail_in(offsets_file, idx_offsets.size(), " entries, need at least 2 (start and end)");
+  if (idx_offsets[0] != 0) fail_in(offsets_file, "first entry is ", idx_offsets[0], ", not 0");
   for (size_t k = 1; k < idx_offsets.size(); ++k)
-    if (idx_offsets[k] < idx_offsets[k - 1])
-      fail(name, "_idx_offsets: entries decrease at position ", k);
+    if (idx_offsets[k] < idx_offsets[k - 1]) fail_in(offsets_file, "entries decrease at position ", k);
   if (idx_offsets.back() < n)
-    fail(name, "_idx_offsets: last entry ", idx_offsets.back(), " does not cover the ", n, " entries of ",
-         name, "_idx");
+    fail_in(offsets_file, "last entry ", idx_offsets.back(), " does not cover the ", n, " entries of ", idx);
   std::vector<uint64_t> out(n);
   size_t k = 0;  // idx[i] lies in segment k: [idx_offsets[k], idx_offsets[k+1])
   for (uint64_t i = 0; i < n; ++i) {
@@ -400,28 +415,28 @@ std::vector<uint64_t> resolve_word_offsets(Bytes idx_payload, std::span<const ui
 std::vector<uint32_t> decode_stream(Variant variant, Bytes data, Bytes idx_payload,
                                     std::span<const uint64_t> idx_offsets, Bytes starts, uint64_t count,
                                     std::string_view name, uint64_t value_limit, Kernel kernel) {
+  const std::string idx = stream_file(name, "_idx"), data_file = stream_file(name, "_data");
   const uint64_t nchunks = count / kChunkValues + (count % kChunkValues != 0);
   if (idx_payload.size() / 4 != nchunks + 1)
-    fail(name, "_idx: ", idx_payload.size() / 4, " entries, expected ", nchunks + 1, " for ", count,
-         " values (", nchunks, " chunks of 128)");
+    fail_in(idx, idx_payload.size() / 4, " entries, expected ", nchunks + 1, " for ", count, " values (", nchunks,
+            " chunks of 128)");
   const bool delta = variant == Variant::D1 || variant == Variant::D1Z;
   if (delta && starts.size() / 4 != nchunks)
-    fail(name, "_starts: ", starts.size() / 4, " entries, expected ", nchunks, " (one per chunk)");
-  if (data.size() % 4 != 0) fail(name, "_data: payload is not a whole number of u32 words");
+    fail_in(stream_file(name, "_starts"), starts.size() / 4, " entries, expected ", nchunks, " (one per chunk)");
+  if (data.size() % 4 != 0) fail_in(data_file, "payload is not a whole number of u32 words");
   const std::vector<uint64_t> offsets = resolve_word_offsets(idx_payload, idx_offsets, name);
-  if (offsets[0] != 0) fail(name, "_idx: first entry is ", offsets[0], ", not 0");
+  if (offsets[0] != 0) fail_in(idx, "first entry is ", offsets[0], ", not 0");
   // Check the whole table before decoding so that a bad last entry is reported as such.
   for (uint64_t c = 0; c < nchunks; ++c) {
     if (offsets[c + 1] < offsets[c])
-      fail(name, "_idx: offsets decrease at chunk ", c, " (", offsets[c], " then ", offsets[c + 1], ")");
+      fail_in(idx, "offsets decrease at chunk ", c, " (", offsets[c], " then ", offsets[c + 1], ")");
   }
   const uint64_t data_words = data.size() / 4;
   if (offsets[nchunks] > data_words)
-    fail(name, "_idx: chunks end at word ", offsets[nchunks], " but ", name, "_data holds only ", data_words,
-         " words (truncated?)");
+    fail_in(idx, "chunks end at word ", offsets[nchunks], " but ", data_file, " holds only ", data_words,
+            " words (truncated?)");
   if (offsets[nchunks] != data_words)
-    fail(name, "_data: ", data_words, " words but ", name, "_idx accounts for ", offsets[nchunks],
-         " (trailing data)");
+    fail_in(data_file, data_words, " words but ", idx, " accounts for ", offsets[nchunks], " (trailing data)");
 
   std::vector<uint32_t> out(count);
   if (count == 0) return out;

@@ -48,7 +48,7 @@ struct ChunkRun {
   std::span<const uint64_t> word_offsets;    // n+1 word offsets into data; chunk c is [w[c], w[c+1])
   Bytes starts;                              // n little-endian u32 first values (D1/D1Z only)
   uint64_t first_chunk = 0;                  // global index of the first chunk, for messages
-  std::string_view name = "stream";          // "index" or "val", for messages
+  std::string_view name = "stream";          // "index" or "val" (or "/mat/index"): its files are name + "_data", ...
 };
 
 // Decodes values [skip, skip+count) of the run's concatenated chunks into out[0..count).

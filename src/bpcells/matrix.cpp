@@ -3,6 +3,7 @@
 #include <cstring>
 #include <limits>
 
+#include "bpcells/file_error.hpp"
 #include "core/error.hpp"
 
 namespace numdecode::bpcells {
@@ -10,10 +11,9 @@ namespace numdecode::bpcells {
 namespace {
 
 // The single line of a one-value text file, without its '\n' / "\r\n".
-std::string single_line(Bytes file, const char* name) {
+std::string single_line(Bytes file, std::string_view name) {
   std::vector<std::string> lines = parse_string_array(file);
-  if (lines.size() != 1)
-    fail(name, ": expected exactly one line, found ", lines.size(), " (", file.size(), " bytes)");
+  if (lines.size() != 1) fail_in(name, "expected exactly one line, found ", lines.size(), " (", file.size(), " bytes)");
   return lines[0];
 }
 
@@ -37,9 +37,9 @@ ElemType value_elem_type(ValueType t) {
   return ElemType::U32;
 }
 
-Version parse_version(Bytes file) {
+Version parse_version(Bytes file, std::string_view name) {
   Version v;
-  v.text = single_line(file, "version");
+  v.text = single_line(file, name);
   std::string_view s = v.text;
   auto take = [&](std::string_view prefix) {
     if (s.substr(0, prefix.size()) != prefix) return false;
@@ -64,8 +64,8 @@ Version parse_version(Bytes file) {
     ok = false;
   }
   if (!ok)
-    fail("version: unsupported matrix version \"", v.text,
-         "\" (supported: {packed,unpacked}-{uint,float,double}-matrix-v{1,2})");
+    fail_in(name, "unsupported matrix version \"", v.text,
+            "\" (supported: {packed,unpacked}-{uint,float,double}-matrix-v{1,2})");
   return v;
 }
 
@@ -73,12 +73,12 @@ bool parse_storage_order_is_row(Bytes file) {
   const std::string order = single_line(file, "storage_order");
   if (order == "row") return true;
   if (order == "col") return false;
-  fail("storage_order: must be \"row\" or \"col\", found \"", order, "\"");
+  fail_in("storage_order", "must be \"row\" or \"col\", found \"", order, "\"");
 }
 
 std::array<uint32_t, 2> parse_shape(Bytes file) {
   ArrayFile a = parse_array_file(file, ElemType::U32, "shape");
-  if (a.count != 2) fail("shape: ", a.count, " entries, expected 2 (nrow, ncol)");
+  if (a.count != 2) fail_in("shape", a.count, " entries, expected 2 (nrow, ncol)");
   auto v = array_values<uint32_t>(a);
   return {v[0], v[1]};
 }
@@ -104,18 +104,18 @@ std::vector<std::string> required_arrays(const Version& v) {
 }
 
 void check_idxptr(std::span<const uint64_t> idxptr) {
-  if (idxptr.empty()) fail("idxptr: empty, needs at least one entry");
-  if (idxptr[0] != 0) fail("idxptr: first entry is ", idxptr[0], ", not 0");
+  if (idxptr.empty()) fail_in("idxptr", "empty, needs at least one entry");
+  if (idxptr[0] != 0) fail_in("idxptr", "first entry is ", idxptr[0], ", not 0");
   for (size_t i = 1; i < idxptr.size(); ++i)
     if (idxptr[i] < idxptr[i - 1])
-      fail("idxptr: not monotone, entry ", i, " (", idxptr[i], ") is less than entry ", i - 1, " (",
-           idxptr[i - 1], ")");
+      fail_in("idxptr", "not monotone, entry ", i, " (", idxptr[i], ") is less than entry ", i - 1, " (",
+              idxptr[i - 1], ")");
 }
 
 Matrix read_matrix(const FileReader& read_file, Kernel kernel) {
   auto need = [&](const std::string& name) {
     std::optional<std::vector<uint8_t>> bytes = read_file(name);
-    if (!bytes) fail(name, ": file missing from the matrix directory");
+    if (!bytes) fail_in(name, "file missing from the matrix directory");
     return std::move(*bytes);
   };
 
@@ -141,11 +141,11 @@ Matrix read_matrix(const FileReader& read_file, Kernel kernel) {
     // BPCells writes idxptr = [0, 0] for a matrix with no outer entries (its issue #305).
     if (outer == 0 && m.idxptr.size() == 2 && m.idxptr[0] == 0 && m.idxptr[1] == 0) m.idxptr.resize(1);
     if (m.idxptr.size() != outer + 1)
-      fail("idxptr: ", m.idxptr.size(), " entries, expected ", outer + 1, " for ", outer, " ", order);
+      fail_in("idxptr", m.idxptr.size(), " entries, expected ", outer + 1, " for ", outer, " ", order);
     check_idxptr(m.idxptr);
   }
   const uint64_t nnz = m.nnz();
-  if (nnz > 0 && inner == 0) fail("shape: ", nnz, " non-zeros but the inner dimension is 0");
+  if (nnz > 0 && inner == 0) fail_in("shape", nnz, " non-zeros but the inner dimension is 0");
 
   auto offsets_of = [&](const std::string& stream) -> std::vector<uint64_t> {
     if (m.version.format == 1) return {0, std::numeric_limits<uint64_t>::max()};
@@ -167,12 +167,12 @@ Matrix read_matrix(const FileReader& read_file, Kernel kernel) {
     const auto file = need("index");
     ArrayFile a = parse_array_file(file, ElemType::U32, "index");
     if (a.count != nnz)
-      fail("index: ", a.count, " entries but idxptr says ", nnz, " non-zeros",
-           a.count < nnz ? " (truncated)" : " (trailing data)");
+      fail_in("index", a.count, " entries but idxptr says ", nnz, " non-zeros",
+              a.count < nnz ? " (truncated)" : " (trailing data)");
     m.index = array_values<uint32_t>(a);
     for (uint64_t i = 0; i < nnz; ++i)
       if (m.index[i] >= inner)
-        fail("index: value ", m.index[i], " at position ", i, " is out of range (must be < ", inner, ")");
+        fail_in("index", "value ", m.index[i], " at position ", i, " is out of range (must be < ", inner, ")");
   }
 
   // val
@@ -188,17 +188,17 @@ Matrix read_matrix(const FileReader& read_file, Kernel kernel) {
     const auto file = need("val");
     ArrayFile a = parse_array_file(file, value_elem_type(m.version.value_type), "val");
     if (a.count != nnz)
-      fail("val: ", a.count, " entries but idxptr says ", nnz, " non-zeros",
-           a.count < nnz ? " (truncated)" : " (trailing data)");
+      fail_in("val", a.count, " entries but idxptr says ", nnz, " non-zeros",
+              a.count < nnz ? " (truncated)" : " (trailing data)");
     m.val.assign(a.payload.begin(), a.payload.end());
   }
 
   m.row_names = parse_string_array(need("row_names"));
   m.col_names = parse_string_array(need("col_names"));
   if (!m.row_names.empty() && m.row_names.size() != m.nrow)
-    fail("row_names: ", m.row_names.size(), " names for ", m.nrow, " rows");
+    fail_in("row_names", m.row_names.size(), " names for ", m.nrow, " rows");
   if (!m.col_names.empty() && m.col_names.size() != m.ncol)
-    fail("col_names: ", m.col_names.size(), " names for ", m.ncol, " columns");
+    fail_in("col_names", m.col_names.size(), " names for ", m.ncol, " columns");
   return m;
 }
 

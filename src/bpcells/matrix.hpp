@@ -28,8 +28,9 @@ struct Version {
   std::string text;
 };
 
-// The version file: exactly one line (a '\r' before the '\n' is allowed).
-Version parse_version(Bytes file);
+// The version file: exactly one line (a '\r' before the '\n' is allowed). `name` is what errors
+// call it (an HDF5 group's "/mat@version").
+Version parse_version(Bytes file, std::string_view name = "version");
 // Accepts exactly "col" or "row" (one line).
 bool parse_storage_order_is_row(Bytes file);
 // The shape file: UINT32v1 with exactly two entries [nrow, ncol].

@@ -13,6 +13,7 @@
 
 #include "bpcells/array_file.hpp"
 #include "bpcells/bp128.hpp"
+#include "bpcells/file_error.hpp"
 #include "bpcells/matrix.hpp"
 #include "core/error.hpp"
 #include "core/simd.hpp"
@@ -554,4 +555,39 @@ TEST(BpcellsCorpus, ZeroOuterQuirkAndNameCounts) {
   // Names: 0 or one per row.
   files["row_names"] = text("a\nb\n");
   EXPECT_EQ(error_of([&] { read_matrix(reader); }), "row_names: 2 names for 10 rows");
+}
+
+// An error about one array file carries the file's name beside the message (the binding hands it
+// to JS as err.file): the file is never read back out of the text.
+TEST(BpcellsStreams, ErrorsNameTheirArrayFileAsAField) {
+  using Failure = std::pair<std::string, std::string>;  // {file, message}
+  auto failure = [](const std::function<void()>& f) -> Failure {
+    try {
+      f();
+    } catch (const FileError& e) {
+      return {e.file(), e.what()};
+    } catch (const DecodeError& e) {
+      return {"(no file)", e.what()};
+    }
+    return {"(no error)", ""};
+  };
+  std::vector<uint32_t> values(300, 9);
+  values[10] = 1000;
+  Stream s = encode_stream(Variant::M1, values);
+  const std::vector<uint64_t> off = {0, s.idx.size()};
+  auto decode = [&](const Stream& t, uint64_t limit, std::string_view name) {
+    decode_stream(Variant::M1, to_bytes(t.data), to_bytes(t.idx), off, {}, 300, name, limit);
+  };
+  // A decoded value out of range: the message speaks of the stream, the error is about its data.
+  EXPECT_EQ(failure([&] { decode(s, 1000, "/mat/val"); }),
+            Failure("/mat/val_data", "/mat/val: value 1000 at position 10 is out of range (must be < 1000)"));
+  Stream t = s;
+  t.data.pop_back();
+  EXPECT_EQ(failure([&] { decode(t, 0, "val"); }).first, "val_idx");
+  EXPECT_EQ(failure([] { check_array_header(text("XXXXXXXX"), ElemType::U32, "/mat/index"); }),
+            Failure("/mat/index", "/mat/index: header \"XXXXXXXX\" is not a BPCells array header (expected UINT32v1)"));
+  const Failure v = failure([] { parse_version(text("packed-uint-matrix-v3\n"), "/mat@version"); });
+  EXPECT_EQ(v.first, "/mat@version");
+  EXPECT_EQ(v.second.rfind("/mat@version: unsupported matrix version \"packed-uint-matrix-v3\"", 0), 0u) << v.second;
+  EXPECT_EQ(failure([] { read_matrix([](const std::string&) { return std::nullopt; }); }).first, "version");
 }

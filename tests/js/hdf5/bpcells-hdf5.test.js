@@ -3,11 +3,12 @@
 // HTTP (127.0.0.1, with request counts); the corrupt files; group choice; a bounded mutation test.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { promisify } from 'node:util';
 import http from 'node:http';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { corpusRoot, projectRoot } from '../helpers/corpus.js';
 import * as bpcells from '../../../js/bpcells/index.js';
 import { createWorkerPool } from '../../../js/worker/index.js';
@@ -191,6 +192,8 @@ describe('corrupt files', () => {
       expect(err.message).toMatch(/^bpcells: /);
       expect(err.message).toMatch(CORRUPT[name][0]);
       expect(err.file).toBe(CORRUPT[name][1] ?? whole);
+      // What HDF5 itself refused comes from js/hdf5 as an Hdf5Error naming the file.
+      if (name === 'truncated_half') expect([err.cause?.name, err.cause?.file, err.cause?.code]).toEqual(['Hdf5Error', whole, 'ERR_BAD_DATA']);
     }
   });
 });
@@ -248,6 +251,43 @@ describe('directories are not HDF5', () => {
     const out = JSON.parse(stdout);
     expect(out.shape.length).toBe(2);
     expect(out.loaded).toBe(false);
+  });
+
+  test('without h5wasm installed, an HDF5 file is ERR_NOT_INITIALIZED naming the package; directories still read', async () => {
+    // A resolve hook makes h5wasm absent, as in an install without it: the bare name and the
+    // copies beside the package both fail to resolve.
+    const tmp = mkdtempSync(path.join(tmpdir(), 'no-h5wasm-'));
+    try {
+      const hooks = path.join(tmp, 'hooks.mjs');
+      writeFileSync(
+        hooks,
+        `export async function resolve(specifier, context, next) {
+          if (specifier === 'h5wasm' || specifier.includes('/h5wasm/')) {
+            throw Object.assign(new Error("Cannot find package 'h5wasm'"), { code: 'ERR_MODULE_NOT_FOUND' });
+          }
+          return next(specifier, context);
+        }`,
+      );
+      const register = path.join(tmp, 'register.mjs');
+      writeFileSync(register, `import { register } from 'node:module'; register(${JSON.stringify(pathToFileURL(hooks).href)});`);
+      const dir = path.join(corpusRoot, 'bpcells', readJson(path.join(corpusRoot, 'bpcells', 'manifest.json'))[0].dir);
+      const script = `
+        const { bpcells } = await import(${JSON.stringify(path.join(projectRoot, 'js/index.js'))});
+        const m = await bpcells.open(${JSON.stringify(dir)});
+        const err = await bpcells.open(${JSON.stringify(fileOf(cases[0]))}).catch((e) => e);
+        console.log(JSON.stringify({ shape: m.shape, name: err.name, code: err.code, file: err.file, message: err.message, cause: err.cause?.code }));`;
+      const { stdout } = await promisify(execFile)(process.execPath, ['--import', pathToFileURL(register).href, '--input-type=module', '-e', script], {
+        timeout: 60000,
+      });
+      const out = JSON.parse(stdout);
+      expect(out.shape.length).toBe(2);
+      expect(out.name).toBe('BpcellsError');
+      expect(out.code).toBe('ERR_NOT_INITIALIZED');
+      expect(out.message).toMatch(/^bpcells: cannot load h5wasm, .*\(npm install h5wasm\); Cannot find package 'h5wasm'$/);
+      expect(out.cause).toBe('ERR_NOT_INITIALIZED');
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 
   test('a file that is not HDF5 is refused by signature', async () => {
