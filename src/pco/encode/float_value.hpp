@@ -78,8 +78,17 @@ struct FloatTraits {
   static F zero() { return from_bits(0); }
   static F abs(F f) { return from_bits(L(to_bits(f) & (kTopBit<L> - 1))); }
   static F round(F f) {  // half away from zero, as Rust's round
-    if constexpr (kBits == 16) return Half::of(std::round(f.f32()));
-    else return std::round(f);
+    if constexpr (kBits == 16) {
+      return Half::of(std::round(f.f32()));
+    } else {
+      // trunc(|x| + the float just below 1/2) rounds halves up and nothing else, for |x| below
+      // 2^precision (larger floats are integers); one instruction each, where round() is a call.
+      constexpr F kBelowHalf = kBits == 32 ? 0.49999997f : 0.49999999999999994;
+      constexpr F kIntegersFrom = F(L(1) << kPrecision);
+      const F a = std::fabs(f);
+      if (!(a < kIntegersFrom)) return f;  // integers, infinities and NaN stay
+      return std::copysign(std::trunc(a + kBelowHalf), f);
+    }
   }
   static F inv(F f) { return from_f64(1.0) / f; }
   static F exp2(int power) { return from_bits(L(L(kExpOffset + power) << kPrecision)); }

@@ -4,9 +4,14 @@
 #include <bit>
 #include <optional>
 
+#include "core/bytes.hpp"
+
 namespace numdecode::pco {
 
 namespace {
+
+// Runs this short are sorted outright: a radix pass would cost more.
+constexpr size_t kSortBelow = 64;
 
 // A bound on the latents of a range: tight if some latent equals it, else loose (only a limit).
 template <class L>
@@ -27,48 +32,55 @@ class HistogramBuilder {
 
   std::vector<HistogramBin<L>> take() { return std::move(out_); }
 
-  // The latents in [lb, ub], in their sorted place (everything before them is applied).
-  void apply_partially_sorted(std::span<L> latents, Bound<L> lb, Bound<L> ub, unsigned bad_pivots_left) {
-    while (!latents.empty()) {
-      const size_t target = bin_at(applied_);
-      const size_t end = applied_ + latents.size();
-      if (end <= cumulative_count(target)) {
-        add_to_open(latents, lb, ub);
-        if (end == cumulative_count(target)) close_bin(target);
-        return;
-      }
-      if (lb.value == ub.value || latents.size() == 1) {
+  // The latents in [lb, ub], in their sorted place (everything before them is applied). Runs that
+  // fit the bin being filled go in whole; others are split by value into up to 256 runs (a radix
+  // pass on the top bits of their range) until each fits one bin or holds one value. scratch has
+  // room for as many latents.
+  void apply_partially_sorted(std::span<L> latents, Bound<L> lb, Bound<L> ub, L* scratch) {
+    const size_t target = bin_at(applied_);
+    const size_t end = applied_ + latents.size();
+    if (end <= cumulative_count(target)) {
+      add_to_open(latents, lb, ub);
+      if (end == cumulative_count(target)) close_bin(target);
+      return;
+    }
+    if (lb.value == ub.value || latents.size() == 1) {
+      apply_constant_run(latents);
+      return;
+    }
+    if (latents.size() <= kSortBelow) {
+      std::sort(latents.begin(), latents.end());
+      apply_sorted(latents);
+      return;
+    }
+    if (!lb.tight || !ub.tight) {
+      // The run's own range: the radix splits it evenly even when one earlier run held most of
+      // a wide range (a spike of equal latents among a few far ones).
+      const auto [min, max] = std::minmax_element(latents.begin(), latents.end());
+      lb = {*min, true};
+      ub = {*max, true};
+      if (lb.value == ub.value) {
         apply_constant_run(latents);
         return;
       }
-      const L guess = pivot_guess(latents);
-      // Latents below the pivot go left: the left side's range ends at pivot - 1.
-      L pivot;
-      Bound<L> left_ub, right_lb;
-      if (guess > lb.value) {
-        pivot = guess;
-        left_ub = {L(guess - 1), false};
-        right_lb = {guess, true};
-      } else {
-        pivot = L(guess + 1);
-        left_ub = {guess, true};
-        right_lb = {L(guess + 1), false};
-      }
-      const auto mid = std::partition(latents.begin(), latents.end(), [pivot](L x) { return x < pivot; });
-      const size_t left_n = size_t(mid - latents.begin());
-      std::span<L> left = latents.first(left_n), right = latents.subspan(left_n);
-      if (std::min(left_n, right.size()) < latents.size() / 8) {
-        if (bad_pivots_left == 0) {  // adversarial order: sort outright
-          std::sort(latents.begin(), latents.end());
-          apply_sorted(latents);
-          return;
-        }
-        --bad_pivots_left;
-      }
-      // The left side's bins come first: recurse there, then go on with the right.
-      apply_partially_sorted(left, lb, left_ub, bad_pivots_left);
-      latents = right;
-      lb = right_lb;
+    }
+    const uint64_t range = uint64_t(L(ub.value - lb.value));
+    const unsigned width = unsigned(std::bit_width(range));
+    const unsigned shift = width > 8 ? width - 8 : 0;
+    size_t starts[257] = {};
+    for (L x : latents) ++starts[1 + (uint64_t(L(x - lb.value)) >> shift)];
+    for (size_t k = 1; k <= 256; ++k) starts[k] += starts[k - 1];
+    size_t next[256];
+    std::copy_n(starts, 256, next);
+    for (L x : latents) scratch[next[uint64_t(L(x - lb.value)) >> shift]++] = x;
+    std::copy_n(scratch, latents.size(), latents.begin());
+    const uint64_t last = range >> shift;
+    for (uint64_t k = 0; k <= last; ++k) {
+      const size_t from = starts[k], count = starts[k + 1] - from;
+      if (count == 0) continue;
+      const Bound<L> run_lb = k == 0 ? lb : Bound<L>{L(lb.value + L(k << shift)), false};
+      const Bound<L> run_ub = k == last ? ub : Bound<L>{L(lb.value + L(((k + 1) << shift) - 1)), false};
+      apply_partially_sorted(latents.subspan(from, count), run_lb, run_ub, scratch + from);
     }
   }
 
@@ -76,15 +88,6 @@ class HistogramBuilder {
   size_t bin_at(size_t cumulative) const { return size_t((uint64_t(cumulative) << log_) / n_); }
   // How many latents bins 0..b hold when the split is exact: ceil((b + 1) n / 2^log).
   size_t cumulative_count(size_t b) const { return size_t(((uint64_t(b) + 1) * n_ + n_bins_ - 1) >> log_); }
-
-  static L pivot_guess(std::span<const L> latents) {
-    const size_t n = latents.size();
-    L a = latents[0], b = latents[n / 2], c = latents[n - 1];
-    if (a > b) std::swap(a, b);
-    if (b > c) std::swap(b, c);
-    if (a > b) std::swap(a, b);
-    return b;
-  }
 
   void add_to_open(std::span<const L> latents, Bound<L> lb, Bound<L> ub) {
     if (latents.empty()) return;
@@ -155,8 +158,9 @@ template <class L>
 std::vector<HistogramBin<L>> histogram(std::span<L> latents, unsigned n_bins_log) {
   if (latents.empty()) return {};
   HistogramBuilder<L> builder(latents.size(), n_bins_log);
-  const unsigned bad_pivots = unsigned(std::bit_width(latents.size() + 1));
-  builder.apply_partially_sorted(latents, {L(0), false}, {L(~L(0)), false}, bad_pivots);
+  std::vector<L, DefaultInitAllocator<L>> scratch(latents.size());
+  const auto [min, max] = std::minmax_element(latents.begin(), latents.end());
+  builder.apply_partially_sorted(latents, {*min, true}, {*max, true}, scratch.data());
   return builder.take();
 }
 

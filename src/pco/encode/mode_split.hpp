@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pco/encode/float_value.hpp"
+#include "pco/batch.hpp"
 #include "pco/metadata.hpp"
 #include "pco/mode/float_mult.hpp"
 #include "pco/numbers.hpp"
@@ -67,13 +68,19 @@ SplitLatents<L> split_float_mult(std::span<const L> nums, L base_bits, L inv_bas
   SplitLatents<L> s = two_variables<L>(ModeKind::FloatMult, nums.size());
   s.mode.base = T::to_latent_ordered(T::from_bits(base_bits));
   const F inv_base = T::from_bits(inv_base_bits);
-  for (size_t i = 0; i < nums.size(); ++i) {
-    const F num = T::from_bits(nums[i]);
-    const L primary = T::int_float_to_latent(T::round(num * inv_base));
-    // The decoder's product, with an adjustment of 0 (l1 = 2^(bits-1) is 0 ULPs).
-    const L product = FloatMult<L, L>::one(primary, kTopBit<L>, base_bits);
-    s.primary[i] = primary;
-    s.secondary[i] = L(T::to_latent_ordered(num) - float_to_latent_ordered<L>(product) + kTopBit<L>);
+  // The decoder's products, a batch at a time through its own join, with adjustments of 0
+  // (l1 = 2^(bits-1) is 0 ULPs).
+  L no_adjustment[kBatch], products[kBatch];
+  std::fill_n(no_adjustment, kBatch, kTopBit<L>);
+  for (size_t start = 0; start < nums.size(); start += kBatch) {
+    const size_t b = std::min(kBatch, nums.size() - start);
+    const L* num = nums.data() + start;
+    L* primary = s.primary.data() + start;
+    for (size_t i = 0; i < b; ++i) primary[i] = T::int_float_to_latent(T::round(T::from_bits(num[i]) * inv_base));
+    FloatMult<L, L>::join(s.mode.base, primary, no_adjustment, b, products);
+    L* secondary = s.secondary.data() + start;
+    for (size_t i = 0; i < b; ++i)
+      secondary[i] = L(float_to_latent_ordered<L>(num[i]) - float_to_latent_ordered<L>(products[i]) + kTopBit<L>);
   }
   return s;
 }
