@@ -7,6 +7,7 @@ import http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
 import * as bpcells from '../../../js/bpcells/index.js';
+import { RangeDirectory } from '../../../js/io/index.js';
 import { init } from '../../../js/index.js';
 import {
   CATEGORY,
@@ -411,10 +412,27 @@ describe('edge cases from edited copies of corpus directories', () => {
   });
 
   test('bad sources are refused clearly', async () => {
+    // A bad argument is a TypeError; a directory without the matrix's files is ERR_NOT_FOUND naming the file.
+    await expect(bpcells.open(42)).rejects.toThrow(TypeError);
     await expect(bpcells.open(42)).rejects.toThrow(/pass a directory path, an http\(s\) URL or a \{size, read\} object/);
     await expect(bpcells.open('ftp://example.com/x')).rejects.toThrow(/unsupported URL scheme/);
     await expect(bpcells.open({ size: () => 1 })).rejects.toThrow(/needs size\(name\) and read/);
-    await expect(bpcells.open(path.join(setDir, 'nowhere'))).rejects.toThrow(/file missing from the matrix directory/);
+    const missing = await bpcells.open(path.join(setDir, 'nowhere')).catch((e) => e);
+    expect(missing).toBeInstanceOf(bpcells.BpcellsError);
+    expect([missing.code, missing.file, missing.cause?.name]).toEqual(['ERR_NOT_FOUND', 'version', 'IoError']);
+    expect(missing.message).toBe(`bpcells: version: file missing from the matrix directory ${path.join(setDir, 'nowhere')}`);
+  });
+
+  test('the deprecated source classes are io directories under their old names, and still open matrices', async () => {
+    const dir = path.join(setDir, 'unpacked_uint_col/matrix');
+    const want = await (await bpcells.open(dir)).read();
+    for (const source of [new bpcells.LocalDirSource(dir), bpcells.toSource(dir), bpcells.toSource(new bpcells.LocalDirSource(dir))]) {
+      expect(source).toBeInstanceOf(RangeDirectory);
+      const got = await (await bpcells.open(source)).read();
+      expect([Array.from(got.idxptr), Array.from(got.index), Array.from(got.val)]).toEqual([Array.from(want.idxptr), Array.from(want.index), Array.from(want.val)]);
+    }
+    const http = new bpcells.HttpSource('http://127.0.0.1:1/m');
+    expect([http.kind, http.url('idxptr'), http.rangeSupported]).toEqual(['http', 'http://127.0.0.1:1/m/idxptr', undefined]);
   });
 });
 
