@@ -63,51 +63,74 @@ struct WrappedChunkBytes {
 }  // namespace
 }  // namespace numdecode::bindings
 
+namespace numdecode::bindings {
+namespace {
+
+// The two encoders' shared arguments, checked, then fn(dtype, values, config) guarded.
+template <class Fn>
+const BytesResult* with_request(uintptr_t ptr, size_t len, unsigned dtype, unsigned level, unsigned mode, uint32_t base_lo,
+                                uint32_t base_hi, double float_base, unsigned k, unsigned delta, unsigned order,
+                                double max_page_n, uintptr_t page_ns_ptr, size_t page_ns_count, Fn fn) {
+  return guarded([&] {
+    const ChunkConfig c = config_args(level, mode, base_lo, base_hi, float_base, k, delta, order, max_page_n, page_ns_ptr, page_ns_count);
+    return fn(dtype_arg(dtype), heap_bytes(ptr, len), c);
+  });
+}
+
+// One chunk in the wrapped format, framed as WrappedChunkBytes says.
+std::vector<uint8_t> wrapped_chunk(DType dtype, Bytes values, const ChunkConfig& c) {
+  const ChunkEncoder chunk(dtype, values, c);
+  WrappedChunkBytes out;
+  std::vector<uint8_t> part;
+  {
+    BitWriter w(part);
+    write_wrapped_header(w);
+    w.finish();
+  }
+  out.block(part);
+  part.clear();
+  chunk.write_meta(part);
+  out.block(part);
+  out.u32(uint32_t(chunk.page_ns().size()));
+  for (size_t i = 0; i < chunk.page_ns().size(); ++i) {
+    part.clear();
+    chunk.write_page(i, part);
+    out.u32(uint32_t(chunk.page_ns()[i]));
+    out.block(part);
+  }
+  return std::move(out.bytes);
+}
+
+}  // namespace
+}  // namespace numdecode::bindings
+
 extern "C" {
 
-EMSCRIPTEN_KEEPALIVE const numdecode::bindings::BytesResult* numdecode_pco_encode(
-    uintptr_t ptr, size_t len, unsigned dtype, unsigned level, unsigned mode, uint32_t base_lo, uint32_t base_hi,
-    double float_base, unsigned k, unsigned delta, unsigned order, double max_page_n, uintptr_t page_ns_ptr,
-    size_t page_ns_count) {
+#define NUMDECODE_ENCODE_PARAMS                                                                                \
+  uintptr_t ptr, size_t len, unsigned dtype, unsigned level, unsigned mode, uint32_t base_lo, uint32_t base_hi, \
+      double float_base, unsigned k, unsigned delta, unsigned order, double max_page_n, uintptr_t page_ns_ptr,  \
+      size_t page_ns_count
+#define NUMDECODE_ENCODE_ARGS \
+  ptr, len, dtype, level, mode, base_lo, base_hi, float_base, k, delta, order, max_page_n, page_ns_ptr, page_ns_count
+
+// A standalone file.
+EMSCRIPTEN_KEEPALIVE const numdecode::bindings::BytesResult* numdecode_pco_encode(NUMDECODE_ENCODE_PARAMS) {
   using namespace numdecode::bindings;
-  using namespace numdecode::pco;
-  return guarded([&] {
-    const ChunkConfig c = config_args(level, mode, base_lo, base_hi, float_base, k, delta, order, max_page_n, page_ns_ptr, page_ns_count);
-    return bytes_result(encode_standalone(dtype_arg(dtype), heap_bytes(ptr, len), c));
+  return with_request(NUMDECODE_ENCODE_ARGS, [](numdecode::pco::DType d, numdecode::Bytes values, const numdecode::pco::ChunkConfig& c) {
+    return bytes_result(numdecode::pco::encode_standalone(d, values, c));
   });
 }
 
-// One chunk in the wrapped format (header, chunk meta, pages), framed as WrappedChunkBytes says.
-EMSCRIPTEN_KEEPALIVE const numdecode::bindings::BytesResult* numdecode_pco_encode_wrapped(
-    uintptr_t ptr, size_t len, unsigned dtype, unsigned level, unsigned mode, uint32_t base_lo, uint32_t base_hi,
-    double float_base, unsigned k, unsigned delta, unsigned order, double max_page_n, uintptr_t page_ns_ptr,
-    size_t page_ns_count) {
+// One chunk in the wrapped format (header, chunk meta, pages).
+EMSCRIPTEN_KEEPALIVE const numdecode::bindings::BytesResult* numdecode_pco_encode_wrapped(NUMDECODE_ENCODE_PARAMS) {
   using namespace numdecode::bindings;
-  using namespace numdecode::pco;
-  return guarded([&] {
-    const ChunkConfig c = config_args(level, mode, base_lo, base_hi, float_base, k, delta, order, max_page_n, page_ns_ptr, page_ns_count);
-    const ChunkEncoder chunk(dtype_arg(dtype), heap_bytes(ptr, len), c);
-    WrappedChunkBytes out;
-    std::vector<uint8_t> part;
-    {
-      numdecode::BitWriter w(part);
-      write_wrapped_header(w);
-      w.finish();
-    }
-    out.block(part);
-    part.clear();
-    chunk.write_meta(part);
-    out.block(part);
-    out.u32(uint32_t(chunk.page_ns().size()));
-    for (size_t i = 0; i < chunk.page_ns().size(); ++i) {
-      part.clear();
-      chunk.write_page(i, part);
-      out.u32(uint32_t(chunk.page_ns()[i]));
-      out.block(part);
-    }
-    return bytes_result(std::move(out.bytes));
+  return with_request(NUMDECODE_ENCODE_ARGS, [](numdecode::pco::DType d, numdecode::Bytes values, const numdecode::pco::ChunkConfig& c) {
+    return bytes_result(wrapped_chunk(d, values, c));
   });
 }
+
+#undef NUMDECODE_ENCODE_PARAMS
+#undef NUMDECODE_ENCODE_ARGS
 
 // Frees the last result (JS calls it once it has copied the bytes out).
 EMSCRIPTEN_KEEPALIVE void numdecode_pco_encode_release() {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { concatBytes, expectSameBytes, pcoDir, readBytes } from './corpus.js';
 
 // The configuration numcodecs writes for pcodec (numcodecs >= 0.13 adds delta_spec and paging_spec).
-const NUMCODECS_CONFIG = {
+export const NUMCODECS_CONFIG = {
   level: 8,
   mode_spec: 'auto',
   delta_spec: 'auto',

@@ -9,19 +9,10 @@ import { CODES, PcoError, init, pco } from '../../../js/index.js';
 import { createWorkerPool } from '../../../js/worker/index.js';
 import { registerPcodec } from '../../../js/zarr.js';
 import { bytesOf, corpusRoot } from '../helpers/corpus.js';
+import { NUMCODECS_CONFIG } from '../helpers/zarr-store.js';
 
 const REF_WASM = path.resolve(corpusRoot, '../tools/pcodec-ref/ref_pco.wasm');
 const REF_DTYPE = { u32: 1, u64: 2, i32: 3, i64: 4, f32: 5, f64: 6, u16: 7, i16: 8, f16: 9, u8: 10, i8: 11 };
-
-// What numcodecs (>= 0.13) writes for PCodec().
-const NUMCODECS_CONFIG = {
-  level: 8,
-  mode_spec: 'auto',
-  delta_spec: 'auto',
-  paging_spec: 'equal_pages_up_to',
-  delta_encoding_order: null,
-  equal_pages_up_to: 262144,
-};
 
 let reference = null;
 
