@@ -229,6 +229,27 @@ export function drawHeatmap(canvas, { rows, cols, values, scale, notStored, x, y
   return { left: x0, top: y0, w, h, cellWidth: w / cols, cellHeight: h / rows };
 }
 
+/**
+ * Follows the pointer over a heatmap: read(event) on each move of a mouse or pen, and
+ * release(event) when a button or finger lifts (a tap on a touch screen reads there).
+ * @returns {() => {clientX: number, clientY: number} | null} where a mouse rests on the canvas, or
+ *   null once it left (a finger never rests): the next data is read there
+ */
+export function followPointer(canvas, read, release = read) {
+  let resting = null;
+  canvas.addEventListener('pointermove', (e) => {
+    if (e.pointerType === 'touch') return;
+    resting = { clientX: e.clientX, clientY: e.clientY };
+    read(e);
+  });
+  canvas.addEventListener('pointerleave', (e) => {
+    // The last value read stays readable; the next data will not be read at a pointer that left.
+    if (e.pointerType !== 'touch') resting = null;
+  });
+  canvas.addEventListener('pointerup', (e) => release(e));
+  return () => resting;
+}
+
 /** Which cell of a heatmap drawn at `geometry` lies under a pointer event: {r, c} or null. */
 export function heatmapCellAt(canvas, geometry, rows, cols, e) {
   const rect = canvas.getBoundingClientRect();

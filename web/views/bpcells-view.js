@@ -6,7 +6,7 @@
 // the byte ranges needed are fetched; the counter shows the requests and bytes so far.
 import { $, download, el, fillGrid, fillKv, formatBytes, formatInt } from '../lib/dom.js';
 import { drawStems } from '../lib/plot.js';
-import { colorScale, drawColorBar, drawHeatmap, heatmapCellAt } from '../lib/heatmap.js';
+import { colorScale, drawColorBar, drawHeatmap, followPointer, heatmapCellAt } from '../lib/heatmap.js';
 import { csvBlob } from '../lib/csv.js';
 import { npyBlob } from '../lib/npy.js';
 import { redrawOnThemeChange } from '../lib/theme.js';
@@ -199,7 +199,7 @@ function readBlockInputs(matrix) {
 }
 
 let heat = null; // the block on show, for the pointer readout
-let pointer = null; // where a mouse rests on the heatmap, to read the new block there
+let restingPointer = () => null; // where a mouse rests on the heatmap, to read the new block there
 
 const HEAT_HINT = 'Point at a cell (or tap it) to read its value.';
 
@@ -228,16 +228,7 @@ function readCell(point) {
 function wireHeatmap(canvas) {
   if (canvas.dataset.wired) return;
   canvas.dataset.wired = 'yes';
-  canvas.addEventListener('pointermove', (e) => {
-    if (e.pointerType === 'touch') return;
-    pointer = { clientX: e.clientX, clientY: e.clientY };
-    readCell(e);
-  });
-  canvas.addEventListener('pointerleave', (e) => {
-    // The last value read stays readable; the next data will not be read at a pointer that left.
-    if (e.pointerType !== 'touch') pointer = null;
-  });
-  canvas.addEventListener('pointerup', (e) => readCell(e)); // a tap reads too
+  restingPointer = followPointer(canvas, readCell); // a tap reads too
   $('bp-csv').addEventListener('click', () => saveBlock('csv'));
   $('bp-npy').addEventListener('click', () => saveBlock('npy'));
   redrawOnThemeChange(canvas, () => heat && drawBlock());
@@ -300,6 +291,7 @@ export async function showBlock() {
   wireHeatmap($('bp-heatmap'));
   $('bp-heatmap').style.height = `${Math.max(220, Math.min(520, rn * 8 + 60))}px`;
   drawBlock();
+  const pointer = restingPointer();
   if (!(pointer && readCell(pointer))) resetHeatReadout();
   $('bp-heat-summary').textContent =
     `rows ${r0} to ${r0 + rn - 1}, columns ${c0} to ${c0 + cn - 1}: ${formatInt(nonzero)} non-zeros, from ${formatValue(matrix.dtype, lo)} to ${formatValue(matrix.dtype, hi)}; ` +

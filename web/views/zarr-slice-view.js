@@ -6,7 +6,7 @@
 // Also the slice's downloads: CSV and NumPy .npy.
 import { $, el, download } from '../lib/dom.js';
 import { LinePlot } from '../lib/plot.js';
-import { colorScale, drawColorBar, drawHeatmap, finiteRange, fitHeatmapHeight, heatmapCellAt } from '../lib/heatmap.js';
+import { colorScale, drawColorBar, drawHeatmap, finiteRange, fitHeatmapHeight, followPointer, heatmapCellAt } from '../lib/heatmap.js';
 import { coordinatePaths, coordinateTicks, quantity } from '../lib/coords.js';
 import { notStoredCells } from '../lib/missing-chunks.js';
 import { npyBlob } from '../lib/npy.js';
@@ -18,7 +18,7 @@ import { parseSlice, sliceText } from '../../js/zarr-explore/slice.js';
 
 let shown = null; // the slice on show: {a, parsed, got, xDim, yDim, ...}
 let plot = null;
-let pointer = null; // {clientX, clientY} while the pointer rests on the heatmap
+let restingPointer = () => null; // where a mouse rests on the heatmap
 let hooks = null; // {openChunk(coords), run(title, action)}
 
 const HEAT_HINT = 'Point at a cell to read its value (tap on a touch screen); a click opens its chunk in the Pco view.';
@@ -45,19 +45,9 @@ export function sliceElements() {
 export function wireSlice(options) {
   hooks = options;
   shown = null;
-  pointer = null;
   plot = new LinePlot($('zarr-line'), $('zarr-line-readout'));
   const canvas = $('zarr-heatmap');
-  canvas.addEventListener('pointermove', (e) => {
-    if (e.pointerType === 'touch') return;
-    pointer = { clientX: e.clientX, clientY: e.clientY };
-    readCell(e);
-  });
-  canvas.addEventListener('pointerleave', (e) => {
-    // The last value read stays readable; the next data will not be read at a pointer that left.
-    if (e.pointerType !== 'touch') pointer = null;
-  });
-  canvas.addEventListener('pointerup', (e) => {
+  restingPointer = followPointer(canvas, readCell, (e) => {
     const cell = readCell(e);
     if (!cell) return;
     $('zarr-chunk').value = cell.chunk.join(',');
@@ -227,6 +217,7 @@ function showHeat() {
   legend.dataset.scale = s.scale.kind;
   legend.dataset.notStored = s.notStored ? 'yes' : '';
   // The readout speaks of this slice: the cell under a resting pointer, else the hint.
+  const pointer = restingPointer();
   if (!(pointer && readCell(pointer))) resetReadout();
 }
 
