@@ -9,7 +9,9 @@
 // chunks of 98 304; counts: 12.6 M u16 in shards of 16 inner chunks) and removed afterwards.
 // Every measurement runs in a fresh process (so that its peak RSS is its own), warmed up by one
 // read first; runs are interleaved over the contenders, so that load from other processes falls
-// on all alike. Times are the best of --runs (the closest to an idle machine) and the median.
+// on all alike. Times are the best of --runs (the closest to an idle machine) and the median; peak
+// memory is that of one read in a process of its own (RSS over the process's start: the output,
+// what the read holds besides, and a pool's workers).
 //   decoder alone   every stored chunk already in memory, pco.decodeInto one after another into one buffer
 //   zarrita.get     zarrita 0.7.5's get with numdecode's pcodec codec, same store (js/zarr/local-store.js)
 //   read            numdecode's read on this thread; "into" writes into an output allocated once
@@ -69,6 +71,14 @@ async function child() {
     run = () => read(arr, { pool });
   }
   const baseline = process.memoryUsage().rss;
+  if (process.argv.includes('--memory')) {
+    // One read and nothing else: its peak over the process's start (earlier outputs, still held
+    // by a worker's heap until that worker collects garbage, would count otherwise).
+    await run();
+    await pool?.terminate();
+    process.stdout.write(JSON.stringify({ peakOverBaseline: process.resourceUsage().maxRSS * 1024 - baseline }));
+    return;
+  }
   await run(); // warm-up: wasm tiers up, files in the page cache
   const times = [];
   const cpus = [];
@@ -81,8 +91,7 @@ async function child() {
     cpus.push((c.user + c.system) / 1000);
   }
   await pool?.terminate();
-  const peak = process.resourceUsage().maxRSS * 1024;
-  process.stdout.write(JSON.stringify({ ms: Math.min(...times), cpu: cpus[times.indexOf(Math.min(...times))], peakOverBaseline: peak - baseline, values, outputBytes: values * width }));
+  process.stdout.write(JSON.stringify({ ms: Math.min(...times), cpu: cpus[times.indexOf(Math.min(...times))], values, outputBytes: values * width }));
 }
 
 // Every stored chunk of an array (inner chunks of shards) as bytes, for the decoder alone.
@@ -140,6 +149,12 @@ function parent() {
           samples.get(how).push(JSON.parse(got.stdout));
         }
       }
+      const peaks = new Map();
+      for (const how of contenders) {
+        const got = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', '--memory', '--how', how, '--array', name, '--store', storeDir], { encoding: 'utf8', cwd: root });
+        if (got.status !== 0) throw new Error(`${how} on ${name} failed: ${got.stderr}`);
+        peaks.set(how, JSON.parse(got.stdout).peakOverBaseline);
+      }
       const best = (how) => Math.min(...samples.get(how).map((s) => s.ms));
       const median = (how) => samples.get(how).map((s) => s.ms).sort((a, b) => a - b)[Math.floor(runs / 2)];
       const alone = best('decoder alone');
@@ -156,7 +171,7 @@ function parent() {
           '÷ decoder alone': how === 'first touch' ? '' : (alone / best(how)).toFixed(2),
           '× zarrita.get': how.startsWith('read') ? (zarrita / best(how)).toFixed(2) : '',
           'cpu ms': Math.min(...s.map((x) => x.cpu)).toFixed(0),
-          'peak MB over start': (Math.max(...s.map((x) => x.peakOverBaseline)) / 1e6).toFixed(0),
+          'peak MB, one read': (peaks.get(how) / 1e6).toFixed(0),
           'output MB': (s[0].outputBytes / 1e6).toFixed(0),
         };
       });
