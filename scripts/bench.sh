@@ -12,5 +12,6 @@ node bench/bpcells-read.mjs
 node bench/bpcells-fetch.mjs
 node bench/bpcells-hdf5-fetch.mjs
 node bench/zarr-read.mjs
+node bench/parquet-bench.mjs
 node bench/memory.mjs
 node bench/size-report.mjs
