@@ -1,14 +1,13 @@
 // FLOAT / DOUBLE leaves over the selected row groups, decoded into one output array per column:
-// column chunks in file order (row group by row group), fetched ahead of the decoder (every chunk
-// at once from a remote source, one chunk ahead from a local one, so that the peak is the output
-// plus two chunks), pages decompressed and decoded straight into the output (float-page.js).
-// readPages hands the pages out instead, for a decoder elsewhere.
-import { encodingName, ALP_ENCODING_ID } from './pages.js';
+// column chunks in file order (row group by row group), fetched as ctx says (every chunk at once
+// from a remote source; one at a time into a buffer in wasm memory from a local file or bytes;
+// else one chunk ahead of the decoder), pages decompressed and decoded straight into the output
+// (float-page.js). columnPagesFor hands the pages out instead (readPages), for a decoder elsewhere.
+import { encodingName, knownCodec, ALP_ENCODING_ID } from './pages.js';
 import { inflatePage, splitPage, pageValidity, decodePageInto, readDictionary } from './float-page.js';
 import { alpValueCount } from './alp-page.js';
 import { columnError } from './column-error.js';
 import { chunkPages } from './chunk-pages.js';
-import { knownCodec } from './pages.js';
 
 const awaitIf = (x) => (typeof x?.then === 'function' ? x : null);
 
