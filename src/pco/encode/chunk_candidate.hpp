@@ -13,6 +13,7 @@
 #include "pco/batch.hpp"
 #include "pco/encode/delta_encoder.hpp"
 #include "pco/encode/latent_var_encoder.hpp"
+#include "pco/encode/latent_vec.hpp"
 #include "pco/encode/lookback_choice.hpp"
 #include "pco/encode/meta_writer.hpp"
 #include "pco/metadata.hpp"
@@ -25,8 +26,8 @@ struct ChunkCandidate {
   ChunkMeta meta;
   std::vector<size_t> page_ns, page_starts;
   size_t state_n = 0;
-  std::vector<P> primary;  // delta-encoded in place, page by page
-  std::vector<L> secondary;
+  LatentVec<P> primary;  // delta-encoded in place, page by page
+  LatentVec<L> secondary;
   std::vector<std::vector<uint32_t>> lookbacks;  // per page (Lookback only)
   std::vector<std::vector<P>> states;            // per page: the primary's delta state
   std::vector<TrainedVar> vars;                  // parallel to meta.vars
@@ -103,7 +104,7 @@ struct ChunkCandidate {
 // Builds a candidate from split latents (primary and secondary moved in), the delta encoding to
 // apply and the pages. verbatim: the fallback, one full-width bin, no training.
 template <class L, class P>
-ChunkCandidate<L, P> build_candidate(DType dtype, Mode mode, std::vector<P> primary, std::vector<L> secondary,
+ChunkCandidate<L, P> build_candidate(DType dtype, Mode mode, LatentVec<P> primary, LatentVec<L> secondary,
                                      bool has_secondary, const Delta& delta, std::vector<size_t> page_ns,
                                      unsigned unoptimized_bins_log, bool verbatim = false) {
   ChunkCandidate<L, P> c;
@@ -139,7 +140,7 @@ ChunkCandidate<L, P> build_candidate(DType dtype, Mode mode, std::vector<P> prim
       for (const auto& page : c.lookbacks) all.insert(all.end(), page.begin(), page.end());
       c.vars.push_back(train_var<uint32_t>(VarKey::Delta, all, unoptimized_bins_log));
     }
-    std::vector<P> stored;
+    LatentVec<P> stored;
     stored.reserve(c.primary.size());
     for (size_t i = 0; i < c.page_ns.size(); ++i) {
       const auto page = c.stored_primary(i);
@@ -148,7 +149,7 @@ ChunkCandidate<L, P> build_candidate(DType dtype, Mode mode, std::vector<P> prim
     c.vars.push_back(train_var<P>(VarKey::Primary, stored, unoptimized_bins_log));
     if (has_secondary) {
       // Secondary latents are cheaper to train coarsely (the reference's limit).
-      std::vector<L> copy = c.secondary;
+      LatentVec<L> copy = c.secondary;
       c.vars.push_back(train_var<L>(VarKey::Secondary, copy, std::min(unoptimized_bins_log, 6u)));
     }
   }

@@ -58,8 +58,8 @@ Delta delta_for(const DeltaSpec& spec, std::span<const P> primary, unsigned bins
 }
 
 template <class L, NumKind K, class P>
-std::unique_ptr<ChunkEncoder::Plan> plan_with(DType dtype, const std::vector<L>& nums, SplitLatents<L> split,
-                                               std::vector<P> primary, const ChunkConfig& config) {
+std::unique_ptr<ChunkEncoder::Plan> plan_with(DType dtype, std::span<const L> nums, SplitLatents<L> split, LatentVec<P> primary,
+                                               const ChunkConfig& config) {
   const std::vector<size_t> pages = page_sizes(nums.size(), config);
   const unsigned bins_log = unoptimized_bins_log(config.level, nums.size());
   // Dict takes no delta encoding: pcodec's decoder checks every index of a batch, the junk past
@@ -75,21 +75,30 @@ std::unique_ptr<ChunkEncoder::Plan> plan_with(DType dtype, const std::vector<L>&
 }
 
 template <class L, NumKind K>
-std::unique_ptr<ChunkEncoder::Plan> plan_for_mode(DType dtype, const std::vector<L>& nums, const ModeCandidate& mode,
+std::unique_ptr<ChunkEncoder::Plan> plan_for_mode(DType dtype, std::span<const L> nums, const ModeCandidate& mode,
                                                   const ChunkConfig& config) {
   SplitLatents<L> split = split_by<L, K>(mode, nums);
   if (split.mode.kind == ModeKind::Dict) {
-    std::vector<uint32_t> indices = std::move(split.dict_indices);
+    LatentVec<uint32_t> indices = std::move(split.dict_indices);
     return plan_with<L, K, uint32_t>(dtype, nums, std::move(split), std::move(indices), config);
   }
-  std::vector<L> primary = std::move(split.primary);
+  LatentVec<L> primary = std::move(split.primary);
   return plan_with<L, K, L>(dtype, nums, std::move(split), std::move(primary), config);
 }
 
 template <class L, NumKind K>
 std::unique_ptr<ChunkEncoder::Plan> plan_typed(DType dtype, Bytes values, const ChunkConfig& config) {
-  std::vector<L> nums(values.size() / sizeof(L));
-  if (!nums.empty()) std::memcpy(nums.data(), values.data(), nums.size() * sizeof(L));
+  // The numbers where they lie when aligned for L (as the bindings' copies are), else a copy.
+  const size_t n = values.size() / sizeof(L);
+  LatentVec<L> copy;
+  std::span<const L> nums;
+  if (reinterpret_cast<uintptr_t>(values.data()) % alignof(L) == 0) {
+    nums = std::span<const L>(reinterpret_cast<const L*>(values.data()), n);
+  } else {
+    copy.resize(n);
+    std::memcpy(copy.data(), values.data(), n * sizeof(L));
+    nums = copy;
+  }
   std::unique_ptr<ChunkEncoder::Plan> best;
   for (const ModeCandidate& mode : mode_candidates<L, K>(nums, config.mode, config.level)) {
     auto plan = plan_for_mode<L, K>(dtype, nums, mode, config);

@@ -16,12 +16,12 @@ constexpr double kLookbackSavingsPerN = 0.25;  // bytes per number Lookback must
 
 // The first group, then n / 10000 + 1 more spread evenly over the rest.
 template <class P>
-std::vector<P> delta_sample(std::span<const P> primary) {
+LatentVec<P> delta_sample(std::span<const P> primary) {
   const size_t n = primary.size();
   const size_t extra = 1 + n / kNPerExtraGroup;
   const size_t nominal = (extra + 1) * kGroupSize;
   const size_t gap = n > nominal ? (n - nominal) / extra : 0;
-  std::vector<P> sample(primary.begin(), primary.begin() + std::min(kGroupSize, n));
+  LatentVec<P> sample(primary.begin(), primary.begin() + std::min(kGroupSize, n));
   size_t i = kGroupSize;
   for (size_t g = 0; g < extra; ++g) {
     i += gap;
@@ -32,7 +32,7 @@ std::vector<P> delta_sample(std::span<const P> primary) {
 }
 
 template <class P>
-double sample_cost(const std::vector<P>& sample, unsigned unoptimized_bins_log, const Delta& delta) {
+double sample_cost(const LatentVec<P>& sample, unsigned unoptimized_bins_log, const Delta& delta) {
   const auto c = build_candidate<P, P>(DType::U32, Mode{}, sample, {}, false, delta, {sample.size()}, unoptimized_bins_log);
   return c.estimated_bytes();
 }
@@ -57,7 +57,7 @@ Delta consecutive_delta(unsigned order) {
 
 template <class P>
 Delta choose_delta(std::span<const P> primary, unsigned unoptimized_bins_log) {
-  const std::vector<P> sample = delta_sample(primary);
+  const LatentVec<P> sample = delta_sample(primary);
   Delta best;
   double best_cost = sample_cost(sample, unoptimized_bins_log, best);
   const double lookback_penalty = kLookbackSavingsPerN * double(sample.size());

@@ -16,7 +16,7 @@ namespace {
 
 template <class L, NumKind K>
 ModeCandidate auto_int_mode(std::span<const L> nums, unsigned level) {
-  std::vector<L> latents(nums.size());
+  LatentVec<L> latents(nums.size());
   for (size_t i = 0; i < nums.size(); ++i) latents[i] = to_latent_ordered<L, K>(nums[i]);
   if (const auto base = choose_int_mult_base<L>(latents, level)) return {ModeKind::IntMult, *base};
   return {};

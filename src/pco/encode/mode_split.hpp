@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pco/encode/float_value.hpp"
+#include "pco/encode/latent_vec.hpp"
 #include "pco/batch.hpp"
 #include "pco/metadata.hpp"
 #include "pco/mode/float_mult.hpp"
@@ -20,9 +21,9 @@ namespace numdecode::pco {
 template <class L>
 struct SplitLatents {
   Mode mode;
-  std::vector<L> primary;
-  std::vector<uint32_t> dict_indices;
-  std::vector<L> secondary;
+  LatentVec<L> primary;
+  LatentVec<uint32_t> dict_indices;
+  LatentVec<L> secondary;
   bool has_secondary = false;
 };
 
