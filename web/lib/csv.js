@@ -1,7 +1,6 @@
-// The demo's CSV downloads: a table of exact value texts (RFC 4180 quoting where a name needs it),
-// built in blocks so that a million-cell slice never becomes one giant string.
-
-const quoted = (text) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+// The demo's CSV downloads: js/csv.js's text (the CLI's one writer, RFC 4180 quoting) in blocks,
+// so that a million-cell slice never becomes one giant string.
+import { csvText } from '../../js/csv.js';
 
 /**
  * @param {{header?: string[], rowNames?: (r: number) => string, rows: number, cols: number,
@@ -9,18 +8,12 @@ const quoted = (text) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')
  * @returns {Blob} text/csv
  */
 export function csvBlob({ header, rowNames, rows, cols, cell }) {
-  const blocks = [];
-  let block = header ? `${header.map(quoted).join(',')}\n` : '';
-  for (let r = 0; r < rows; r++) {
-    const cells = [];
-    if (rowNames) cells.push(quoted(rowNames(r)));
-    for (let c = 0; c < cols; c++) cells.push(cell(r, c));
-    block += `${cells.join(',')}\n`;
-    if (block.length > 1 << 16) {
-      blocks.push(block);
-      block = '';
-    }
-  }
-  blocks.push(block);
-  return new Blob(blocks, { type: 'text/csv' });
+  const named = rowNames !== undefined;
+  const text = csvText({
+    header,
+    rowCount: rows,
+    columnCount: cols + (named ? 1 : 0),
+    cell: named ? (r, c) => (c === 0 ? rowNames(r) : cell(r, c - 1)) : cell,
+  });
+  return new Blob([...text], { type: 'text/csv' });
 }
