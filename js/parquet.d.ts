@@ -6,7 +6,10 @@ export { ParquetError, NumdecodeError, CODES } from './errors.js';
 export type ParquetInput = FileInput;
 
 export interface ParquetReadOptions extends IoOptions {
-  /** Top-level column names, or "struct.leaf" for a FLOAT / DOUBLE leaf inside a struct (default: all top-level). */
+  /**
+   * Top-level column names, or the dotted path of a FLOAT / DOUBLE leaf inside a struct ("point.x")
+   * or a list ("tags.list.element") (default: all top-level columns).
+   */
   columns?: string[];
   /** First row (default 0). */
   rowStart?: number;
@@ -40,7 +43,23 @@ export interface ParquetOtherColumn {
   valid: null;
 }
 
-export type ParquetColumn = ParquetFloatColumn | ParquetOtherColumn;
+/**
+ * A FLOAT / DOUBLE leaf inside a list ("tags.list.element"): row r's elements are
+ * values[offsets[r]] ... values[offsets[r + 1] - 1].
+ */
+export interface ParquetListColumn {
+  type: 'FLOAT' | 'DOUBLE';
+  /** One slot per element, 0 at a null element. */
+  values: Float32Array | Float64Array;
+  /** Per element, 1 = present; null when no element is null. */
+  valid: Uint8Array | null;
+  /** numRows + 1 element offsets. */
+  offsets: Int32Array;
+  /** Per row, 0 = the list itself is null (an empty list is 1 with no elements); null when none is. */
+  rowValid: Uint8Array | null;
+}
+
+export type ParquetColumn = ParquetFloatColumn | ParquetListColumn | ParquetOtherColumn;
 
 export interface ParquetReadResult {
   /** rowEnd - rowStart */

@@ -148,9 +148,10 @@ export async function read(input, options = {}) {
     const into = checkInto(options.into, selected, numRows);
     const groups = selectGroups(metadata, rowStart, rowEnd);
     const floats = selected.filter((c) => c.flatFloat);
+    const lists = selected.filter((c) => c.listFloat);
     const ctx = { file, fileSize: footer.size, metadata, name, buffer: footer.buffer };
-    if (floats.length) await ensureFormat('alp'); // ALP pages: only the ALP module
-    fetchPlan(file, floats, groups, ctx);
+    if (floats.length || lists.length) await ensureFormat('alp'); // ALP pages: only the ALP module
+    fetchPlan(file, [...floats, ...lists], groups, ctx);
     let decoded;
     try {
       if (options.pool && floats.length * groups.length > 1) {
@@ -166,7 +167,12 @@ export async function read(input, options = {}) {
     }
     const columns = {};
     for (const column of selected) {
-      columns[column.name] = decoded.get(column.name) ?? (await readOtherColumn(ctx, column, rowStart, rowEnd));
+      if (column.listFloat) {
+        const { readListColumn } = await import('./parquet/list-column.js');
+        columns[column.name] = await readListColumn(ctx, column, groups, numRows);
+      } else {
+        columns[column.name] = decoded.get(column.name) ?? (await readOtherColumn(ctx, column, rowStart, rowEnd));
+      }
     }
     return { numRows, columns, stats: { requests: file.stats.requests, bytes: file.stats.bytes } };
   } finally {

@@ -125,10 +125,10 @@ export function prefetchChunks(ctx, columns, groups) {
  * Fetches and walks the pages of one column chunk that hold rows [selStart, selEnd) of the group.
  * A whole chunk comes from `prefetched` (prefetchChunks), else from `place(start, end)` when given
  * (read into wasm memory: then `view()` gives the chunk's bytes, re-read after memory growth),
- * else from the file.
+ * else from the file. `repeated` (a list's leaf): every page, whatever the rows.
  * @returns {{dictionary: object|null, data: object[], view?: () => Uint8Array}}
  */
-export async function chunkPages(file, fileSize, chunk, group, where, { prefetched, place } = {}) {
+export async function chunkPages(file, fileSize, chunk, group, where, { prefetched, place, repeated = false } = {}) {
   let range;
   try {
     range = chunkRange(chunk, fileSize);
@@ -136,7 +136,7 @@ export async function chunkPages(file, fileSize, chunk, group, where, { prefetch
     throw columnError(where, msg);
   }
   const pages = { dictionary: null, data: [] };
-  if (usesOffsetIndex(chunk, group)) {
+  if (!repeated && usesOffsetIndex(chunk, group)) {
     let locs;
     try {
       locs = await pageLocations(file, chunk, range, group.rows);
@@ -182,8 +182,9 @@ export async function chunkPages(file, fileSize, chunk, group, where, { prefetch
   }
   bytes ??= await file.read(range.start, range.end);
   const rows = walkPages(bytes, range.start, 0, pages, where);
-  if (rows !== group.rows) throw columnError(where, `the pages hold ${rows} rows, the row group has ${group.rows}`);
   pages.data.forEach((p, i) => (p.number = i));
+  if (repeated) return pages; // a list's pages count values, not rows: every page is read
+  if (rows !== group.rows) throw columnError(where, `the pages hold ${rows} rows, the row group has ${group.rows}`);
   pages.data = pages.data.filter((p) => p.rowStart < group.selEnd && p.rowStart + p.rows > group.selStart);
   return pages;
 }

@@ -23,12 +23,14 @@ function scratchSpace() {
 }
 
 /** What decoding one chunk needs to know of its column and the chunk's metadata. */
-async function chunkColumn(ctx, column, group) {
+export async function chunkColumn(ctx, column, group) {
   const where = { file: ctx.name, column: column.name, rowGroup: group.index };
   const chunk = ctx.metadata.row_groups[group.index].columns[column.leafIndex];
   const meta = chunk?.meta_data;
+  const maxRep = column.maxRep ?? 0;
   if (meta && meta.type !== column.type) throw columnError(where, `the chunk's type ${meta.type} is not the schema's ${column.type}`);
-  if (meta && Number(meta.num_values) !== group.rows) {
+  // (a list's chunk holds one value per element: its rows are counted from the repetition levels)
+  if (meta && maxRep === 0 && Number(meta.num_values) !== group.rows) {
     throw columnError(where, `the chunk holds ${meta.num_values} values, the row group has ${group.rows} rows`);
   }
   if (meta && !knownCodec(meta.codec)) throw columnError(where, { unsupported: `codec ${meta.codec} is not supported` });
@@ -42,7 +44,7 @@ async function chunkColumn(ctx, column, group) {
   const col = {
     type: column.type,
     maxDef: column.maxDef,
-    maxRep: 0,
+    maxRep,
     codec: meta?.codec,
     inflate,
     chunkUncompressed: Number(meta?.total_uncompressed_size) || undefined,
@@ -52,9 +54,9 @@ async function chunkColumn(ctx, column, group) {
 
 // A page's bytes after its header: from the chunk's view when it lies in wasm memory (memory
 // growth detaches older views), else from the bytes it was walked in.
-const bodyOf = (pages, p) => (pages.view ? pages.view() : p.bytes).subarray(p.dataStart, p.dataEnd);
+export const bodyOf = (pages, p) => (pages.view ? pages.view() : p.bytes).subarray(p.dataStart, p.dataEnd);
 
-async function groupDictionary(pages, col, where) {
+export async function groupDictionary(pages, col, where) {
   const d = pages.dictionary;
   if (!d) return null;
   try {

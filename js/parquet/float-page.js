@@ -92,7 +92,7 @@ function bytesOfOut(out, at, count) {
  * Non-null values [k0, k1) of the page written to out[at ...].
  * @throws {string | {unsupported: string}}
  */
-function denseInto(encodingId, payload, col, dictionary, present, k0, k1, out, at) {
+export function denseInto(encodingId, payload, col, dictionary, present, k0, k1, out, at) {
   const w = out.BYTES_PER_ELEMENT;
   const count = k1 - k0;
   switch (encodingId) {

@@ -78,31 +78,38 @@ function topLevelColumns(schema, metadata, name) {
   return columns;
 }
 
-// FLOAT / DOUBLE leaves inside structs (no repeated field on their path), named by their dotted
-// path ("point.x"): one value per row, null where the leaf or a struct above it is null. They
-// read through the float path like top-level columns.
+// FLOAT / DOUBLE leaves below the top level, named by their dotted path: inside structs only
+// ("point.x": one value per row, null where the leaf or a struct above it is null; flatFloat, read
+// like top-level columns), or inside one list ("tags.list.element": listFloat, see list-column.js;
+// repDef is the definition level at which an element exists, below listNullDef the row's list is
+// null). Leaves inside a list inside a list are left to hyparquet.
 function nestedFloatLeaves(schema, columns) {
   const out = [];
-  const walk = (node, path, leafIndex, maxDef) => {
+  const walk = (node, path, leafIndex, maxDef, list) => {
     let index = leafIndex;
     for (const child of node.children) {
       const e = child.element;
-      if (e.repetition_type === 'REPEATED') {
+      const repeated = e.repetition_type === 'REPEATED';
+      if (repeated && list) {
         index += countLeaves(child);
         continue;
       }
       const def = maxDef + (e.repetition_type === 'REQUIRED' ? 0 : 1);
+      const inList = repeated ? { repDef: def, listNullDef: maxDef } : list;
       const name = `${path}.${e.name}`;
-      if (child.children.length) index = walk(child, name, index, def);
+      if (child.children.length) index = walk(child, name, index, def, inList);
       else {
-        if (isFloat(e) && def <= 255) out.push({ name, leafIndex: index, type: e.type, repetition: e.repetition_type, flatFloat: true, maxDef: def, node: child });
+        if (isFloat(e) && def <= 255) {
+          const leaf = { name, leafIndex: index, type: e.type, repetition: e.repetition_type, maxDef: def, node: child };
+          out.push(inList ? { ...leaf, listFloat: true, maxRep: 1, ...inList } : { ...leaf, flatFloat: true });
+        }
         index++;
       }
     }
     return index;
   };
   for (const column of columns) {
-    if (column.node.children.length && column.repetition !== 'REPEATED') walk(column.node, column.name, column.leafIndex, column.maxDef);
+    if (column.node.children.length && column.repetition !== 'REPEATED') walk(column.node, column.name, column.leafIndex, column.maxDef, null);
   }
   return out;
 }

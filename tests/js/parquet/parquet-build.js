@@ -334,33 +334,122 @@ export function buildStructParquet({ name, def, leaves }) {
     const start = offset;
     parts.push(header, plain);
     offset += header.length + plain.length;
-    return {
-      file_offset: BigInt(start),
-      meta_data: {
-        type: leaf.type,
-        encodings: ['RLE'],
-        path_in_schema: [name, leaf.name],
-        codec: 'UNCOMPRESSED',
-        num_values: BigInt(n),
-        total_uncompressed_size: BigInt(offset - start),
-        total_compressed_size: BigInt(offset - start),
-        data_page_offset: BigInt(start),
-      },
-    };
+    return chunkOf({ type: leaf.type, path: [name, leaf.name], codec: 'UNCOMPRESSED', values: n, start, end: offset, uncompressed: offset - start });
   });
+  const schema = [
+    { name: 'schema', num_children: 1 },
+    { name, repetition_type: 'OPTIONAL', num_children: leaves.length },
+    ...leaves.map((l) => ({ name: l.name, type: l.type, repetition_type: 'OPTIONAL' })),
+  ];
+  return withFooter(parts, schema, n, columns, offset);
+}
+
+// A column chunk's metadata: its pages at [start, end) of the file.
+function chunkOf({ type, path, codec, values, start, end, uncompressed, encodings = ['RLE'] }) {
+  return {
+    file_offset: BigInt(start),
+    meta_data: {
+      type,
+      encodings,
+      path_in_schema: path,
+      codec,
+      num_values: BigInt(values),
+      total_uncompressed_size: BigInt(uncompressed),
+      total_compressed_size: BigInt(end - start),
+      data_page_offset: BigInt(start),
+    },
+  };
+}
+
+// The file: `parts` (the magic and the pages, `end` bytes) then the footer of one row group.
+function withFooter(parts, schema, rows, columns, end) {
   const metadata = {
     version: 2,
-    schema: [
-      { name: 'schema', num_children: 1 },
-      { name, repetition_type: 'OPTIONAL', num_children: leaves.length },
-      ...leaves.map((l) => ({ name: l.name, type: l.type, repetition_type: 'OPTIONAL' })),
-    ],
-    num_rows: BigInt(n),
-    row_groups: [{ columns, total_byte_size: BigInt(offset - 4), num_rows: BigInt(n) }],
+    schema,
+    num_rows: BigInt(rows),
+    row_groups: [{ columns, total_byte_size: BigInt(end - 4), num_rows: BigInt(rows) }],
     created_by: 'numdecode tests/js/parquet/parquet-build.js',
   };
   const w = new ByteWriter();
   writeMetadata(w, metadata);
   parts.push(w.getBytes(), new TextEncoder().encode('PAR1'));
   return concat(parts);
+}
+
+/**
+ * A file with one list column `name` (OPTIONAL group, LIST) of OPTIONAL DOUBLE elements, the
+ * three-level layout parquet-cpp writes (name.list.element), one row group: rows are arrays of
+ * numbers or nulls, or null (a null list). Definition levels: 0 null list, 1 empty list, 2 null
+ * element, 3 value; repetition level 0 starts a row. Pages of `pageRows` rows, v1 and v2 in turn,
+ * values ALP (`encoding`: 'ALP') or PLAIN.
+ */
+export function buildListParquet({ name, rows, pageRows, encoding = 'ALP', codec = 'UNCOMPRESSED', compress: pack = compress }) {
+  const parts = [new TextEncoder().encode('PAR1')];
+  let offset = 4;
+  const start = offset;
+  let values = 0;
+  let uncompressedTotal = 0;
+  for (let first = 0, k = 0; first < rows.length; first += pageRows, k++) {
+    const rep = [];
+    const def = [];
+    const present = [];
+    for (const row of rows.slice(first, first + pageRows)) {
+      if (row === null || row.length === 0) {
+        rep.push(0);
+        def.push(row === null ? 0 : 1);
+        continue;
+      }
+      row.forEach((v, i) => {
+        rep.push(i === 0 ? 0 : 1);
+        def.push(v === null ? 2 : 3);
+        if (v !== null) present.push(v);
+      });
+    }
+    const n = rep.length;
+    values += n;
+    const body = encoding === 'ALP' ? alp.encode(Float64Array.from(present), { layout: 'merged' }) : rawBytes(Float64Array.from(present));
+    const reps = rle(rep, 1);
+    const defs = rle(def, 2);
+    const id = ENCODING_IDS[encoding];
+    let header;
+    let bytes;
+    let plainSize;
+    if (k % 2 === 0) {
+      const plain = concat([Uint8Array.from(u32(reps.length)), reps, Uint8Array.from(u32(defs.length)), defs, body]);
+      bytes = pack(codec, plain);
+      plainSize = plain.length;
+      header = thrift({ field_1: 0, field_2: plain.length, field_3: bytes.length, field_5: { field_1: n, field_2: id, field_3: 3, field_4: 3 } });
+    } else {
+      const packed = pack(codec, body);
+      bytes = concat([reps, defs, packed]);
+      plainSize = reps.length + defs.length + body.length;
+      const nulls = def.filter((d) => d < 3).length;
+      header = thrift({
+        field_1: 3,
+        field_2: plainSize,
+        field_3: bytes.length,
+        field_8: { field_1: n, field_2: nulls, field_3: Math.min(pageRows, rows.length - first), field_4: id, field_5: defs.length, field_6: reps.length },
+      });
+    }
+    parts.push(header, bytes);
+    offset += header.length + bytes.length;
+    uncompressedTotal += header.length + plainSize;
+  }
+  const chunk = chunkOf({
+    type: 'DOUBLE',
+    path: [name, 'list', 'element'],
+    codec,
+    values,
+    start,
+    end: offset,
+    uncompressed: uncompressedTotal,
+    encodings: ['RLE', encoding === 'ALP' ? 'PLAIN' : encoding],
+  });
+  const schema = [
+    { name: 'schema', num_children: 1 },
+    { name, repetition_type: 'OPTIONAL', num_children: 1, converted_type: 'LIST' },
+    { name: 'list', repetition_type: 'REPEATED', num_children: 1 },
+    { name: 'element', type: 'DOUBLE', repetition_type: 'OPTIONAL' },
+  ];
+  return withFooter(parts, schema, rows.length, [chunk], offset);
 }

@@ -10,7 +10,7 @@ import { compressors } from 'hyparquet-compressors';
 import { init, alp, ParquetError, IoError, NumdecodeError } from '../../../js/index.js';
 import { read, inspect, readPages } from '../../../js/parquet.js';
 import { corpusRoot, projectRoot, readJson } from '../helpers/corpus.js';
-import { buildParquet, buildStructParquet } from './parquet-build.js';
+import { buildParquet, buildStructParquet, buildListParquet } from './parquet-build.js';
 import { startServer, serveRange } from '../helpers/io-test-server.js';
 
 const dir = path.join(corpusRoot, 'parquet-alp');
@@ -672,5 +672,33 @@ describe('outputs, pools and shapes', () => {
     const part = await read(bytes, { columns: ['point.y'], rowStart: 100, rowEnd: 2100 });
     expectSameBits(part.columns['point.y'].values, y.slice(100, 2100), 'point.y rows 100..2100');
     await expect(read(bytes, { columns: ['point.z'] })).rejects.toThrow(/columns: point, point\.x, point\.y/);
+  });
+
+  test('a FLOAT / DOUBLE leaf inside a list reads as values per element, offsets per row: null lists, empty lists, null elements', async () => {
+    const rows = [];
+    for (let r = 0; r < 3000; r++) {
+      if (r % 11 === 0) rows.push(null);
+      else if (r % 7 === 0) rows.push([]);
+      else rows.push(Array.from({ length: 1 + (r % 4) }, (_, i) => ((r + i) % 13 === 0 ? null : Math.round((r * 3.7 + i) * 100) / 100)));
+    }
+    const lists = (c, n) =>
+      Array.from({ length: n }, (_, i) =>
+        c.rowValid && !c.rowValid[i] ? null : Array.from(c.values.subarray(c.offsets[i], c.offsets[i + 1]), (v, j) => (c.valid && !c.valid[c.offsets[i] + j] ? null : v)),
+      );
+    // the builder's layout is what a Parquet reader expects: hyparquet reads its PLAIN version as written
+    const plain = buildListParquet({ name: 'tags', rows, pageRows: 700, encoding: 'PLAIN' });
+    const hy = await parquetReadObjects({ file: plain.slice().buffer });
+    expect(hy.map((o) => o.tags ?? null)).toEqual(rows);
+    for (const bytes of [plain, buildListParquet({ name: 'tags', rows, pageRows: 700, codec: 'ZSTD' })]) {
+      const r = await read(bytes, { columns: ['tags.list.element'] });
+      const c = r.columns['tags.list.element'];
+      expect(c.values).toBeInstanceOf(Float64Array);
+      expect(c.offsets).toHaveLength(3001);
+      expect(lists(c, r.numRows)).toEqual(rows);
+      const part = await read(bytes, { columns: ['tags.list.element'], rowStart: 650, rowEnd: 1500 });
+      expect(lists(part.columns['tags.list.element'], part.numRows)).toEqual(rows.slice(650, 1500));
+    }
+    // into takes columns of one value per row, not a list's elements
+    await expect(read(buildListParquet({ name: 'tags', rows: [[1.5]], pageRows: 1 }), { columns: ['tags.list.element'], into: { 'tags.list.element': new Float64Array(1) } })).rejects.toThrow(RangeError);
   });
 });

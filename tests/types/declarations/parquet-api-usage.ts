@@ -27,6 +27,12 @@ export async function example(bytes: Uint8Array, blob: Blob, signal: AbortSignal
   const price = new Float64Array(1000);
   const pool = null as unknown as WorkerPool;
   await read('data.parquet', { columns: ['price', 'point.x'], into: { price }, pool });
+  const tags = (await read('data.parquet', { columns: ['tags.list.element'] })).columns['tags.list.element'];
+  if ('offsets' in tags) {
+    const first: Float32Array | Float64Array = tags.values.subarray(tags.offsets[0], tags.offsets[1]);
+    const nullList: boolean = tags.rowValid !== null && tags.rowValid[0] === 0;
+    void first, nullList;
+  }
   await read({ byteLength: 10, slice: async (s: number, e?: number) => new ArrayBuffer((e ?? 10) - s) });
   await read({ size: () => 10, read: (s: number, e: number) => new Uint8Array(e - s) });
 
