@@ -52,6 +52,16 @@ export class LocalStore {
     return file;
   }
 
+  // The open file of a key, or undefined when there is none.
+  #open(key) {
+    try {
+      return this.#fs.openSync(this.#file(key), 'r');
+    } catch (err) {
+      if (NOT_THERE.has(err?.code)) return undefined;
+      throw err;
+    }
+  }
+
   // zarrita wants promises: the answer of a read done now, or its failure.
   #answer(signal, fn) {
     signal?.throwIfAborted();
@@ -68,13 +78,8 @@ export class LocalStore {
    * @returns {Uint8Array | undefined}
    */
   readSync(key) {
-    let fd;
-    try {
-      fd = this.#fs.openSync(this.#file(key), 'r');
-    } catch (err) {
-      if (NOT_THERE.has(err?.code)) return undefined;
-      throw err;
-    }
+    const fd = this.#open(key);
+    if (fd === undefined) return undefined;
     try {
       // One read into a kept buffer answers most chunks: open, read, close, where a read of the
       // file's size first (readFileSync) would also stat it.
@@ -94,13 +99,8 @@ export class LocalStore {
   /** {offset, length} or {suffixLength} of the file of `key`, or undefined when there is none. */
   getRange(key, range, options) {
     return this.#answer(options?.signal, () => {
-      let fd;
-      try {
-        fd = this.#fs.openSync(this.#file(key), 'r');
-      } catch (err) {
-        if (NOT_THERE.has(err?.code)) return undefined;
-        throw err;
-      }
+      const fd = this.#open(key);
+      if (fd === undefined) return undefined;
       try {
         const size = this.#fs.fstatSync(fd).size;
         const start = 'suffixLength' in range ? Math.max(0, size - range.suffixLength) : range.offset;
