@@ -4,6 +4,7 @@
 #include <cfloat>
 #include <cmath>
 
+#include "core/bytes.hpp"
 #include "pco/metadata.hpp"
 
 namespace numdecode::pco {
@@ -15,10 +16,24 @@ namespace {
 constexpr float kSingleBinSpeedupBits = 0.1f;
 constexpr float kTrivialOffsetSpeedupBits = 0.1f;
 
+// log2(x) for x >= 1 within 0.005: the exponent, plus a quadratic in the mantissa taken to
+// [1/sqrt(2), sqrt(2)) (exact at its ends and at 1). The optimizer calls it for every pair of
+// bins, and a call to log2 costs more than the rest of the cost in wasm.
+float approx_log2(float x) {
+  constexpr float kSqrt2 = 1.41421356f;
+  const uint32_t bits = numdecode::bit_cast<uint32_t>(x);
+  float exponent = float(int(bits >> 23) - 127);
+  float m = numdecode::bit_cast<float>((bits & 0x7fffffu) | 0x3f800000u);  // in [1, 2)
+  if (m > kSqrt2) m *= 0.5f, exponent += 1.0f;
+  // q(m) = a + m (b + c m) with q(1) = 0, q(sqrt(2)) = 1/2, q(1/sqrt(2)) = -1/2 (to within 0.005).
+  constexpr float kB = 2.0f * kSqrt2, kC = -2.0f / 3.0f, kA = -kB - kC;
+  return exponent + kA + m * (kB + kC * m);
+}
+
 template <class L>
 float bin_cost(float meta_cost, L lower, L upper, uint32_t count, float total_log2) {
   const float c = float(count);
-  const float ans_bits = total_log2 - std::log2(c);
+  const float ans_bits = total_log2 - approx_log2(c);
   return meta_cost + (ans_bits + float(offset_bits_for_range<L>(L(upper - lower)))) * c;
 }
 
@@ -34,7 +49,7 @@ std::vector<OptimizedBin<L>> optimize_bins(std::span<const HistogramBin<L>> bins
   std::vector<uint32_t> cumulative(n + 1, 0);
   for (size_t i = 0; i < n; ++i) cumulative[i + 1] = cumulative[i] + uint32_t(bins[i].count);
   const uint32_t total = cumulative[n];
-  const float total_log2 = std::log2(float(total));
+  const float total_log2 = approx_log2(float(total));
 
   // best[i + 1]: the cheapest partition of bins 0..i; first[i]: where its last group starts.
   std::vector<float> best(n + 1, 0.0f);
