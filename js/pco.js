@@ -262,26 +262,9 @@ function open(headerBytes) {
 
 export const wrapped = Object.freeze({ open });
 
-// ---- Encoding --------------------------------------------------------------------------------
-// The encoder (js/pco/encode.js and its own wasm module) loads on first use: pages that only
-// decode load none of it.
-
-/**
- * Encodes numbers as a standalone Pco file (format 4.1, standalone v3, as pcodec 1.x writes).
- * See js/pco/encode.js for the options.
- * @returns {Promise<Uint8Array>}
- */
-export async function encode(values, options) {
-  return (await import('./pco/encode.js')).encode(values, options);
-}
-
-/**
- * Encodes numbers as one wrapped-format chunk: { dtype, header, meta, pages: [{ n, bytes }] }.
- * @returns {Promise<{dtype: string, header: Uint8Array, meta: Uint8Array, pages: {n: number, bytes: Uint8Array}[]}>}
- */
-export async function encodeWrapped(values, options) {
-  return (await import('./pco/encode.js')).encodeWrapped(values, options);
-}
+// Encoding: js/pco/encode.js (docs there), imported on first use, so a decoding page loads none of it.
+export const encode = async (...args) => (await import('./pco/encode.js')).encode(...args);
+export const encodeWrapped = async (...args) => (await import('./pco/encode.js')).encodeWrapped(...args);
 
 // ---- Zero-copy views -------------------------------------------------------------------------
 
