@@ -35,7 +35,7 @@ class HistogramBuilder {
   // The latents in [lb, ub], in their sorted place (everything before them is applied). Runs that
   // fit the bin being filled go in whole; others are split by value into up to 256 runs (a radix
   // pass on the top bits of their range) until each fits one bin or holds one value. scratch has
-  // room for as many latents.
+  // room for as many latents; the two swap roles at each level (no copy back).
   void apply_partially_sorted(std::span<L> latents, Bound<L> lb, Bound<L> ub, L* scratch) {
     const size_t target = bin_at(applied_);
     const size_t end = applied_ + latents.size();
@@ -73,14 +73,15 @@ class HistogramBuilder {
     size_t next[256];
     std::copy_n(starts, 256, next);
     for (L x : latents) scratch[next[uint64_t(L(x - lb.value)) >> shift]++] = x;
-    std::copy_n(scratch, latents.size(), latents.begin());
+    // The runs now lie in scratch, in order; the latents' place is the next level's scratch.
+    const std::span<L> runs(scratch, latents.size());
     const uint64_t last = range >> shift;
     for (uint64_t k = 0; k <= last; ++k) {
       const size_t from = starts[k], count = starts[k + 1] - from;
       if (count == 0) continue;
       const Bound<L> run_lb = k == 0 ? lb : Bound<L>{L(lb.value + L(k << shift)), false};
       const Bound<L> run_ub = k == last ? ub : Bound<L>{L(lb.value + L(((k + 1) << shift) - 1)), false};
-      apply_partially_sorted(latents.subspan(from, count), run_lb, run_ub, scratch + from);
+      apply_partially_sorted(runs.subspan(from, count), run_lb, run_ub, latents.data() + from);
     }
   }
 
