@@ -21,20 +21,38 @@ export class IdxptrReader {
     return ptr;
   }
 
-  /** Header, size and the first block in one request (its length comes from `shape`). */
-  async open(expectedCount) {
+  /**
+   * Header, size and the first block in one request (its length comes from `shape`); `whole`: all
+   * entries in that request instead (a later column read then asks for none). Otherwise the block
+   * holding the last entry (the matrix's nnz) is fetched at the same time, on the guess that the
+   * file holds `expectedCount` entries; a wrong guess costs that read only (checked after).
+   */
+  async open(expectedCount, whole = false) {
     const f = this.file;
-    const firstEntries = Math.max(1, Math.min(expectedCount, IDXPTR_BLOCK));
+    const firstEntries = Math.max(1, whole ? expectedCount : Math.min(expectedCount, IDXPTR_BLOCK));
+    const lastBlock = Math.floor((expectedCount - 1) / IDXPTR_BLOCK);
+    const tailStart = lastBlock * IDXPTR_BLOCK;
+    const tail =
+      tailStart >= firstEntries
+        ? f.source.read('idxptr', HEADER + tailStart * f.elem, HEADER + expectedCount * f.elem).catch(() => null)
+        : null;
     const head = await f.source.read('idxptr', 0, HEADER + firstEntries * f.elem);
     checkHeader(head, f.type, f.label);
     f.setSize(await f.source.size('idxptr'));
     if (f.count === 0) throw new BpcellsError(`${f.label}: empty, needs at least one entry`, { file: f.label });
     const first = this._convert(head.subarray(HEADER), 0);
     if (first[0] !== 0) throw new BpcellsError(`${f.label}: first entry is ${first[0]}, not 0`, { file: f.label });
-    if (f.count <= IDXPTR_BLOCK && firstEntries >= f.count) {
-      this.blocks.set(0, Promise.resolve(first.subarray(0, f.count)));
-    } else if (firstEntries === Math.min(IDXPTR_BLOCK, f.count)) {
-      this.blocks.set(0, Promise.resolve(first));
+    // Whole blocks of what was read, and the last block when the read reached the end of the file.
+    const held = Math.min(first.length, f.count);
+    for (let b = 0; b * IDXPTR_BLOCK < held; b++) {
+      const end = Math.min((b + 1) * IDXPTR_BLOCK, f.count);
+      if (end <= held) this.blocks.set(b, Promise.resolve(first.subarray(b * IDXPTR_BLOCK, end)));
+    }
+    const tailBytes = await tail;
+    if (tailBytes && f.count === expectedCount) {
+      const p = Promise.resolve(tailBytes).then((bytes) => this._convert(bytes, tailStart));
+      this.blocks.set(lastBlock, p);
+      p.catch(() => this.blocks.delete(lastBlock));
     }
   }
 

@@ -1,7 +1,8 @@
 // A Matrix from a source of named array files (a directory, or an HDF5 group presented as one):
-// open reads version, storage_order, shape, the first block of idxptr, the 8-byte headers of the
-// data files and, for packed matrices, the *_idx / *_starts seek tables when together they fit
-// `prefetchBytes` (else they are read by range on demand). Everything is checked: headers,
+// open reads version, storage_order, shape (round trip 1); idxptr (whole up to 64 KiB, else its
+// first and last blocks), the 8-byte headers of the data files and *_idx_offsets (round trip 2);
+// for packed matrices the *_idx / *_starts seek tables when together they fit `prefetchBytes`
+// (else they are read by range on demand) (round trip 3). Everything is checked: headers,
 // lengths, monotone idxptr, counts that agree; BPCells itself accepts several of these
 // corruptions silently (src/bpcells/matrix.cpp checks a whole directory the same way).
 import { BpcellsError } from '../errors.js';
@@ -14,6 +15,9 @@ import { Matrix } from './matrix.js';
 import { PackedStream, residentRegistry } from './packed-stream.js';
 
 const DEFAULT_PREFETCH = 4 * 1024 * 1024;
+// idxptr up to this size is read whole at open (6000 columns of u64: 48 KiB), so that a column read
+// after open asks for its index and values only: one round trip instead of two.
+const IDXPTR_WHOLE_MAX = 64 * 1024;
 const utf8 = new TextEncoder();
 const DEFAULT_RESIDENT = 16 * 1024 * 1024; // the I/O layer's default cacheBytes
 
@@ -75,8 +79,10 @@ export async function openMatrix(src, options = {}) {
   const ptr = new IdxptrReader(src, version.format === 1 ? 'u32' : 'u64');
   m._idxptr = ptr;
 
-  // Second round, all independent: idxptr, *_idx_offsets, data headers / unpacked arrays.
-  const jobs = [ptr.open(major + 1)];
+  // Second round, all independent: idxptr (with its last entry, the nnz that sizes the seek
+  // tables), *_idx_offsets, data headers / unpacked arrays.
+  const ptrBytes = HEADER + (major + 1) * ptr.file.elem;
+  const jobs = [ptr.open(major + 1, budget > 0 && ptrBytes <= Math.min(budget, IDXPTR_WHOLE_MAX))];
   const valType = version.dtype;
   if (version.packed) {
     m._indexStream = new PackedStream(src, 'index', VARIANT.d1z, version.format);

@@ -1,0 +1,72 @@
+// Round trips of a BPCells matrix directory over HTTP (issue 27), counted as waves by the loopback
+// test server (requests that arrive while none is being answered; every answer held back a
+// little, so that requests sent together arrive in one wave). Open: version/storage_order/shape,
+// then idxptr + data headers + *_idx_offsets, then the seek tables; a column read after open:
+// its index and value ranges together.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import * as bpcells from '../../../js/bpcells/index.js';
+import { init } from '../../../js/index.js';
+import { LARGE, cases, expected, sameBytes, setDir, u8 } from '../helpers/bpcells-corpus.js';
+import { serveRange, startServer } from '../helpers/io-test-server.js';
+
+let server;
+
+beforeAll(async () => {
+  await init();
+  server = await startServer();
+  server.delay = 15;
+});
+afterAll(() => server?.close());
+
+function serveCorpus(req, res) {
+  const file = path.join(setDir, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+  if (!file.startsWith(setDir + path.sep) || !existsSync(file) || !statSync(file).isFile()) {
+    res.writeHead(404);
+    return res.end();
+  }
+  return serveRange(req, res, readFileSync(file));
+}
+
+const files = () => server.state.log.map((r) => decodeURIComponent(new URL(r.url, 'http://x').pathname).split('/').pop());
+
+describe('directory (20000 x 3000, packed, col-major)', () => {
+  const c = cases.find((x) => x.name === LARGE);
+  const exp = expected(c);
+
+  test('open in 3 round trips, a column after it in 1, a run of columns in 1, values exact', async () => {
+    server.handler = serveCorpus;
+    const m = await bpcells.open(`${server.base}/${c.dir}/`);
+    expect(server.state.waves).toBe(3); // target 3 (issue 27; 4 before)
+    expect(files().slice(0, 3).sort()).toEqual(['shape', 'storage_order', 'version']);
+    expect(files().includes('row_names')).toBe(false);
+    expect(m.nnz).toBe(exp.idxptr[3000]);
+
+    for (const [a, b] of [
+      [1500, 1501],
+      [2999, 3000],
+      [10, 40],
+    ]) {
+      server.handler = serveCorpus;
+      const r = await m.read(a, b);
+      expect(server.state.waves).toBe(1); // target 1 (issue 27; 2 before)
+      expect(files().sort()).toEqual(['index_data', 'val_data']);
+      const [p0, p1] = [exp.idxptr[a], exp.idxptr[b]];
+      expect(sameBytes(u8(r.index), exp.index.subarray(4 * p0, 4 * p1))).toBe(true);
+      expect(sameBytes(u8(r.val), exp.val.subarray(4 * p0, 4 * p1))).toBe(true);
+      expect(Array.from(r.idxptr)).toEqual(Array.from(exp.idxptr.subarray(a, b + 1), (x) => x - p0));
+    }
+  });
+
+  test('prefetchBytes: 0 (everything by range): open still in 3 round trips, idxptr by its first and last blocks together', async () => {
+    server.handler = serveCorpus;
+    const m = await bpcells.open(`${server.base}/${c.dir}/`, { prefetchBytes: 0 });
+    expect(server.state.waves).toBe(3);
+    const ranges = server.state.log.filter((r) => r.url.endsWith('/idxptr')).map((r) => r.range).sort();
+    expect(ranges).toEqual(['bytes=0-4103', 'bytes=20488-24015']);
+    const r = await m.read(2999, 3000);
+    const [p0, p1] = [exp.idxptr[2999], exp.idxptr[3000]];
+    expect(sameBytes(u8(r.val), exp.val.subarray(4 * p0, 4 * p1))).toBe(true);
+  });
+});
