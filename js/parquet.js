@@ -128,7 +128,7 @@ function fetchPlan(file, floats, groups, ctx) {
  * @param {string|URL|ArrayBuffer|ArrayBufferView|Blob|object} input path (Node), http(s) URL, bytes, Blob/File,
  *   {size(), read(start, end)} or a hyparquet AsyncBuffer {byteLength, slice(start, end)}
  * @param {{columns?: string[], rowStart?: number, rowEnd?: number, into?: object, pool?: object, timeout?: number,
- *   signal?: AbortSignal, headers?: object, maxBytes?: number, fetch?: Function}} [options]
+ *   signal?: AbortSignal, headers?: object, maxReadBytes?: number, fetch?: Function}} [options]
  *   into: {columnName: Float32Array | Float64Array} writes those columns' values into the caller's arrays;
  *   pool: a numdecode/worker pool: the column chunks (row groups x columns) decode in its workers
  * @returns {Promise<{numRows: number, columns: object, stats: {requests: number, bytes: number}}>}

@@ -36,6 +36,8 @@ export interface BpcellsOpenOptions {
    */
   prefetchBytes?: number;
   /** HTTP only: total bytes this source may download; beyond it requests fail. Default: no limit. */
+  maxReadBytes?: number;
+  /** @deprecated use maxReadBytes (still read, with a one-time warning). */
   maxBytes?: number;
   /** HTTP only: per-request timeout in ms (default 60000). */
   timeout?: number;

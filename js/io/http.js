@@ -240,16 +240,16 @@ export class HttpBackend {
     }
   }
 
-  // Reads the body while enforcing maxBytes; a body shorter than Content-Length is retryable.
+  // Reads the body while enforcing maxReadBytes; a body shorter than Content-Length is retryable.
   async _readBody(response, fail, state) {
     const declared = response.headers.get('content-length');
     const expected = declared === null || !/^\d+$/.test(declared) ? null : Number(declared);
-    const { maxBytes } = this.opts;
+    const { maxReadBytes } = this.opts;
     const limitError = () =>
       this._err(
-        `download limit reached: ${this.stats.bytes} bytes fetched so far, ${expected ?? 'more'} more would exceed maxBytes=${maxBytes} (${this.url})`,
+        `download limit reached: ${this.stats.bytes} bytes fetched so far, ${expected ?? 'more'} more would exceed maxReadBytes=${maxReadBytes} (${this.url})`,
       );
-    if (expected !== null && this.stats.bytes + expected > maxBytes) {
+    if (expected !== null && this.stats.bytes + expected > maxReadBytes) {
       await discard(response);
       throw limitError();
     }
@@ -265,7 +265,7 @@ export class HttpBackend {
           if (done) break;
           got += value.length;
           countBytes(this.stats, this.statsKey, value.length);
-          if (this.stats.bytes > maxBytes) {
+          if (this.stats.bytes > maxReadBytes) {
             await reader.cancel().catch(() => {});
             throw limitError();
           }
@@ -275,7 +275,7 @@ export class HttpBackend {
         const buf = new Uint8Array(await response.arrayBuffer());
         got = buf.length;
         countBytes(this.stats, this.statsKey, got);
-        if (this.stats.bytes > maxBytes) throw limitError();
+        if (this.stats.bytes > maxReadBytes) throw limitError();
         parts.push(buf);
       }
     } catch (err) {

@@ -26,6 +26,8 @@ export interface IoOptions {
   headers?: Record<string, string>;
   fetch?: (input: string, init?: RequestInit) => Promise<Response>;
   /** Total bytes this file / directory may download (default Infinity). */
+  maxReadBytes?: number;
+  /** @deprecated use maxReadBytes (still read, with a one-time warning). */
   maxBytes?: number;
   /** Bound of the LRU cache of fetched ranges (default 16 MiB; 0 = no cache). */
   cacheBytes?: number;
@@ -51,7 +53,7 @@ export interface IoOptions {
   suffixRange?: boolean;
 }
 
-export const IO_DEFAULTS: Readonly<Required<Omit<IoOptions, 'signal' | 'headers' | 'fetch' | 'name' | 'ifRange' | 'suffixRange'>>>;
+export const IO_DEFAULTS: Readonly<Required<Omit<IoOptions, 'maxBytes' | 'signal' | 'headers' | 'fetch' | 'name' | 'ifRange' | 'suffixRange'>>>;
 
 export interface SizedReadable {
   size(): number | Promise<number>;

@@ -1,4 +1,8 @@
 // The options every opener accepts; an unknown name is a TypeError (a typo must not be ignored).
+import { renamedOption } from '../deprecate.js';
+
+// maxBytes was the download limit's name before docs/vocabulary.md: still read, warning once.
+const withReadBytes = (options, where) => renamedOption(options, 'maxBytes', 'maxReadBytes', where);
 
 export const DEFAULTS = Object.freeze({
   retries: 3, // extra attempts after the first; 0 turns retrying off
@@ -6,7 +10,7 @@ export const DEFAULTS = Object.freeze({
   signal: undefined,
   headers: undefined,
   fetch: undefined,
-  maxBytes: Infinity, // total bytes this file / directory may download
+  maxReadBytes: Infinity, // total bytes this file / directory may download (was maxBytes)
   cacheBytes: 16 * 1024 * 1024, // LRU block cache bound; 0 = no cache
   blockSize: 0, // > 0: fetches are widened to whole aligned blocks (read-ahead); 0 = exact ranges
   gap: 64 * 1024, // readRanges merges ranges separated by fewer bytes than this
@@ -27,7 +31,7 @@ const CHECKS = {
   signal: (v) => v === undefined || (typeof v === 'object' && v !== null && 'aborted' in v),
   headers: (v) => v === undefined || (typeof v === 'object' && v !== null),
   fetch: (v) => v === undefined || typeof v === 'function',
-  maxBytes: positive,
+  maxReadBytes: positive,
   cacheBytes: nonNegative,
   blockSize: (v) => Number.isInteger(v) && v >= 0,
   gap: nonNegative,
@@ -43,6 +47,7 @@ const CHECKS = {
 export function resolveOptions(options) {
   if (options === undefined || options === null) return { ...DEFAULTS };
   if (typeof options !== 'object') throw new TypeError(`options must be an object, got ${typeof options}`);
+  options = withReadBytes(options, 'io');
   for (const key of Object.keys(options)) {
     if (!(key in DEFAULTS)) throw new TypeError(`unknown option "${key}" (known: ${Object.keys(DEFAULTS).join(', ')})`);
   }
@@ -57,6 +62,7 @@ export function resolveOptions(options) {
 
 /** The I/O options among a reader's options (the reader keeps the rest, e.g. bpcells' prefetchBytes). */
 export function ioOptionsOf(options) {
+  options = withReadBytes(options, 'io');
   const out = {};
   for (const key of Object.keys(DEFAULTS)) if (options?.[key] !== undefined) out[key] = options[key];
   return out;

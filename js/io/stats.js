@@ -16,7 +16,7 @@ export function countRequest(stats, name) {
   fileEntry(stats, name).requests += 1;
 }
 
-/** Bytes received for file `name` (counted as they arrive, so maxBytes can stop a body early). */
+/** Bytes received for file `name` (counted as they arrive, so maxReadBytes can stop a body early). */
 export function countBytes(stats, name, n) {
   stats.bytes += n;
   fileEntry(stats, name).bytes += n;

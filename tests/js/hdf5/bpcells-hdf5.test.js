@@ -222,12 +222,12 @@ describe('lazy reading over HTTP', () => {
     m.close();
   });
 
-  test('maxBytes stops the download with an error naming the file', async () => {
-    const err = await bpcells.open(`${base}/${c.dir}/matrix.h5`, { group: 'mat', maxBytes: 40000 }).catch((e) => e);
+  test('maxReadBytes stops the download with an error naming the file', async () => {
+    const err = await bpcells.open(`${base}/${c.dir}/matrix.h5`, { group: 'mat', maxReadBytes: 40000 }).catch((e) => e);
     expect(err).toBeInstanceOf(bpcells.BpcellsError);
     expect(err.code).toBe('ERR_NETWORK');
     expect(err.file).toBe(`${base}/${c.dir}/matrix.h5`);
-    expect(err.message).toMatch(/maxBytes=40000 \(http:.*\/matrix\.h5\)$/);
+    expect(err.message).toMatch(/maxReadBytes=40000 \(http:.*\/matrix\.h5\)$/);
   });
 
   test('a missing file is a 404 naming the URL', async () => {

@@ -2,7 +2,7 @@
 // other 4xx), short bodies, timeouts, abort, validator pinning (ERR_CHANGED, never mixed bytes),
 // servers that ignore Range, merging, the concurrency cap, in-flight sharing, the LRU bound and
 // the CORS message. Servers listen on 127.0.0.1; backoff is kept to a few ms.
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -356,12 +356,28 @@ describe('HTTP consistency', () => {
     expect(sizeErr.message).toMatch(/cannot learn the file size.*Access-Control-Expose-Headers/);
   });
 
-  test('maxBytes stops a download with a clear error', async () => {
+  test('maxReadBytes stops a download with a clear error', async () => {
     srv.handler = (req, res) => serveRange(req, res, DATA);
-    const f = openFile(`${srv.base}/d.bin`, { ...FAST, maxBytes: 1500 });
+    const f = openFile(`${srv.base}/d.bin`, { ...FAST, maxReadBytes: 1500 });
     await f.read(0, 1000);
     const err = await rejection(f.read(2000, 3000));
-    expect(err.message).toMatch(/download limit reached: 1000 bytes fetched so far, 1000 more would exceed maxBytes=1500/);
+    expect(err.message).toMatch(/download limit reached: 1000 bytes fetched so far, 1000 more would exceed maxReadBytes=1500/);
+  });
+
+  test('maxBytes, its deprecated name, still limits and warns once', async () => {
+    srv.handler = (req, res) => serveRange(req, res, DATA);
+    const warnings = [];
+    const spy = jest.spyOn(process, 'emitWarning').mockImplementation((message, options) => warnings.push([message, options?.code]));
+    try {
+      const f = openFile(`${srv.base}/d.bin`, { ...FAST, maxBytes: 1500 });
+      expect(new Uint8Array(await f.read(0, 1000))).toEqual(DATA.subarray(0, 1000));
+      const err = await rejection(f.read(2000, 3000));
+      expect(err.message).toMatch(/1000 more would exceed maxReadBytes=1500/);
+      openFile(`${srv.base}/d.bin`, { ...FAST, maxBytes: 10 });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(warnings).toEqual([['numdecode: io option maxBytes is deprecated; use maxReadBytes', 'NUMDECODE_DEPRECATED']]);
   });
 });
 

@@ -146,12 +146,12 @@ describe('parquet-cpp ALP corpus', () => {
       expect(err.code).toBe('ERR_ABORTED');
     });
 
-    test('maxBytes stops a read that would download more', async () => {
+    test('maxReadBytes stops a read that would download more', async () => {
       const data = readFileSync(path.join(dir, 'alp_arade.parquet'));
       server.handler = (req, res) => serveRange(req, res, data);
-      const err = await read(`${server.base}/alp_arade.parquet`, { maxBytes: 30000 }).catch((e) => e);
+      const err = await read(`${server.base}/alp_arade.parquet`, { maxReadBytes: 30000 }).catch((e) => e);
       expect(err).toBeInstanceOf(IoError);
-      expect(err.message).toMatch(/maxBytes/);
+      expect(err.message).toMatch(/maxReadBytes=30000/);
     });
   });
 });

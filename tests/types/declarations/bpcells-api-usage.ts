@@ -4,7 +4,7 @@ import { bpcells } from 'numdecode';
 import type { BpcellsMatrix, BpcellsSlice, BpcellsSliceView, BpcellsOpenOptions, BpcellsSourceObject } from 'numdecode';
 
 export async function example(signal: AbortSignal) {
-  const options: BpcellsOpenOptions = { prefetchBytes: 0, maxBytes: 1 << 20, timeout: 5000, signal };
+  const options: BpcellsOpenOptions = { prefetchBytes: 0, maxReadBytes: 1 << 20, timeout: 5000, signal };
   const m: BpcellsMatrix = await bpcells.open('https://example.org/matrix/', options);
   const [nrow, ncol]: [number, number] = m.shape;
   const order: 'col' | 'row' = m.storageOrder;

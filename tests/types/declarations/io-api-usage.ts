@@ -21,7 +21,7 @@ export async function example(signal: AbortSignal, blob: Blob) {
   const ab: AsyncBufferLike = { byteLength: 10, slice: (s: number, e?: number) => new ArrayBuffer((e ?? 10) - s) };
   const fromAsyncBuffer = openFile(ab);
 
-  const d: RangeDirectory = openDirectory('https://example.org/matrix/', { maxBytes: 1 << 20 });
+  const d: RangeDirectory = openDirectory('https://example.org/matrix/', { maxReadBytes: 1 << 20 });
   const idx: Uint8Array = await d.file('idxptr').read(0, 16);
   const where: string = d.location('idxptr');
 

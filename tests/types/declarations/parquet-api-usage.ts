@@ -12,7 +12,7 @@ export async function example(bytes: Uint8Array, blob: Blob, signal: AbortSignal
     timeout: 5000,
     signal,
     headers: { authorization: 'Bearer x' },
-    maxBytes: 1 << 20,
+    maxReadBytes: 1 << 20,
   });
   const n: number = r.numRows;
   const a: ParquetColumn = r.columns.a;
