@@ -70,6 +70,48 @@ describe('the reference decodes our encoding of every corpus file', () => {
   });
 });
 
+// Every mode and delta encoding on bit patterns of each dtype (random bits: NaN payloads,
+// infinities, subnormals, -0 among the floats; runs of multiples and smooth stretches for the
+// modes and deltas to find), and the file's pages short, so that batches and pages end unevenly.
+describe('the reference decodes every mode and delta encoding we write', () => {
+  const DTYPES = ['u8', 'i8', 'u16', 'i16', 'f16', 'u32', 'i32', 'f32', 'u64', 'i64', 'f64'];
+  const MODES = {
+    int: ['auto', 'classic', 'dict', { kind: 'intMult', base: 3 }],
+    float: ['auto', 'classic', 'dict', { kind: 'floatMult', base: 0.5 }, { kind: 'floatQuant', k: 2 }],
+  };
+  const DELTAS = ['auto', 'noOp', { kind: 'consecutive', order: 1 }, { kind: 'consecutive', order: 3 }, 'lookback', { kind: 'conv1', order: 2 }];
+
+  function bitPatterns(dtype, n) {
+    const width = WIDTH[dtype];
+    const bytes = new Uint8Array(n * width);
+    let seed = 12345;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8;
+    for (let i = 0; i < bytes.length; i++) bytes[i] = next() & 0xff;
+    const values = new (typedArrayFor(dtype))(bytes.buffer);
+    const big = width === 8 && !dtype.startsWith('f');
+    for (let i = 0; i < n; i += 2) {
+      // Multiples of 3, and a smooth stretch, between the random bit patterns.
+      if (dtype.startsWith('f') && dtype !== 'f16') values[i] = i % 4 === 0 ? (i % 100) * 0.5 : Math.sin(i / 50) * 10;
+      else if (dtype !== 'f16') values[i] = big ? BigInt(i * 3) : (i * 3) % 100;
+    }
+    return values;
+  }
+
+  test.each(DTYPES)('%s', async (dtype) => {
+    expect(reference).not.toBeNull();
+    const values = bitPatterns(dtype, 1500);
+    const modes = dtype.startsWith('f') ? MODES.float : MODES.int;
+    for (const mode of modes) {
+      for (const delta of DELTAS) {
+        if (WIDTH[dtype] === 8 && typeof delta === 'object' && delta.kind === 'conv1') continue; // not defined for 64 bits
+        const file = await pco.encode(values, { dtype, mode, delta, chunkSize: 700 });
+        const decoded = referenceDecode(file, dtype, values.length);
+        expect({ mode, delta, same: decoded instanceof Uint8Array && Buffer.from(decoded).equals(Buffer.from(bytesOf(values))) }).toEqual({ mode, delta, same: true });
+      }
+    }
+  });
+});
+
 describe('sizes beside the reference (automatic mode and delta, level 8)', () => {
   const auto = standalone.filter((c) => c.mode_hint === 'Auto' && c.delta_hint === 'Auto' && c.chunks > 0);
   test.each(auto.map((c) => [c.name, c]))('%s', async (_, c) => {
