@@ -3,67 +3,67 @@
 // exports {name, summary, options, optionHelp, decode(bytes, values), inspect(bytes, values)};
 // commands that are not decode/inspect (e.g. a directory format) register in COMMANDS.
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { bytesOf } from '../js/bytes.js';
-import { readInput, sniffPath } from '../js/cli/input.js';
+import { locateInput, notAFormat, readInput } from '../js/cli/input.js';
+import { npyPieces } from '../js/cli/npy.js';
 import { csvText, writeOutput } from '../js/cli/output.js';
+import { CliUsageError, GRAMMAR, INPUT_HELP, oneAxisRange, stepped, outputFormat, parseCommand, positiveInteger, sharedHelp } from '../js/cli/vocabulary.js';
 import { init } from '../js/index.js';
 import { halfToNumber } from '../js/number-text.js';
-import { sniffBytes } from '../js/sniff.js';
 
-// --format NAME -> module with decode/inspect.
+// --format NAME -> module with decodeValues/inspect of a single file's bytes.
 const FORMATS = {
   pco: () => import('../js/cli/pco.js'),
-  alp: () => import('../js/cli/alp.js'), // ALP (added by the ALP branch)
+  alp: () => import('../js/cli/alp.js'), // ALP pages: no signature, so only with --format alp
 };
-// Other top-level commands -> module with run(argv) and usage.
+// Other top-level commands -> module with run(argv), usage and summary.
 const COMMANDS = {
   encode: () => import('../js/cli/pco-encode.js'), // Pco files from raw, CSV or .npy values (issue 30)
-  'encode-alp': () => import('../js/cli/alp.js'), // ALP (added by the ALP branch)
-  bpcells: () => import('../js/cli/bpcells.js'), // BPCells (bpcells branch)
-  zarr: () => import('../js/cli/zarr.js'), // Zarr stores through zarrita (issue 17)
-  parquet: () => import('../js/cli/parquet.js'), // Parquet files with ALP columns (issue 15)
+  'encode-alp': () => import('../js/cli/alp.js'),
+  bpcells: () => import('../js/cli/bpcells.js'),
+  zarr: () => import('../js/cli/zarr.js'),
+  parquet: () => import('../js/cli/parquet.js'),
 };
+// A sniffed (or --format) container -> the command that reads it.
+const COMMAND_OF_FORMAT = { parquet: 'parquet', zarr: 'zarr', hdf5: 'bpcells', bpcells: 'bpcells' };
 
-const DEFAULT_FORMAT = 'pco';
+const UsageError = CliUsageError;
 
-class UsageError extends Error {}
+const DECODE_SHARED = ['format', 'to', 'output', 'range', 'max-output-bytes', 'max-read-bytes', 'help'];
+const INSPECT_SHARED = ['format', 'output', 'max-read-bytes', 'timeout', 'help'];
+
+// One line per command: what `numdecode --help` lists after the shared options.
+const COMMAND_LINES = [
+  ['decode INPUT', 'the values of a file (Pco; --format alp --dtype f32|f64 for ALP pages; Parquet, Zarr and BPCells go to their commands)'],
+  ['inspect INPUT', 'what a file, store or matrix holds, as JSON (a Zarr store: its listing)'],
+  ['parquet INPUT [--columns a,b]', 'columns of a Parquet file; --range picks rows'],
+  ['zarr INPUT [--array PATH]', 'a Zarr store: its listing, or with --array a slice (--range) of one array'],
+  ['bpcells INPUT [--group G] [--export DIR]', 'a BPCells matrix (directory or HDF5): summary, or its arrays (--range: storage-axis positions)'],
+  ['encode INPUT -o OUT.pco', 'a Pco file from raw, CSV or .npy values'],
+  ['encode-alp INPUT --dtype f32|f64 -o OUT', 'an ALP page from raw values'],
+];
 
 function usage() {
-  const formats = Object.keys(FORMATS).join('|');
-  const extra = Object.keys(COMMANDS).map((c) => `  numdecode ${c} ...            (numdecode ${c} --help)\n`).join('');
   return (
-    'Usage:\n' +
-    `  numdecode decode [--format ${formats}] [format options] [--to raw|csv|json] [--chunk N] FILE|- [-o OUT]\n` +
-    '      write the decoded values to OUT or stdout: raw little-endian bytes (f16 as bits, the default),\n' +
-    '      csv (one value per line) or json ({dtype, count, values}); FILE - reads standard input.\n' +
-    '      The dtype and count go to stderr. Chunks of different dtypes need --chunk N (or --to json).\n' +
-    `  numdecode inspect [--format ${formats}] [format options] FILE|-\n` +
-    '      print what the file contains as JSON (64-bit integers as decimal strings)\n' +
-    extra +
-    '  numdecode --help | --version\n' +
-    'The format is told by the file\'s first bytes (pco! for Pco; Parquet, HDF5 and Zarr have their\n' +
-    `own commands); ALP pages carry no signature: --format alp --dtype f32|f64. Default: ${DEFAULT_FORMAT}.\n` +
+    `Usage: ${GRAMMAR}\n` +
+    `${INPUT_HELP} The input format is sniffed (--format forces it).\n` +
+    'Shared options (the same names, defaults and range syntax in every command):\n' +
+    sharedHelp().join('\n') +
+    '\nCommands:\n' +
+    COMMAND_LINES.map(([c, what]) => `  ${c}\n      ${what}\n`).join('') +
+    '  numdecode --version\n' +
     'Exit codes: 0 ok, 1 bad input, 2 bad usage.\n'
   );
 }
 
 // The value of --format wherever it stands, so that the format's own options can be parsed
-// (undefined: tell it from the file).
+// (undefined: tell it from the input).
 function findFormat(argv) {
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--format') return argv[i + 1];
     if (argv[i].startsWith('--format=')) return argv[i].slice('--format='.length);
   }
   return undefined;
-}
-
-// The format of a file from its first bytes; containers are pointed to their own commands.
-function detectFormat(bytes) {
-  const format = sniffBytes(bytes);
-  if (format === 'parquet') throw new UsageError('this is a Parquet file: read it with numdecode parquet FILE (or numdecode inspect FILE)');
-  if (format === 'hdf5') throw new UsageError('this is an HDF5 file: read a BPCells matrix in it with numdecode bpcells FILE (or numdecode inspect FILE)');
-  return DEFAULT_FORMAT; // Pco, or no signature: Pco's reader says what is wrong with it
 }
 
 // ---- value output: raw bytes, CSV lines or JSON ----
@@ -114,65 +114,112 @@ function rawPieces(chunks) {
 
 async function loadFormat(name) {
   if (!Object.hasOwn(FORMATS, name)) {
-    throw new UsageError(`unknown format ${JSON.stringify(name)} (known: ${Object.keys(FORMATS).join(', ')})`);
+    const known = [...Object.keys(FORMATS), ...Object.keys(COMMAND_OF_FORMAT)];
+    throw new UsageError(`unknown format ${JSON.stringify(name)} (known: ${known.join(', ')})`);
   }
   return FORMATS[name]();
 }
 
-function parse(argv, formatOptions, withOutput) {
-  const spec = { format: { type: 'string' }, help: { type: 'boolean', short: 'h' }, ...formatOptions };
-  if (withOutput) spec.output = { type: 'string', short: 'o' };
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: spec, allowPositionals: true, strict: true });
-  } catch (err) {
-    throw new UsageError(err.message);
-  }
-  return parsed;
+// Hands the whole command line to the command that reads `format`'s containers.
+async function delegate(format, argv) {
+  return (await COMMANDS[COMMAND_OF_FORMAT[format]]()).run(argv);
 }
 
-const DECODE_OPTIONS = { to: { type: 'string' }, chunk: { type: 'string' } };
+// The input's format: --format's, or sniffed ({format, bytes?}); unknown bytes are an error
+// unless a format without a signature is named.
+async function resolveInput(input, named) {
+  if (named !== undefined) return { format: named };
+  const located = await locateInput(input);
+  if (located.format === null) throw notAFormat(input, ' (ALP pages carry no signature: --format alp --dtype f32|f64)');
+  return located;
+}
 
-async function decodeOrInspect(command, argv) {
+function commandHelp(command, format) {
+  const shared = command === 'decode' ? DECODE_SHARED : INSPECT_SHARED;
+  const extra = command === 'decode' ? ['  --chunk N              only chunk N (0, 1, ...) of the file'] : [];
+  const own = format.optionHelp.length ? `Options of --format ${format.name}:\n${format.optionHelp.join('\n')}\n` : '';
+  return (
+    `Usage: numdecode ${command} INPUT [options]\n  ${COMMAND_LINES.find(([c]) => c.startsWith(command))[1]}\n` +
+    `  ${INPUT_HELP}\nOptions:\n${[...sharedHelp(shared), ...extra].join('\n')}\n${own}`
+  );
+}
+
+async function decode(argv) {
   const named = findFormat(argv);
-  const format = await loadFormat(named ?? DEFAULT_FORMAT);
-  const { values, positionals } = parse(argv, command === 'decode' ? { ...format.options, ...DECODE_OPTIONS } : format.options, command === 'decode');
-  if (values.help) {
-    process.stdout.write(usage() + (format.optionHelp.length ? `Options for ${format.name}:\n${format.optionHelp.join('\n')}\n` : ''));
-    return;
-  }
-  if (positionals.length !== 1) throw new UsageError(`${command} needs exactly one FILE (or - for standard input), got ${positionals.length}`);
-  const to = values.to ?? 'raw';
-  if (!['raw', 'csv', 'json'].includes(to)) throw new UsageError(`--to must be raw, csv or json, got ${JSON.stringify(to)}`);
+  if (named !== undefined && Object.hasOwn(COMMAND_OF_FORMAT, named)) return delegate(named, argv);
+  const format = await loadFormat(named ?? 'pco');
+  const { values, positionals } = parseCommand(argv, { shared: DECODE_SHARED, own: { ...format.options, chunk: { type: 'string' } } });
+  if (values.help) return void process.stdout.write(commandHelp('decode', format));
+  if (positionals.length !== 1) throw new UsageError(`decode needs exactly one INPUT (a path, - or a URL), got ${positionals.length}`);
+  const to = outputFormat(values, 'decode');
   let chunkIndex;
   if (values.chunk !== undefined) {
     if (!/^\d+$/.test(values.chunk)) throw new UsageError(`--chunk must be a chunk number (0, 1, ...), got ${JSON.stringify(values.chunk)}`);
     chunkIndex = Number(values.chunk);
   }
-  const bytes = await readInput(positionals[0]);
-  const fmt = named === undefined ? await loadFormat(detectFormat(bytes)) : format;
-  if (fmt !== format && Object.keys(fmt.options).some((k) => values[k] !== undefined)) {
-    throw new UsageError(`options of --format ${format.name} given for a ${fmt.name} file`);
+  const maxOutputBytes = positiveInteger(values, 'max-output-bytes');
+  const maxReadBytes = positiveInteger(values, 'max-read-bytes');
+  const input = positionals[0];
+  const located = await resolveInput(input, named);
+  if (located.format === 'hdf5' || located.format === 'bpcells') {
+    throw new UsageError(`${input} is a BPCells matrix (${located.format === 'hdf5' ? 'HDF5' : 'directory'}): write its arrays with numdecode bpcells ${input} --export DIR`);
   }
+  if (Object.hasOwn(COMMAND_OF_FORMAT, located.format)) {
+    if (input === '-') throw new UsageError(`standard input holds a ${located.format} file: numdecode ${COMMAND_OF_FORMAT[located.format]} reads it from a path or URL`);
+    return delegate(located.format, argv);
+  }
+  const bytes = located.bytes ?? (await readInput(input, { maxReadBytes }));
   await init();
-  if (command === 'inspect') {
-    // 64-bit integers are bigint in the API and decimal strings in JSON output.
-    process.stdout.write(JSON.stringify(fmt.inspect(bytes, values), (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2) + '\n');
-    return;
-  }
-  let chunks = fmt.decodeValues(bytes, values);
+  let chunks = format.decodeValues(bytes, values);
   if (chunkIndex !== undefined) {
     if (chunkIndex >= chunks.length) throw new UsageError(`--chunk ${chunkIndex}: the file has ${chunks.length} chunk(s)`);
     chunks = [chunks[chunkIndex]];
   }
   const dtypes = [...new Set(chunks.map((c) => c.dtype))];
-  if (dtypes.length > 1 && to !== 'json') {
+  if (dtypes.length > 1 && (to !== 'json' || values.range !== undefined)) {
     throw new UsageError(`the file's chunks have different dtypes (${dtypes.join(', ')}): pick one with --chunk N, or use --to json`);
   }
+  if (values.range !== undefined) {
+    const all = concatValues(chunks);
+    chunks = [{ dtype: dtypes[0], values: stepped(all, oneAxisRange(values.range, all.length)) }];
+  }
   const count = chunks.reduce((n, c) => n + c.values.length, 0);
+  const byteCount = chunks.reduce((n, c) => n + c.values.byteLength, 0);
+  if (maxOutputBytes !== undefined && byteCount > maxOutputBytes) {
+    throw new UsageError(`${count} values take ${byteCount} bytes, more than --max-output-bytes ${maxOutputBytes} (pick fewer with --range)`);
+  }
   process.stderr.write(`numdecode: ${count} ${dtypes.join('+') || 'no'} values in ${chunks.length} chunk(s)\n`);
-  const pieces = to === 'raw' ? rawPieces(chunks) : to === 'csv' ? csvLines(chunks) : [jsonText(chunks)];
+  let pieces;
+  if (to === 'bin') pieces = rawPieces(chunks);
+  else if (to === 'npy') pieces = npyPieces(dtypes[0] ?? 'u8', concatValues(chunks), [count]);
+  else if (to === 'csv') pieces = csvLines(chunks);
+  else pieces = [jsonText(chunks)];
+  if (to === 'npy' && dtypes.length > 1) throw new UsageError('a .npy file holds one dtype: pick a chunk with --chunk N');
   await writeOutput(pieces, values.output);
+}
+
+// Options any inspect target takes, so that INPUT can be found before the target is known.
+async function inspectSpecs() {
+  const alp = await FORMATS.alp();
+  return { ...alp.options, group: { type: 'string' }, hint: { type: 'string', multiple: true }, json: { type: 'boolean' } };
+}
+
+async function inspect(argv) {
+  const named = findFormat(argv);
+  const { values, positionals } = parseCommand(argv, { shared: INSPECT_SHARED, own: await inspectSpecs(), aliases: { 'max-bytes': { type: 'string' } } });
+  if (values.help) return void process.stdout.write(commandHelp('inspect', await loadFormat(named !== undefined && Object.hasOwn(FORMATS, named) ? named : 'pco')));
+  if (positionals.length !== 1) throw new UsageError(`inspect needs exactly one INPUT (a path, - or a URL), got ${positionals.length}`);
+  const input = positionals[0];
+  const located = await resolveInput(input, named);
+  if (Object.hasOwn(COMMAND_OF_FORMAT, located.format)) {
+    const cli = await COMMANDS[COMMAND_OF_FORMAT[located.format]]();
+    return cli.runInspect(argv);
+  }
+  const format = await loadFormat(located.format);
+  const bytes = located.bytes ?? (await readInput(input, { maxReadBytes: positiveInteger(values, 'max-read-bytes') }));
+  await init();
+  // 64-bit integers are bigint in the API and decimal strings in JSON output.
+  await writeOutput([JSON.stringify(format.inspect(bytes, values), (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2) + '\n'], values.output);
 }
 
 async function version() {
@@ -185,16 +232,8 @@ async function main(argv) {
   if (command === undefined) throw new UsageError('no command given');
   if (command === '--help' || command === '-h' || command === 'help') return void process.stdout.write(usage());
   if (command === '--version') return version();
-  // BPCells (bpcells branch): `inspect DIR_OR_URL` takes a matrix directory or URL, not a file.
-  if (command === 'inspect') {
-    // Parquet (issue 15): a file starting with PAR1, or a .parquet URL.
-    const parquetCli = await COMMANDS.parquet();
-    if (await parquetCli.isTarget(rest)) return parquetCli.runInspect(rest);
-    if (rest.some((arg) => sniffPath(arg) === 'zarr')) throw new UsageError('this is a Zarr store: list it with numdecode zarr DIR');
-    const bpcellsCli = await COMMANDS.bpcells();
-    if (rest.some((arg) => bpcellsCli.isTarget(arg))) return bpcellsCli.runInspect(rest);
-  }
-  if (command === 'decode' || command === 'inspect') return decodeOrInspect(command, rest);
+  if (command === 'decode') return decode(rest);
+  if (command === 'inspect') return inspect(rest);
   if (Object.hasOwn(COMMANDS, command)) return (await COMMANDS[command]()).run(rest);
   throw new UsageError(`unknown command ${JSON.stringify(command)}`);
 }
@@ -209,7 +248,7 @@ try {
   await main(process.argv.slice(2));
 } catch (err) {
   if (err instanceof UsageError || err?.usage === true /* BPCells CLI usage errors */) {
-    process.stderr.write(`numdecode: ${oneLine(err.message)}\n${usage()}`);
+    process.stderr.write(`numdecode: ${oneLine(err.message)}\nUsage: ${GRAMMAR}\n(numdecode --help: the commands and the shared options)\n`);
     process.exitCode = 2;
   } else if (err?.code === 'EPIPE') {
     // Reader went away (e.g. `| head`): not an error of ours.

@@ -5,6 +5,9 @@ import { HEAD_BYTES, signatureOffset } from './hdf5/signature.js';
 /** How many leading bytes sniffBytes() needs: HDF5's signature may follow a user block of 512, 1024, ... bytes. */
 export const SNIFF_BYTES = HEAD_BYTES;
 
+/** Every format the sniff recognises, by the name a message shows (the list "checked: ..." prints). */
+export const FORMAT_NAMES = Object.freeze({ pco: 'Pco', parquet: 'Parquet', hdf5: 'HDF5', zarr: 'Zarr', bpcells: 'BPCells directory' });
+
 const PCO_MAGIC = [0x70, 0x63, 0x6f, 0x21]; // "pco!"
 const PARQUET_MAGIC = [0x50, 0x41, 0x52, 0x31]; // "PAR1"
 

@@ -1,64 +1,54 @@
 // The BPCells part of the CLI (a directory format, or groups of an HDF5 file):
-//   numdecode inspect DIR_OR_URL                      JSON summary of a matrix directory
-//   numdecode inspect FILE.h5 [--group G]             the file's matrix groups (list); with G, that matrix
-//   numdecode bpcells DIR_OR_URL_OR_H5 [--group G] [--export OUTDIR] [--range a:b] [--max-bytes N] [--timeout MS]
+//   numdecode inspect INPUT [--group G]     JSON summary of a matrix directory; an HDF5 file's matrix groups
+//   numdecode bpcells INPUT [--group G] [--export OUTDIR] [--range a:b] [--max-read-bytes N] [--timeout MS]
 // --export writes idxptr.u64, index.u32, val.<u32|f32|f64> (raw little-endian, the stored
 // orientation: CSC for storage_order=col, CSR for row) and shape.json.
-import { statSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import * as bpcells from '../bpcells/index.js';
 import { bytesOf } from '../bytes.js';
-import { sniffPath } from './input.js';
+import { locateInput, notAFormat } from './input.js';
+import { writeOutput } from './output.js';
+import { CliUsageError, aliasOption, oneAxisRange, outputFormat, parseCommand, positiveInteger, sharedHelp } from './vocabulary.js';
 
 export const name = 'bpcells';
+const SHARED = ['format', 'to', 'output', 'range', 'max-read-bytes', 'timeout', 'help'];
+const OWN = { group: { type: 'string' }, export: { type: 'string' } };
+const ALIASES = { 'max-bytes': { type: 'string' } }; // deprecated: --max-read-bytes
+
 export const usage =
-  '  numdecode inspect DIR_OR_URL\n' +
-  '      print a BPCells matrix directory summary as JSON (version, shape, order, nnz, dtype, bytes per array, compression)\n' +
-  '  numdecode inspect FILE.h5 [--group G]\n' +
-  '      the BPCells matrix groups of an HDF5 file (write_matrix_hdf5) as JSON; with --group, that matrix\n' +
-  '  numdecode bpcells DIR_OR_URL_OR_H5 [--group G] [--export OUTDIR] [--range a:b] [--max-bytes N] [--timeout MS]\n' +
-  '      without --export: the same JSON; with it: write idxptr.u64, index.u32, val.<u32|f32|f64>, shape.json\n' +
-  '      for storage-axis positions a..b (columns for storage_order=col, rows for row; default all)\n';
+  '  numdecode inspect INPUT [--group G]\n' +
+  '      a BPCells matrix directory (path or URL) as JSON: version, shape, order, nnz, dtype, bytes per array,\n' +
+  '      compression; an HDF5 file (write_matrix_hdf5): its matrix groups, or with --group that matrix\n' +
+  '  numdecode bpcells INPUT [--group G] [--export OUTDIR] [--range a:b] [-o OUT]\n' +
+  '      without --export: the same JSON (--to json); with it: write idxptr.u64, index.u32, val.<u32|f32|f64>,\n' +
+  '      shape.json for storage-axis positions a:b (columns for storage_order=col, rows for row; default all)\n' +
+  'Options:\n' +
+  '  --group G              the matrix group in an HDF5 file\n' +
+  '  --export OUTDIR        write the decoded arrays there\n' +
+  `${sharedHelp(SHARED).join('\n')}\n` +
+  '  (deprecated: --max-bytes is --max-read-bytes)\n';
 
 /** An error in how the command was called (exit code 2). */
-export class BpcellsUsageError extends Error {
-  constructor(message) {
-    super(message);
-    this.usage = true;
-  }
+export class BpcellsUsageError extends CliUsageError {}
+
+// The input must be there and be a BPCells directory or an HDF5 file: its format, sniffed.
+async function checkInput(input) {
+  if (input === '-') throw new BpcellsUsageError('a BPCells matrix is a directory, an HDF5 file or a URL, not standard input');
+  const { format } = await locateInput(input);
+  if (format === null) throw notAFormat(input);
+  if (format !== 'bpcells' && format !== 'hdf5') throw new BpcellsUsageError(`${input} is ${format}, not a BPCells matrix: try numdecode inspect ${input}`);
+  return format;
 }
 
-// True for a local file with the HDF5 signature (at 0, 512, 1024, ...: after a user block).
-function isLocalHdf5(arg) {
-  return sniffPath(arg) === 'hdf5';
-}
-
-/** True for an http(s) URL, a local directory or a local HDF5 file (the file formats take other files). */
-export function isTarget(arg) {
-  if (typeof arg !== 'string') return false;
-  if (/^https?:\/\//i.test(arg)) return true;
-  try {
-    if (statSync(arg).isDirectory()) return true;
-  } catch {
-    return false;
-  }
-  return isLocalHdf5(arg);
-}
-
-function openOptions(values) {
+function openOptions(values, command) {
+  aliasOption(values, 'max-bytes', 'max-read-bytes', command);
   const options = {};
   if (values.group !== undefined) options.group = values.group;
-  for (const [flag, key] of [
-    ['max-bytes', 'maxBytes'],
-    ['timeout', 'timeout'],
-  ]) {
-    if (values[flag] === undefined) continue;
-    const n = Number(values[flag]);
-    if (!Number.isFinite(n) || n <= 0) throw new BpcellsUsageError(`--${flag} must be a positive number, got ${values[flag]}`);
-    options[key] = n;
-  }
+  const maxReadBytes = positiveInteger(values, 'max-read-bytes');
+  if (maxReadBytes !== undefined) options.maxReadBytes = maxReadBytes;
+  const timeout = positiveInteger(values, 'timeout');
+  if (timeout !== undefined) options.timeout = timeout;
   return options;
 }
 
@@ -69,12 +59,9 @@ const FILES_OF_VAL = /^val(_data|_idx|_idx_offsets)?$/;
  * The JSON summary of a matrix directory or HDF5 matrix group; for an HDF5 file without
  * options.group, the list of its matrix groups ({source, hdf5: true, groups}).
  */
-export async function inspect(target, options = {}) {
-  if (options.group === undefined && (isLocalHdf5(target) || (/^https?:\/\//i.test(target) && /\.[^/]+$/.test(new URL(target).pathname)))) {
-    // Not HDF5 after all (a URL with a dot that is a directory): list() says so in err.notHdf5.
-    const groups = await bpcells.list(target, options).catch((err) => (err?.notHdf5 === true ? null : Promise.reject(err)));
-    if (groups) return { source: String(target), hdf5: true, groups };
-  }
+export async function inspect(target, options = {}, format = undefined) {
+  format ??= (await locateInput(target)).format;
+  if (options.group === undefined && format === 'hdf5') return { source: String(target), hdf5: true, groups: await bpcells.list(target, options) };
   const m = await bpcells.open(target, options);
   const files = await m.fileSizes();
   const sum = (re) => Object.entries(files).reduce((s, [n, b]) => s + (re.test(n) ? b : 0), 0);
@@ -104,19 +91,17 @@ export async function inspect(target, options = {}) {
   };
 }
 
-function parseRange(text, major) {
-  const m = /^(\d*):(\d*)$/.exec(text);
-  if (!m) throw new BpcellsUsageError(`--range must look like a:b (either side may be empty), got ${JSON.stringify(text)}`);
-  const a = m[1] === '' ? 0 : Number(m[1]);
-  const b = m[2] === '' ? major : Number(m[2]);
-  if (!(a <= b && b <= major)) throw new BpcellsUsageError(`--range ${text}: need 0 <= a <= b <= ${major}`);
-  return [a, b];
+// --range on the storage axis: [a, b) (steps are not a BPCells read).
+function storageRange(text, major) {
+  const { start, stop, step } = oneAxisRange(text, major);
+  if (step !== 1) throw new BpcellsUsageError(`--range ${text}: bpcells reads whole runs of positions (no step)`);
+  return [start, Math.max(start, stop)];
 }
 
 /** Writes the decoded arrays of positions [a, b) to outDir; returns the shape.json object. */
 export async function exportMatrix(target, outDir, rangeText, options = {}) {
   const m = await bpcells.open(target, options);
-  const [a, b] = rangeText === undefined ? [0, m.major] : parseRange(rangeText, m.major);
+  const [a, b] = rangeText === undefined ? [0, m.major] : storageRange(rangeText, m.major);
   const { idxptr, index, val } = await m.read(a, b);
   const ptr = BigUint64Array.from(idxptr, (x) => BigInt(x));
   await mkdir(outDir, { recursive: true });
@@ -140,47 +125,30 @@ export async function exportMatrix(target, outDir, rangeText, options = {}) {
   return info;
 }
 
-const OPTIONS = {
-  group: { type: 'string' },
-  export: { type: 'string' },
-  range: { type: 'string' },
-  'max-bytes': { type: 'string' },
-  timeout: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-};
-
 /** `numdecode bpcells ...` */
 export async function run(argv, out = process.stdout) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (err) {
-    throw new BpcellsUsageError(err.message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommand(argv, { shared: SHARED, own: OWN, aliases: ALIASES });
   if (values.help) {
     out.write(`Usage:\n${usage}`);
     return;
   }
-  if (positionals.length !== 1) throw new BpcellsUsageError(`bpcells needs exactly one DIR_OR_URL, got ${positionals.length}`);
-  const options = openOptions(values);
+  if (positionals.length !== 1) throw new BpcellsUsageError(`bpcells needs exactly one INPUT (a directory, HDF5 file or URL), got ${positionals.length}`);
+  const options = openOptions(values, 'bpcells');
+  if (outputFormat({ to: values.to ?? 'json' }, 'bpcells') !== 'json') throw new BpcellsUsageError('bpcells writes JSON (--to json); the arrays themselves: --export OUTDIR');
+  const format = await checkInput(positionals[0]);
+  const write = (info) => writeOutput([JSON.stringify(info, null, 2) + '\n'], values.output, out);
   if (values.export === undefined) {
     if (values.range !== undefined) throw new BpcellsUsageError('--range needs --export OUTDIR');
-    out.write(JSON.stringify(await inspect(positionals[0], options), null, 2) + '\n');
-    return;
+    return write(await inspect(positionals[0], options, format));
   }
-  const info = await exportMatrix(positionals[0], values.export, values.range, options);
-  out.write(JSON.stringify(info, null, 2) + '\n');
+  return write(await exportMatrix(positionals[0], values.export, values.range, options));
 }
 
-/** `numdecode inspect DIR_OR_URL` (the dispatcher routes here when isTarget() is true). */
+/** `numdecode inspect INPUT` for a BPCells directory or HDF5 file (bin/ routes here by the sniff). */
 export async function runInspect(argv, out = process.stdout) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: { group: OPTIONS.group, 'max-bytes': OPTIONS['max-bytes'], timeout: OPTIONS.timeout }, allowPositionals: true, strict: true });
-  } catch (err) {
-    throw new BpcellsUsageError(err.message);
-  }
-  if (parsed.positionals.length !== 1) throw new BpcellsUsageError(`inspect needs exactly one DIR_OR_URL, got ${parsed.positionals.length}`);
-  out.write(JSON.stringify(await inspect(parsed.positionals[0], openOptions(parsed.values)), null, 2) + '\n');
+  const { values, positionals } = parseCommand(argv, { shared: ['format', 'output', 'max-read-bytes', 'timeout', 'help'], own: { group: OWN.group }, aliases: ALIASES });
+  if (positionals.length !== 1) throw new BpcellsUsageError(`inspect needs exactly one INPUT, got ${positionals.length}`);
+  const options = openOptions(values, 'inspect');
+  const format = await checkInput(positionals[0]);
+  await writeOutput([JSON.stringify(await inspect(positionals[0], options, format), null, 2) + '\n'], values.output, out);
 }

@@ -54,3 +54,36 @@ export function readNpy(bytes) {
   }
   return { dtype, values: new Type(copy.buffer), shape, fortranOrder };
 }
+
+// numdecode's dtype -> NumPy's descr, little-endian ('|' where byte order means nothing).
+const DESCR_OF = Object.fromEntries(Object.entries(DESCR).map(([kind, dtype]) => [dtype, `${kind.endsWith('1') ? '|' : '<'}${kind}`]));
+const TYPE_DTYPES = [
+  [Int8Array, 'i8'], [Uint8Array, 'u8'], [Int16Array, 'i16'], [Uint16Array, 'u16'], [Int32Array, 'i32'], [Uint32Array, 'u32'],
+  [Float32Array, 'f32'], [Float64Array, 'f64'], [BigInt64Array, 'i64'], [BigUint64Array, 'u64'],
+];
+
+/** numdecode's dtype of a typed array (a Uint16Array is 'u16': pass 'f16' yourself for half bits). */
+export function dtypeOfArray(values) {
+  return TYPE_DTYPES.find(([Type]) => values instanceof Type)?.[1];
+}
+
+/**
+ * A .npy file (format version 1.0, as numpy.save writes it) of `values` in `dtype` (f16 as its
+ * bits) with `shape`: [header, data] to write one after the other. fortranOrder: the values are
+ * column after column (as Parquet columns are).
+ */
+export function npyPieces(dtype, values, shape, { fortranOrder = false } = {}) {
+  const descr = DESCR_OF[dtype];
+  if (descr === undefined) throw new TypeError(`no .npy dtype for ${JSON.stringify(dtype)}`);
+  const dims = shape.length === 1 ? `${shape[0]},` : shape.join(', ');
+  let header = `{'descr': '${descr}', 'fortran_order': ${fortranOrder ? 'True' : 'False'}, 'shape': (${dims}), }`;
+  // The data starts at a multiple of 64 bytes: 10 bytes of preamble, the header padded, then LF.
+  header += ' '.repeat(63 - ((10 + header.length) % 64)) + '\n';
+  const head = new Uint8Array(10 + header.length);
+  head.set(MAGIC);
+  head[6] = 1; // version 1.0
+  head[7] = 0;
+  new DataView(head.buffer).setUint16(8, header.length, true);
+  for (let i = 0; i < header.length; i++) head[10 + i] = header.charCodeAt(i);
+  return [head, new Uint8Array(values.buffer, values.byteOffset, values.byteLength)];
+}

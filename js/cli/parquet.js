@@ -1,33 +1,32 @@
 // The Parquet part of the CLI:
-//   numdecode parquet FILE|URL [--columns a,b] [--rows a:b] [--format csv|json|bin] [-o OUT]
-//   numdecode inspect FILE.parquet        (any file starting with the PAR1 magic, or a .parquet URL)
-import { parseArgs } from 'node:util';
+//   numdecode parquet INPUT [--columns a,b] [--range a:b] [--to csv|json|npy|bin] [-o OUT]
+//   numdecode inspect INPUT              (a file starting with the PAR1 magic: bin/ sniffs it)
 import { bytesOf } from '../bytes.js';
 import { formatF32 } from '../number-text.js';
 import { read, inspect } from '../parquet.js';
-import { formatFromName } from '../sniff.js';
-import { sniffPath } from './input.js';
+import { locateInput, notAFormat } from './input.js';
+import { npyPieces, dtypeOfArray } from './npy.js';
 import { csvText, writeOutput } from './output.js';
+import { CliUsageError, aliasOption, legacyOutputFormat, oneAxisRange, outputFormat, parseCommand, positiveInteger, sharedHelp, stepped } from './vocabulary.js';
+
+const SHARED = ['format', 'to', 'output', 'range', 'max-read-bytes', 'help'];
+const OWN = { columns: { type: 'string' } };
+const ALIASES = { rows: { type: 'string' } }; // deprecated: --range
 
 export const usage =
-  'Usage: numdecode parquet FILE|URL [--columns a,b] [--rows START:END] [--format csv|json|bin] [-o OUT]\n' +
-  '  Reads columns of a Parquet file (ALP-encoded FLOAT / DOUBLE columns included).\n' +
+  'Usage: numdecode parquet INPUT [--columns a,b] [--range a:b] [--to csv|json|npy|bin] [-o OUT]\n' +
+  '  Reads columns of a Parquet file (ALP-encoded FLOAT / DOUBLE columns included); --range picks rows.\n' +
   '  csv (default): a header line, then one line per row, empty fields at nulls, floats in their\n' +
   '    shortest round-trip form; json: {numRows, columns: {name: [values, null at nulls]}};\n' +
-  '  bin: the FLOAT / DOUBLE columns as raw little-endian values, one column after the other (0 at nulls).\n' +
-  '       numdecode inspect FILE.parquet   prints the schema, row groups and pages as JSON.\n';
+  '  npy: the columns (one numeric type) as a rows x columns array; bin: the FLOAT / DOUBLE columns\n' +
+  '    as raw little-endian values, one column after the other (0 at nulls).\n' +
+  '  numdecode inspect INPUT   prints the schema, row groups and pages as JSON.\n' +
+  'Options:\n' +
+  '  --columns a,b          only these columns\n' +
+  `${sharedHelp(SHARED).join('\n')}\n` +
+  '  (deprecated: --rows a:b is --range a:b; --format csv|json|bin is --to)\n';
 
-function usageError(message) {
-  const err = new Error(message);
-  err.usage = true;
-  return err;
-}
-
-function parseRows(text) {
-  const m = /^(\d*):(\d*)$/.exec(text ?? '');
-  if (!m) throw usageError(`--rows must be START:END (either may be empty), got ${JSON.stringify(text)}`);
-  return { rowStart: m[1] === '' ? undefined : Number(m[1]), rowEnd: m[2] === '' ? undefined : Number(m[2]) };
-}
+const usageError = (message) => new CliUsageError(message);
 
 function cellText(column, i) {
   if (column.valid && !column.valid[i]) return '';
@@ -64,59 +63,91 @@ function binChunks(result) {
   const out = [];
   for (const [name, c] of Object.entries(result.columns)) {
     if (c.type !== 'FLOAT' && c.type !== 'DOUBLE') {
-      throw usageError(`--format bin writes FLOAT / DOUBLE columns only; ${name} is ${c.type} (pick columns with --columns)`);
+      throw usageError(`--to bin writes FLOAT / DOUBLE columns only; ${name} is ${c.type} (pick columns with --columns)`);
     }
     out.push(bytesOf(c.values));
   }
   return out;
 }
 
-export async function run(argv) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        columns: { type: 'string' },
-        rows: { type: 'string' },
-        format: { type: 'string' },
-        output: { type: 'string', short: 'o' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    throw usageError(err.message);
+// A .npy of the columns: rows x columns, column after column (Fortran order), one numeric type.
+function npyOf(result) {
+  const columns = Object.entries(result.columns);
+  const dtypes = new Set(columns.map(([, c]) => (ArrayBuffer.isView(c.values) ? dtypeOfArray(c.values) : undefined)));
+  const [dtype] = dtypes;
+  if (dtypes.size !== 1 || dtype === undefined) {
+    throw usageError(`--to npy writes numeric columns of one type; these are ${columns.map(([n, c]) => `${n} ${c.type}`).join(', ')} (pick columns with --columns)`);
   }
-  const { values, positionals } = parsed;
+  const Type = columns[0][1].values.constructor;
+  const all = new Type(result.numRows * columns.length);
+  columns.forEach(([, c], i) => all.set(c.values, i * result.numRows));
+  return npyPieces(dtype, all, columns.length === 1 ? [result.numRows] : [result.numRows, columns.length], { fortranOrder: true });
+}
+
+const WHOLE = Number.MAX_SAFE_INTEGER;
+
+// --range on rows before the row count is known: {start, stop?, step}, or {fromEnd} when a
+// negative index needs the count (then the rows are read and picked here).
+function rowRange(text) {
+  if (/-/.test(text)) return { fromEnd: true };
+  const { start, stop, step } = oneAxisRange(text, WHOLE);
+  return { start, stop: stop === WHOLE ? undefined : stop, step };
+}
+
+// The rows start, start + step, ... below stop of the result (all columns alike).
+function pickRows(result, { start, stop, step }) {
+  const end = Math.min(stop, result.numRows);
+  if (start === 0 && step === 1 && end === result.numRows) return result;
+  const rows = { start, stop: end, step };
+  const columns = Object.fromEntries(
+    Object.entries(result.columns).map(([n, c]) => [n, { ...c, values: stepped(c.values, rows), valid: c.valid && stepped(c.valid, rows) }]),
+  );
+  return { ...result, numRows: Math.max(0, Math.ceil((end - start) / step)), columns };
+}
+
+// The file must be there and be Parquet (a URL's name is not enough).
+async function checkInput(input) {
+  if (input === '-') throw usageError('parquet reads a path or URL (standard input cannot be read from its end)');
+  const { format } = await locateInput(input);
+  if (format === null) throw notAFormat(input);
+  if (format !== 'parquet') throw usageError(`${input} is ${format}, not Parquet: try numdecode inspect ${input}`);
+}
+
+export async function run(argv) {
+  const { values, positionals } = parseCommand(argv, { shared: SHARED, own: OWN, aliases: ALIASES });
   if (values.help) return void process.stdout.write(usage);
-  if (positionals.length !== 1) throw usageError(`parquet needs exactly one FILE or URL, got ${positionals.length}`);
-  const format = values.format ?? 'csv';
-  if (!['csv', 'json', 'bin'].includes(format)) throw usageError(`--format must be csv, json or bin, got ${JSON.stringify(format)}`);
+  if (positionals.length !== 1) throw usageError(`parquet needs exactly one INPUT (a path or URL), got ${positionals.length}`);
+  legacyOutputFormat(values, 'parquet', 'parquet');
+  aliasOption(values, 'rows', 'range', 'parquet');
+  const to = outputFormat(values, 'parquet');
+  const input = positionals[0];
+  await checkInput(input);
   const options = {};
+  const maxReadBytes = positiveInteger(values, 'max-read-bytes');
+  if (maxReadBytes !== undefined) options.maxReadBytes = maxReadBytes;
   if (values.columns !== undefined) options.columns = values.columns.split(',').filter(Boolean);
-  if (values.rows !== undefined) Object.assign(options, parseRows(values.rows));
-  if (options.rowStart === undefined) delete options.rowStart;
-  if (options.rowEnd === undefined) delete options.rowEnd;
-  const result = await read(positionals[0], options);
-  if (format === 'bin') return writeOutput(binChunks(result), values.output);
-  if (format === 'json') return writeOutput([jsonText(result)], values.output);
+  let result;
+  const range = values.range === undefined ? undefined : rowRange(values.range);
+  if (range === undefined || range.fromEnd) {
+    result = await read(input, options);
+    if (range !== undefined) result = pickRows(result, oneAxisRange(values.range, result.numRows));
+  } else {
+    // Counting from the start: only those rows' pages are read (no end given: to the last row).
+    if (range.start > 0) options.rowStart = range.start;
+    if (range.stop !== undefined) options.rowEnd = Math.max(range.start, range.stop);
+    result = pickRows(await read(input, options), { start: 0, stop: Infinity, step: range.step });
+  }
+  if (to === 'bin') return writeOutput(binChunks(result), values.output);
+  if (to === 'npy') return writeOutput(npyOf(result), values.output);
+  if (to === 'json') return writeOutput([jsonText(result)], values.output);
   return writeOutput(csvLines(result), values.output);
 }
 
-/** True when the inspect arguments name a Parquet file: the PAR1 magic, or an http(s) .parquet URL. */
-export async function isTarget(args) {
-  const target = args.find((a) => !a.startsWith('-'));
-  if (target === undefined) return false;
-  if (/^https?:\/\//i.test(target)) return formatFromName(target) === 'parquet';
-  return sniffPath(target) === 'parquet';
-}
-
-/** numdecode inspect FILE.parquet: the JSON of inspect() (bigints as strings). */
-export async function runInspect(args) {
-  const files = args.filter((a) => !a.startsWith('-'));
-  if (files.length !== 1) throw usageError(`inspect needs exactly one FILE, got ${files.length}`);
-  const info = await inspect(files[0]);
-  await writeOutput([`${JSON.stringify(info, (k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`]);
+/** numdecode inspect INPUT (a Parquet file): the JSON of inspect() (bigints as strings). */
+export async function runInspect(argv) {
+  const { values, positionals } = parseCommand(argv, { shared: ['format', 'output', 'max-read-bytes', 'timeout', 'help'] });
+  if (positionals.length !== 1) throw usageError(`inspect needs exactly one INPUT, got ${positionals.length}`);
+  const maxReadBytes = positiveInteger(values, 'max-read-bytes');
+  const info = await inspect(positionals[0], maxReadBytes === undefined ? {} : { maxReadBytes });
+  await writeOutput([`${JSON.stringify(info, (k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`], values.output);
 }

@@ -1,44 +1,39 @@
 // The Zarr part of the CLI:
-//   numdecode zarr STORE_URL_OR_DIR [--json]
+//   numdecode zarr INPUT [--json]
 //       the hierarchy: groups and arrays with shape, data type, chunks and codecs
-//   numdecode zarr STORE --array PATH [--slice '0,:,10:20'] [--format bin|csv|json] [-o OUT]
-//       one slice of an array (default: all of it) as raw little-endian bytes (default), CSV or JSON
+//   numdecode zarr INPUT --array PATH [--range '0,:,10:20'] [--to csv|json|npy|bin] [-o OUT]
+//       one slice of an array (default: all of it)
 // Reads through zarrita with numdecode's pcodec codec (js/zarr-explore/).
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { bytesOf } from '../bytes.js';
+import { locateInput } from './input.js';
+import { dtypeOfArray, npyPieces } from './npy.js';
 import { csvText, writeOutput } from './output.js';
+import { CliUsageError, aliasOption, legacyOutputFormat, outputFormat, parseCommand, parseRange, positiveInteger, sharedHelp } from './vocabulary.js';
 
 export const name = 'zarr';
+const SHARED = ['format', 'to', 'output', 'range', 'max-output-bytes', 'workers', 'help'];
+const OWN = { array: { type: 'string' }, json: { type: 'boolean' }, hint: { type: 'string', multiple: true } };
+const ALIASES = { slice: { type: 'string' }, 'max-bytes': { type: 'string' } }; // deprecated: --range, --max-output-bytes
+
 export const usage =
-  '  numdecode zarr STORE_URL_OR_DIR [--json] [--hint PATH]...\n' +
-  '      list a Zarr store (v2 or v3): groups and arrays with shape, data type, chunks, codecs\n' +
-  "  numdecode zarr STORE --array PATH [--slice '0,:,10:20'] [--format bin|csv|json] [-o OUT] [--max-bytes N] [--workers N]\n" +
-  '      write a slice of an array (default: all of it): bin = raw little-endian C-order values\n' +
-  '      (float16 as bits), csv = rows of the last dimension, json = {shape, values: [...]} with\n' +
-  '      64-bit integers, NaN and infinities as strings; --workers N decodes the chunks in N worker\n' +
-  '      threads (default: this thread); progress goes to stderr when it is a terminal\n';
+  '  numdecode zarr INPUT [--json] [--hint PATH]...\n' +
+  '      list a Zarr store (v2 or v3, a directory or URL): groups and arrays with shape, data type, chunks, codecs\n' +
+  "  numdecode zarr INPUT --array PATH [--range '0,:,10:20'] [--to csv|json|npy|bin] [-o OUT] [--workers N]\n" +
+  '      a slice of an array (default: all of it): csv (default) = rows of the last dimension,\n' +
+  '      json = {shape, values: [...]} with 64-bit integers, NaN and infinities as strings,\n' +
+  '      npy = the slice with its shape (float16 as <f2), bin = raw little-endian C-order values\n' +
+  '      (float16 as bits); progress goes to stderr when it is a terminal\n' +
+  'Options:\n' +
+  '  --array PATH           the array to read\n' +
+  '  --json                 the listing as JSON\n' +
+  '  --hint PATH            an array or group to list where the store cannot be listed (HTTP without consolidated metadata)\n' +
+  `${sharedHelp(SHARED).join('\n')}\n` +
+  '  (deprecated: --slice is --range; --max-bytes is --max-output-bytes; --format bin|csv|json is --to)\n';
 
 /** An error in how the command was called (exit code 2). */
-export class ZarrUsageError extends Error {
-  constructor(message) {
-    super(message);
-    this.usage = true;
-  }
-}
-
-const OPTIONS = {
-  array: { type: 'string' },
-  slice: { type: 'string' },
-  format: { type: 'string' },
-  output: { type: 'string', short: 'o' },
-  json: { type: 'boolean' },
-  hint: { type: 'string', multiple: true },
-  'max-bytes': { type: 'string' },
-  workers: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-};
+export class ZarrUsageError extends CliUsageError {}
 
 const METADATA_FILES = new Set(['zarr.json', '.zarray', '.zgroup']);
 const MAX_WALK = 100000; // directory entries visited when listing a local store
@@ -89,7 +84,9 @@ async function loadExplorer() {
 async function open(target, hints, pool) {
   const { openZarr } = await loadExplorer();
   const isUrl = /^https?:\/\//i.test(target);
-  if (!isUrl && !(await isDirectory(target))) throw new ZarrUsageError(`${target} is neither an http(s) URL nor a directory`);
+  const { format } = await locateInput(target); // not found: says so
+  if (format !== null && format !== 'zarr') throw new ZarrUsageError(`${target} is ${format}, not a Zarr store: try numdecode inspect ${target}`);
+  if (!isUrl && !(await isDirectory(target))) throw new ZarrUsageError(`${target} is not a directory (a Zarr store is a directory or a URL)`);
   return openZarr(isUrl ? target : path.resolve(target), {
     name: target,
     hints,
@@ -144,42 +141,36 @@ function sliceCsv(values, shape, text) {
 
 /** `numdecode zarr ...` */
 export async function run(argv, out = process.stdout) {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  } catch (err) {
-    throw new ZarrUsageError(err.message);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseCommand(argv, { shared: SHARED, own: OWN, aliases: ALIASES });
   if (values.help) {
     out.write(`Usage:\n${usage}`);
     return;
   }
-  if (positionals.length !== 1) throw new ZarrUsageError(`zarr needs exactly one STORE_URL_OR_DIR, got ${positionals.length}`);
-  const format = values.format ?? 'bin';
-  if (!['bin', 'csv', 'json'].includes(format)) throw new ZarrUsageError(`--format must be bin, csv or json, got ${JSON.stringify(format)}`);
+  if (positionals.length !== 1) throw new ZarrUsageError(`zarr needs exactly one INPUT (a store directory or URL), got ${positionals.length}`);
+  if (positionals[0] === '-') throw new ZarrUsageError('a Zarr store is a directory or URL, not standard input');
+  legacyOutputFormat(values, 'zarr', 'zarr');
+  aliasOption(values, 'slice', 'range', 'zarr');
+  aliasOption(values, 'max-bytes', 'max-output-bytes', 'zarr');
+  const to = outputFormat(values, 'zarr');
   if (values.array === undefined) {
-    for (const flag of ['slice', 'format', 'output']) {
+    for (const flag of ['range', 'to', 'output', 'workers']) {
       if (values[flag] !== undefined) throw new ZarrUsageError(`--${flag} needs --array PATH`);
     }
   }
-  let maxBytes = 2 ** 31;
-  if (values['max-bytes'] !== undefined) {
-    maxBytes = Number(values['max-bytes']);
-    if (!(Number.isSafeInteger(maxBytes) && maxBytes > 0)) throw new ZarrUsageError(`--max-bytes must be a positive integer, got ${values['max-bytes']}`);
-  }
-  let workers;
-  if (values.workers !== undefined) {
-    if (values.array === undefined) throw new ZarrUsageError('--workers needs --array PATH');
-    workers = Number(values.workers);
-    if (!(Number.isInteger(workers) && workers >= 1 && workers <= 256)) throw new ZarrUsageError(`--workers must be an integer from 1 to 256, got ${values.workers}`);
-  }
+  const maxBytes = positiveInteger(values, 'max-output-bytes') ?? 2 ** 31;
+  const workers = values.workers === undefined ? undefined : Number(values.workers);
+  if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1 && workers <= 256)) throw new ZarrUsageError(`--workers must be an integer from 1 to 256, got ${values.workers}`);
   const pool = workers ? await (await import('../worker/index.js')).createWorkerPool({ size: workers, init: { formats: ['pco'] } }) : undefined;
   try {
-    await listOrRead(values, format, maxBytes, await open(positionals[0], values.hint ?? [], pool), out);
+    await listOrRead(values, to, maxBytes, await open(positionals[0], values.hint ?? [], pool), out);
   } finally {
     await pool?.terminate();
   }
+}
+
+/** `numdecode inspect INPUT` for a Zarr store: its listing. */
+export async function runInspect(argv, out = process.stdout) {
+  return run(argv, out);
 }
 
 // Chunks read so far, on one rewritten line of stderr (a terminal only: a pipe or a test gets none).
@@ -201,19 +192,14 @@ async function listOrRead(values, format, maxBytes, store, out) {
     return;
   }
   const { array, description } = await store.openArray(values.array);
-  const { parseSlice, sliceText } = await import('../zarr-explore/slice.js');
-  let sel;
-  try {
-    sel = parseSlice(values.slice, array.shape);
-  } catch (err) {
-    if (err instanceof RangeError) throw new ZarrUsageError(err.message);
-    throw err;
-  }
+  const { sliceText } = await import('../zarr-explore/slice.js');
+  const sel = parseRange(values.range, array.shape);
   const bytesPer = { int8: 1, uint8: 1, int16: 2, uint16: 2, float16: 2, int32: 4, uint32: 4, float32: 4, int64: 8, uint64: 8, float64: 8, bool: 1 }[description.dataType] ?? 8;
   const slice = await store.read(values.array, sel, { maxValues: Math.floor(maxBytes / bytesPer), onProgress: progressLine() });
   const { sliceJson, valueFormatter } = await import('../zarr-explore/format.js');
   let pieces;
   if (format === 'bin') pieces = [bytesOf(slice.values)];
+  else if (format === 'npy') pieces = npyPieces(slice.float16Bits ? 'f16' : dtypeOfArray(slice.values), slice.values, slice.shape);
   else if (format === 'csv') pieces = sliceCsv(slice.values, slice.shape, valueFormatter(slice.dataType, slice.float16Bits));
   else {
     pieces = sliceJson(slice.values, {

@@ -31,7 +31,7 @@ test('decode --format alp writes the raw values to a file and to stdout', () => 
     expect(toFile.code).toBe(0);
     expectSameBytes(new Uint8Array(readFileSync(out)), readBytes(alpDir, 'f64_specials_n3000.bin'), 'decode -o');
   });
-  const toStdout = run('decode', '--format', 'alp', '--dtype', 'f32', path.join(alpDir, 'f32_price2_n1025.alp'));
+  const toStdout = run('decode', '--format', 'alp', '--dtype', 'f32', '--to', 'bin', path.join(alpDir, 'f32_price2_n1025.alp'));
   expect(toStdout.code).toBe(0);
   expectSameBytes(new Uint8Array(toStdout.stdout), readBytes(alpDir, 'f32_price2_n1025.bin'), 'decode to stdout');
 });

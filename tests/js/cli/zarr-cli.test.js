@@ -1,4 +1,4 @@
-// `numdecode zarr STORE` (the hierarchy) and `numdecode zarr STORE --array PATH [--slice] [--format]`
+// `numdecode zarr STORE` (the hierarchy) and `numdecode zarr STORE --array PATH [--range] [--to]`
 // on the corpus stores written with the reference pcodec (../shared/corpus/zarr-pcodec), checked
 // against the expected arrays (bytes or SHA-256, as the corpus README says).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createStaticServer } from '../../../scripts/serve.mjs';
 import { corpusRoot, projectRoot, sha256 } from '../helpers/corpus.js';
+import { readNpy } from '../../../js/cli/npy.js';
 import { run } from '../../../js/cli/zarr.js';
 import { openZarr } from '../../../js/zarr-explore/explorer.js';
 import { parseSlice, chunkRanges, chunkCount } from '../../../js/zarr-explore/slice.js';
@@ -56,7 +57,7 @@ async function fullArray(store, array) {
   const key = `${store}/${array}`;
   if (!fullArrays.has(key)) {
     const m = entry(store, array);
-    const bytes = await runZarr(storeDir(store), '--array', array);
+    const bytes = await runZarr(storeDir(store), '--array', array, '--to', 'bin');
     expect(sha256(bytes)).toBe(m.sha256_of_bin);
     const copy = new Uint8Array(bytes).buffer;
     fullArrays.set(key, new TYPED[m.dtype](copy));
@@ -112,10 +113,10 @@ test('CSV slices: missing chunk as the fill value NaN, v2 order F equal to the C
   const shape = [24, 181, 360];
   const t2m = await fullArray('era5_like_v3.zarr', 't2m');
   // Chunk (5, 1, 0) is missing: rows 91..180, columns 0..179 of time 5 read as NaN.
-  const missing = csvCells((await runZarr(storeDir('era5_like_v3.zarr'), '--array', 't2m', '--slice', '5,91:181,0:180', '--format', 'csv')).toString());
+  const missing = csvCells((await runZarr(storeDir('era5_like_v3.zarr'), '--array', 't2m', '--range', '5,91:181,0:180', '--to', 'csv')).toString());
   expect(missing.length).toBe(90);
   expect(missing.every((row) => row.length === 180 && row.every((c) => c === 'NaN'))).toBe(true);
-  const cells = csvCells((await runZarr(storeDir('era5_like_v3.zarr'), '--array', 't2m', '--slice', '5,80:100,170:190', '--format', 'csv')).toString());
+  const cells = csvCells((await runZarr(storeDir('era5_like_v3.zarr'), '--array', 't2m', '--range', '5,80:100,170:190', '--to', 'csv')).toString());
   const want = box(t2m, shape, [5, 80, 170], [6, 100, 190]);
   const got = cells.flat().map((c) => Math.fround(Number(c)));
   expect(got.length).toBe(400);
@@ -124,43 +125,43 @@ test('CSV slices: missing chunk as the fill value NaN, v2 order F equal to the C
   expect(got.filter((v) => !Number.isNaN(v)).length).toBeGreaterThan(0);
   // tp: v2 with order "F" against v3 (C order), same data.
   const tp = await fullArray('era5_like_v3.zarr', 'tp');
-  const f = (await runZarr(storeDir('era5_like_v2.zarr'), '--array', 'tp', '--slice', '13,60:70,120:140', '--format', 'csv')).toString();
-  const c = (await runZarr(storeDir('era5_like_v3.zarr'), '--array', 'tp', '--slice', '13,60:70,120:140', '--format', 'csv')).toString();
+  const f = (await runZarr(storeDir('era5_like_v2.zarr'), '--array', 'tp', '--range', '13,60:70,120:140', '--to', 'csv')).toString();
+  const c = (await runZarr(storeDir('era5_like_v3.zarr'), '--array', 'tp', '--range', '13,60:70,120:140', '--to', 'csv')).toString();
   expect(f).toBe(c);
   expect(csvCells(f).flat().map((x) => Math.fround(Number(x)))).toEqual(box(tp, shape, [13, 60, 120], [14, 70, 140]));
 });
 
 test('steps and negative bounds select what NumPy would', async () => {
   const labels = await fullArray('sharded_v3.zarr', 'labels');
-  const rows = csvCells((await runZarr(storeDir('sharded_v3.zarr'), '--array', 'labels', '--slice=-5::2,10:700:233', '--format', 'csv')).toString());
+  const rows = csvCells((await runZarr(storeDir('sharded_v3.zarr'), '--array', 'labels', '--range=-5::2,10:700:233', '--to', 'csv')).toString());
   const want = [595, 597, 599].map((r) => [10, 243, 476].map((c) => String(labels[r * 700 + c])));
   expect(rows).toEqual(want);
 });
 
 test('JSON: int64 and uint64 as decimal strings, float16 as the numbers its bits stand for', async () => {
   const time = await fullArray('era5_like_v3.zarr', 'time');
-  const j = JSON.parse(await runZarr(storeDir('era5_like_v2.zarr'), '--array', 'time', '--slice', '2:7', '--format', 'json'));
+  const j = JSON.parse(await runZarr(storeDir('era5_like_v2.zarr'), '--array', 'time', '--range', '2:7', '--to', 'json'));
   expect(j).toMatchObject({ array: '/time', data_type: 'int64', shape: [5], slice: '2:7' });
   expect(j.values).toEqual([...time.subarray(2, 7)].map(String));
   const u64 = await fullArray('dtypes_v3.zarr', 'uint64');
-  const ju = JSON.parse(await runZarr(storeDir('dtypes_v3.zarr'), '--array', 'uint64', '--slice=-10:', '--format', 'json'));
+  const ju = JSON.parse(await runZarr(storeDir('dtypes_v3.zarr'), '--array', 'uint64', '--range=-10:', '--to', 'json'));
   expect(ju.values).toEqual([...u64.subarray(4990)].map(String));
   expect(ju.values.some((v) => BigInt(v) > BigInt(Number.MAX_SAFE_INTEGER))).toBe(true);
   // One index per dimension: a single value (shape []), in the array's own type.
-  const scalar = JSON.parse(await runZarr(storeDir('dtypes_v3.zarr'), '--array', 'uint64', '--slice', '2047', '--format', 'json'));
+  const scalar = JSON.parse(await runZarr(storeDir('dtypes_v3.zarr'), '--array', 'uint64', '--range', '2047', '--to', 'json'));
   expect(scalar).toMatchObject({ shape: [], values: [String(u64[2047])] });
-  expect(Buffer.from(await runZarr(storeDir('dtypes_v3.zarr'), '--array', 'uint64', '--slice', '2047')).equals(Buffer.from(u64.buffer, 2047 * 8, 8))).toBe(true);
+  expect(Buffer.from(await runZarr(storeDir('dtypes_v3.zarr'), '--array', 'uint64', '--range', '2047', '--to', 'bin')).equals(Buffer.from(u64.buffer, 2047 * 8, 8))).toBe(true);
   // float16 bits from the expected file, decoded here by a DataView-free reference: sign, exponent, fraction.
   const bits = await fullArray('dtypes_v3.zarr', 'float16');
   const half = (b) => (b & 0x8000 ? -1 : 1) * (((b >> 10) & 31) === 0 ? (b & 1023) / 1024 * 2 ** -14 : (1 + (b & 1023) / 1024) * 2 ** (((b >> 10) & 31) - 15));
-  const jf = JSON.parse(await runZarr(storeDir('dtypes_v3.zarr'), '--array', 'float16', '--slice', '2040:2060', '--format', 'json'));
+  const jf = JSON.parse(await runZarr(storeDir('dtypes_v3.zarr'), '--array', 'float16', '--range', '2040:2060', '--to', 'json'));
   expect(jf.values).toEqual([...bits.subarray(2040, 2060)].map(half));
 });
 
 test('a shard index at the start reads as the same array indexed at the end; --workers decodes in worker threads', async () => {
   const labels = await fullArray('sharded_v3.zarr', 'labels');
-  const start = await runZarr(storeDir('sharded_v3.zarr'), '--array', 'labels_index_start', '--slice', '100:500,7:650:3');
-  const end = await runZarr(storeDir('sharded_v3.zarr'), '--array', 'labels', '--slice', '100:500,7:650:3');
+  const start = await runZarr(storeDir('sharded_v3.zarr'), '--array', 'labels_index_start', '--range', '100:500,7:650:3', '--to', 'bin');
+  const end = await runZarr(storeDir('sharded_v3.zarr'), '--array', 'labels', '--range', '100:500,7:650:3', '--to', 'bin');
   expect(start.equals(end)).toBe(true);
   expect(new Uint32Array(start.buffer, start.byteOffset, 1)[0]).toBe(labels[100 * 700 + 7]);
   const file = path.join(tmp, 'labels_index_start.bin');
@@ -191,9 +192,9 @@ test('the listing names every array with shape, data type, chunks, shards and co
 });
 
 test('over HTTP: consolidated listing, a slice equal to the local one, children of an unconsolidated group by --hint', async () => {
-  const r = await cli('zarr', `${base}/era5_like_v3.zarr`, '--array', 't2m', '--slice', '0,0:3,0:4', '--format', 'csv');
+  const r = await cli('zarr', `${base}/era5_like_v3.zarr`, '--array', 't2m', '--range', '0,0:3,0:4', '--to', 'csv');
   expect(r.stderr).toBe('');
-  expect(r.stdout).toBe((await runZarr(storeDir('era5_like_v3.zarr'), '--array', 't2m', '--slice', '0,0:3,0:4', '--format', 'csv')).toString());
+  expect(r.stdout).toBe((await runZarr(storeDir('era5_like_v3.zarr'), '--array', 't2m', '--range', '0,0:3,0:4', '--to', 'csv')).toString());
   const list = await cli('zarr', `${base}/sharded_v3.zarr`, '--hint', 'labels');
   expect(list.status).toBe(0);
   expect(list.stdout).toMatch(/^\/labels {2}uint32 \[600, 700\]/m);
@@ -277,21 +278,21 @@ test('a shard index claiming a terabyte-long chunk is refused by name, without a
   view.setBigUint64(indexAt + 8, 2n ** 40n, true);
   view.setUint32(shard.length - 4, crc32c(shard.subarray(indexAt, shard.length - 4)), true);
   writeFileSync(path.join(dir, 'labels/c/0/0'), shard);
-  const err = await runZarr(dir, '--array', 'labels', '--slice', '0:64,0:64').catch((e) => e);
+  const err = await runZarr(dir, '--array', 'labels', '--range', '0:64,0:64').catch((e) => e);
   expect(err).toBeInstanceOf(NumdecodeError);
   expect(err.code).toBe('ERR_BAD_DATA');
   expect(err.file).toBe('/labels/c/0/0');
   expect(err.message).toMatch(/shard index entry 0 \(offset 0, length 1099511627776\) is damaged/);
   // A chunk the damage does not touch still reads, and matches.
   const labels = await fullArray('sharded_v3.zarr', 'labels');
-  const ok = csvCells((await runZarr(dir, '--array', 'labels', '--slice', '64:66,0:3', '--format', 'csv')).toString());
+  const ok = csvCells((await runZarr(dir, '--array', 'labels', '--range', '64:66,0:3', '--to', 'csv')).toString());
   expect(ok.flat().map(Number)).toEqual(box(labels, [600, 700], [64, 0], [66, 3]).map(Number));
 });
 
 test('a store that is not there or not Zarr: one line naming it', async () => {
   const gone = await cli('zarr', `${base}/no_such.zarr`);
   expect(gone.status).toBe(1);
-  expect(gone.stderr).toMatch(/^numdecode: zarr: .*\/no_such\.zarr is not a Zarr group or array/);
+  expect(gone.stderr).toBe(`numdecode: not found: ${base}/no_such.zarr\n`);
   const notZarr = await runZarr(path.join(zarrDir, 'expected')).catch((e) => e);
   expect(notZarr).toBeInstanceOf(NumdecodeError);
   expect(notZarr.code).toBe('ERR_BAD_DATA');
@@ -299,13 +300,48 @@ test('a store that is not there or not Zarr: one line naming it', async () => {
 });
 
 test('bad usage exits 2 and says why', async () => {
-  const r = await cli('zarr', storeDir('sharded_v3.zarr'), '--array', 'labels', '--slice', '0:5,9,3');
+  const r = await cli('zarr', storeDir('sharded_v3.zarr'), '--array', 'labels', '--range', '0:5,9,3');
   expect(r.status).toBe(2);
   expect(r.stderr).toMatch(/slice "0:5,9,3" has 3 entries but the array has 2 dimensions/);
-  const f = await cli('zarr', storeDir('sharded_v3.zarr'), '--array', 'labels', '--format', 'xml');
+  const f = await cli('zarr', storeDir('sharded_v3.zarr'), '--array', 'labels', '--to', 'xml');
   expect(f.status).toBe(2);
-  expect(f.stderr).toMatch(/--format must be bin, csv or json/);
-  const o = await cli('zarr', storeDir('sharded_v3.zarr'), '--array', 'labels', '--slice', '700,0');
+  expect(f.stderr).toMatch(/--to must be csv, json, npy, bin/);
+  const input = await cli('zarr', storeDir('sharded_v3.zarr'), '--array', 'labels', '--format', 'parquet');
+  expect(input.status).toBe(2);
+  expect(input.stderr).toMatch(/--format "parquet" does not fit \(--to names the output format\)/);
+  const o = await cli('zarr', storeDir('sharded_v3.zarr'), '--array', 'labels', '--range', '700,0');
   expect(o.status).toBe(2);
   expect(o.stderr).toMatch(/dimension 0 \(size 600\): "700" is outside 0..599/);
+});
+
+test('--to npy: the slice with its shape, as numpy.load reads it; csv is the default', async () => {
+  const labels = await fullArray('sharded_v3.zarr', 'labels');
+  const npy = await runZarr(storeDir('sharded_v3.zarr'), '--array', 'labels', '--range', '10:13,20:30:3', '--to', 'npy');
+  const got = readNpy(new Uint8Array(npy));
+  expect([got.dtype, got.shape, got.fortranOrder]).toEqual(['u32', [3, 4], false]);
+  const want = [];
+  for (let r = 10; r < 13; r++) for (let c = 20; c < 30; c += 3) want.push(labels[r * 700 + c]);
+  expect(Array.from(got.values)).toEqual(want);
+  // The header as NumPy's format describes it: magic, version 1.0, a dict padded so the data starts at 64 * k.
+  const headerLength = npy.readUInt16LE(8);
+  expect((10 + headerLength) % 64).toBe(0);
+  expect(npy.subarray(10, 10 + headerLength).toString('latin1')).toMatch(/^\{'descr': '<u4', 'fortran_order': False, 'shape': \(3, 4\), \} *\n$/);
+  // float16 keeps its bits as <f2; the default output is CSV
+  const half = readNpy(new Uint8Array(await runZarr(storeDir('dtypes_v3.zarr'), '--array', 'float16', '--range', '0:8', '--to', 'npy')));
+  expect([half.dtype, half.shape]).toEqual(['f16', [8]]);
+  expect(Array.from(half.values)).toEqual(Array.from((await fullArray('dtypes_v3.zarr', 'float16')).subarray(0, 8)));
+  const csv = (await runZarr(storeDir('sharded_v3.zarr'), '--array', 'labels', '--range', '10,20:23')).toString();
+  expect(csv).toBe(`${labels[10 * 700 + 20]}\n${labels[10 * 700 + 21]}\n${labels[10 * 700 + 22]}\n`);
+});
+
+test('the old names still work, warning once each: --slice, --format bin|csv|json, --max-bytes', async () => {
+  const r = await cli('zarr', storeDir('sharded_v3.zarr'), '--array', 'labels', '--slice', '10,20:23', '--format', 'csv', '--max-bytes', '1000');
+  expect(r.status).toBe(0);
+  expect(r.stdout).toBe((await runZarr(storeDir('sharded_v3.zarr'), '--array', 'labels', '--range', '10,20:23', '--to', 'csv')).toString());
+  for (const [old, now] of [['zarr --slice', '--range'], ['zarr --format csv', '--to csv'], ['zarr --max-bytes', '--max-output-bytes']]) {
+    expect(r.stderr.split(`numdecode: ${old} is deprecated; use ${now}`).length - 1).toBe(1);
+  }
+  const small = await cli('zarr', storeDir('sharded_v3.zarr'), '--array', 'labels', '--slice', '0:100', '--max-bytes', '1000');
+  expect(small.status).toBe(1);
+  expect(small.stderr).toMatch(/ERR|limit|more than|exceed/i);
 });
