@@ -1,6 +1,7 @@
 // numdecode encode: numbers to a standalone Pco file, from raw little-endian bytes, a CSV of one
 // value per line, or a NumPy .npy file.
 import { parseArgs } from 'node:util';
+import { deprecated } from '../deprecate.js';
 import { DTYPES, typedArrayFor } from '../dtypes.js';
 import { encode, inspect } from '../pco.js';
 import { ensureFormat } from '../wasm/load.js';
@@ -10,11 +11,13 @@ import { isNpy, readNpy } from './npy.js';
 import { writeOutput } from './output.js';
 
 export const usage =
-  'Usage: numdecode encode [--format pco] [--dtype D] [--input raw|csv|npy] [--level N] [--mode M] [--delta D]\n' +
-  '                        [--chunk-size N] IN|- -o OUT.pco|-\n' +
-  '  IN holds raw little-endian values (--dtype needed; f16 as bits), one value per line (a .csv or\n' +
-  '  .txt file, or --input csv; --dtype needed; a first line that is no number is a header), or a\n' +
-  "  NumPy .npy file (its own dtype; values in the file's order). - reads standard input.\n" +
+  'Usage: numdecode encode INPUT [--format bin|csv|npy] [--dtype D] [--level N] [--mode M] [--delta D]\n' +
+  '                        [--chunk-size N] -o OUT.pco|- [--to pco]\n' +
+  '  INPUT (a path, - for standard input, or an http(s) URL) holds raw little-endian values (--dtype\n' +
+  '  needed; f16 as bits), one value per line (a .csv or .txt file, or --format csv; --dtype needed;\n' +
+  "  a first line that is no number is a header), or a NumPy .npy file (its own dtype; values in the\n" +
+  "  file's order). --format forces the input format (sniffed: .npy by its magic, .csv/.txt by name).\n" +
+  '  (deprecated: --input X is --format X; --format pco is --to pco)\n' +
   `  --dtype ${DTYPES.join('|')}\n` +
   '  --level 0..12 (default 8)\n' +
   '  --mode auto (default) | classic | dict | intMult:BASE | floatMult:BASE | floatQuant:K\n' +
@@ -73,8 +76,8 @@ function valuesOf(bytes, input, dtype, source) {
 // raw, csv or npy: as asked, else a .npy by its magic, a .csv/.txt by its name, raw otherwise.
 function inputKind(asked, file, bytes) {
   if (asked !== undefined) {
-    if (!['raw', 'csv', 'npy'].includes(asked)) throw new OptionError(`--input must be raw, csv or npy, got ${JSON.stringify(asked)}`);
-    return asked;
+    if (!['bin', 'raw', 'csv', 'npy'].includes(asked)) throw new OptionError(`--format must be bin, csv or npy, got ${JSON.stringify(asked)}`);
+    return asked === 'bin' ? 'raw' : asked;
   }
   if (isNpy(bytes)) return 'npy';
   return /\.(csv|txt)$/i.test(file) ? 'csv' : 'raw';
@@ -95,6 +98,7 @@ export async function run(argv) {
       strict: true,
       options: {
         format: { type: 'string' },
+        to: { type: 'string' },
         dtype: { type: 'string' },
         input: { type: 'string' },
         level: { type: 'string' },
@@ -110,7 +114,18 @@ export async function run(argv) {
   }
   const { values: o, positionals } = parsed;
   if (o.help) return void process.stdout.write(usage);
-  if ((o.format ?? 'pco') !== 'pco') return usageError(`encode writes Pco only (--format pco); ALP pages: numdecode encode-alp`);
+  // --format forces the input format (docs/vocabulary.md); it once named the output (pco), and
+  // --input the input: both still work, warning once.
+  if (o.format === 'pco' || o.format === 'alp') {
+    deprecated(`encode --format ${o.format}`, `--to ${o.format}`);
+    o.to ??= o.format;
+    o.format = undefined;
+  }
+  if (o.input !== undefined) {
+    deprecated('encode --input', '--format');
+    o.format ??= o.input;
+  }
+  if ((o.to ?? 'pco') !== 'pco') return usageError(`encode writes Pco only (--to pco); ALP pages: numdecode encode-alp`);
   if (positionals.length !== 1) return usageError(`encode needs exactly one input (a file, or - for standard input), got ${positionals.length}`);
   if (o.output === undefined) return usageError('encode needs -o OUT.pco (or -o - for standard output)');
   if (o.dtype !== undefined && !DTYPES.includes(o.dtype)) return usageError(`--dtype must be one of ${DTYPES.join(', ')}, got ${JSON.stringify(o.dtype)}`);
@@ -119,7 +134,7 @@ export async function run(argv) {
   let options, input;
   const bytes = await readInput(file);
   try {
-    input = valuesOf(bytes, inputKind(o.input, file, bytes), o.dtype, source);
+    input = valuesOf(bytes, inputKind(o.format, file, bytes), o.dtype, source);
     options = { dtype: input.dtype };
     if (o.level !== undefined) options.level = integerOption('level', o.level);
     if (o.mode !== undefined) options.mode = modeOption(o.mode);

@@ -112,7 +112,9 @@ test('usage errors exit 2 and say what is wrong', () => {
     [['encode', '--dtype', 'i32', '--level', '13', raw, '-o', '-'], 'options.level must be from 0 to 12, got 13'],
     [['encode', '--dtype', 'i32', '--mode', 'floatMult:2', raw, '-o', '-'], 'floatMult applies to float dtypes'],
     [['encode', '--dtype', 'i32', '--delta', 'lookback:2', raw, '-o', '-'], 'only consecutive and conv1 take an order'],
+    [['encode', '--to', 'alp', '--dtype', 'f64', raw, '-o', '-'], 'encode writes Pco only (--to pco)'],
     [['encode', '--format', 'alp', '--dtype', 'f64', raw, '-o', '-'], 'encode writes Pco only'],
+    [['encode', '--format', 'xml', '--dtype', 'f64', raw, '-o', '-'], '--format must be bin, csv or npy'],
     [['encode', '--dtype', 'q8', raw, '-o', '-'], '--dtype must be one of'],
   ]) {
     const result = run(args);
@@ -124,4 +126,26 @@ test('usage errors exit 2 and say what is wrong', () => {
   const ragged = run(['encode', '--dtype', 'f64', '-', '-o', '-'], new Uint8Array(7));
   expect(ragged.code).toBe(1);
   expect(ragged.stderr).toContain('7 bytes is not a whole number of f64 values');
+});
+
+test('--format forces the input format; the old --input and --format pco still work, warning once', () => {
+  withTempDir((dir) => {
+    // A CSV under a name that says nothing: --format csv reads it as lines of numbers.
+    const lines = path.join(dir, 'values.dat');
+    writeFileSync(lines, '1.5\n-2\n3.25\n');
+    const now = run(['encode', lines, '--format', 'csv', '--dtype', 'f64', '-o', '-', '--to', 'pco']);
+    expect(now.code).toBe(0);
+    expect(Array.from(pco.decode(new Uint8Array(now.stdout)))).toEqual([1.5, -2, 3.25]);
+    const old = run(['encode', lines, '--input', 'csv', '--format', 'pco', '--dtype', 'f64', '-o', '-']);
+    expect(old.code).toBe(0);
+    expect(Buffer.from(old.stdout).equals(Buffer.from(now.stdout))).toBe(true);
+    for (const [name, instead] of [['encode --input', '--format'], ['encode --format pco', '--to pco']]) {
+      expect(old.stderr.split(`numdecode: ${name} is deprecated; use ${instead}`).length - 1).toBe(1);
+    }
+    // bin is the vocabulary's name for raw little-endian values
+    const raw = path.join(pcoDir, 'intmult_i32_mult7.bin');
+    const bin = run(['encode', raw, '--format', 'bin', '--dtype', 'i32', '-o', '-']);
+    expect(bin.code).toBe(0);
+    expectSameBytes(bytesOf(pco.decode(new Uint8Array(bin.stdout))), readBytes(pcoDir, 'intmult_i32_mult7.bin'), '--format bin');
+  });
 });
