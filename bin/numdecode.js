@@ -244,6 +244,10 @@ function oneLine(message) {
   return line || 'unknown error';
 }
 
+// Warnings (the deprecated names' one-time notes) as one plain line each, without Node's prefix and hint.
+process.removeAllListeners('warning');
+process.on('warning', (warning) => process.stderr.write(`${warning.message}\n`));
+
 try {
   await main(process.argv.slice(2));
 } catch (err) {
