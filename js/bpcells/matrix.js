@@ -3,12 +3,17 @@
 // idxptr[a] .. idxptr[b] (whole 128-value chunks for packed streams, packed-stream.js), then
 // decodes them in WebAssembly (chunk-decoder.js) into fresh arrays, the caller's, or wasm memory
 // (slice-output.js). open-matrix.js makes a Matrix from a source of named array files.
+import { deprecated } from '../deprecate.js';
 import { BpcellsError, CODES } from '../errors.js';
 import { getModule } from '../wasm/load.js';
 import { copyPart, labelOf, textLines } from './array-file.js';
 import { settled } from './as-bpcells-error.js';
+import { matrixBlocks, readByAxis } from './by-axis.js';
 import { decodeRun } from './chunk-decoder.js';
-import { checkInto, jsOutput, viewOutput } from './slice-output.js';
+import { checkInto, jsOutput, valueArrayType, viewOutput } from './slice-output.js';
+
+// toDense's default limit: 2^24 values of the matrix dtype (what maxCells = 2^24 allowed).
+const DENSE_CELLS = 1 << 24;
 
 // Per-call options: unknown names are a TypeError (a typo must not be ignored silently).
 function checkOptions(what, options, names) {
@@ -195,21 +200,63 @@ export class Matrix {
   }
 
   /**
-   * A dense copy of major positions [start, end): shape [nrow, end-start] for 'col' order,
-   * [end-start, ncol] for 'row' order, values in row-major order, in the matrix dtype.
+   * Entries of columns [start, end), CSC {idxptr, index (rows), val}, whatever the storage order:
+   * read() for a col-major matrix, a full scan of a row-major one (by-axis.js).
+   * options: {signal, onProgress, into}.
+   */
+  async readColumns(start = 0, end = this.shape[1], options) {
+    return settled(readByAxis(this, 'col', start, end, options, false), this.source);
+  }
+
+  /** Entries of rows [start, end), CSR {idxptr, index (columns), val}: as readColumns. */
+  async readRows(start = 0, end = this.shape[0], options) {
+    return settled(readByAxis(this, 'row', start, end, options, false), this.source);
+  }
+
+  /** As readColumns(), as a view in wasm memory (readView's). options: {signal, onProgress}. */
+  async readColumnsView(start = 0, end = this.shape[1], options) {
+    return settled(readByAxis(this, 'col', start, end, options, true), this.source);
+  }
+
+  /** As readRows(), as a view in wasm memory (readView's). options: {signal, onProgress}. */
+  async readRowsView(start = 0, end = this.shape[0], options) {
+    return settled(readByAxis(this, 'row', start, end, options, true), this.source);
+  }
+
+  /** `for await (const {start, end, idxptr, index, val} of m.blocks({size}))`: by-axis.js. */
+  blocks(options) {
+    return matrixBlocks(this, options);
+  }
+
+  /**
+   * A dense copy of storage-axis positions [start, end): {data, shape, stride}, shape
+   * [nrow, end-start] for 'col' order, [end-start, ncol] for 'row' order, data in C (row-major)
+   * order in the matrix dtype. options.maxOutputBytes caps data's size (default 2^24 values).
    */
   async toDense(start = 0, end = this.major, options) {
     checkMajorRange('toDense', start, end, this.major);
-    const { maxCells = 1 << 24, signal } = checkOptions('toDense', options, ['maxCells', 'signal']);
+    const checked = checkOptions('toDense', options, ['maxOutputBytes', 'maxCells', 'signal']);
+    const { maxCells, signal } = checked;
+    let maxOutputBytes = checked.maxOutputBytes;
+    const Type = valueArrayType(this.dtype);
+    if (maxCells !== undefined) {
+      deprecated('bpcells toDense option maxCells', 'maxOutputBytes');
+      maxOutputBytes ??= maxCells * Type.BYTES_PER_ELEMENT;
+    }
+    maxOutputBytes ??= DENSE_CELLS * Type.BYTES_PER_ELEMENT;
+    if (typeof maxOutputBytes !== 'number' || !(maxOutputBytes >= 0)) {
+      throw new RangeError(`bpcells: toDense: maxOutputBytes must be a non-negative number, got ${maxOutputBytes}`);
+    }
     const k = end - start;
     const cells = k * this.minor;
-    if (cells > maxCells) {
-      throw new BpcellsError(`toDense(${start}, ${end}): ${cells} cells exceed maxCells=${maxCells}; read() a smaller range`, {
-        code: CODES.OUTPUT_LIMIT,
-      });
+    const bytes = cells * Type.BYTES_PER_ELEMENT;
+    if (bytes > maxOutputBytes) {
+      throw new BpcellsError(
+        `toDense(${start}, ${end}): ${cells} values (${bytes} bytes) exceed maxOutputBytes=${maxOutputBytes}; read() a smaller range`,
+        { code: CODES.OUTPUT_LIMIT },
+      );
     }
     const { idxptr, index, val } = await this.read(start, end, { signal });
-    const Type = val.constructor;
     const data = new Type(cells);
     const col = this.storageOrder === 'col';
     for (let m = 0; m < k; m++) {
@@ -218,7 +265,8 @@ export class Matrix {
         data[at] += val[p];
       }
     }
-    return { shape: col ? [this.shape[0], k] : [k, this.shape[1]], data };
+    const shape = col ? [this.shape[0], k] : [k, this.shape[1]];
+    return { data, shape, stride: [shape[1], 1] };
   }
 
   /** Releases open files and cached bytes (a directory matrix reopens its files if read again). */

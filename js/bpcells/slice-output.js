@@ -1,9 +1,10 @@
 // Where Matrix.read / readView put a slice: fresh typed arrays, the caller's arrays (`into`), or
 // wasm memory (a zero-copy view). The reader decodes into "targets": {array} (a JS typed array
 // that receives the values at its start) or {ptr} (a byte offset in wasm memory).
+import { deprecated } from '../deprecate.js';
 import { BpcellsError, CODES } from '../errors.js';
 import { getModule } from '../wasm/load.js';
-import { wasmView } from '../wasm/views.js';
+import { WasmView, holdMemory } from '../wasm/views.js';
 
 const FORMAT = 'bpcells';
 const VALUE_TYPES = { u32: Uint32Array, f32: Float32Array, f64: Float64Array };
@@ -95,7 +96,9 @@ function malloc(mod, bytes, what) {
 
 /**
  * Index and values decoded straight into one wasm allocation; finish() wraps it in the view
- * readView returns, fail() frees it.
+ * readView returns, fail() frees it. Until then the allocation counts as a holder of the module's
+ * memory (holdMemory), so releaseMemory() cannot swap the module under it should a caller ever
+ * fill it across an await.
  */
 export function viewOutput(what, dtype, nnz, entries) {
   const mod = getModule(FORMAT);
@@ -104,6 +107,7 @@ export function viewOutput(what, dtype, nnz, entries) {
   // Values first: f64 values need 8-byte alignment, malloc gives it and 4-byte indices follow.
   const bytes = valBytes + nnz * 4;
   const base = malloc(mod, bytes, what);
+  const unhold = holdMemory(mod, what);
   const idxptr = new Float64Array(entries);
   let freed = false;
   const free = () => {
@@ -115,14 +119,22 @@ export function viewOutput(what, dtype, nnz, entries) {
     index: { ptr: base + valBytes },
     val: { ptr: base },
     idxptr,
-    fail: free,
-    finish: () => makeView(what, Type, dtype, base, valBytes, nnz, idxptr, bytes, free),
+    fail: () => {
+      unhold();
+      free();
+    },
+    finish: () => {
+      // The views count as holders from here on.
+      const view = makeView(mod, what, Type, dtype, base, valBytes, nnz, idxptr, bytes, free);
+      unhold();
+      return view;
+    },
   };
 }
 
 // The view: `index` and `val` getters over wasm memory (re-created after memory growth, throwing
 // once released) and one release() for both, as pco.decodeView's `values`.
-function makeView(what, Type, dtype, base, valBytes, nnz, idxptr, bytes, free) {
+function makeView(mod, what, Type, dtype, base, valBytes, nnz, idxptr, bytes, free) {
   let released = false;
   const release = () => {
     if (released) return;
@@ -131,13 +143,15 @@ function makeView(what, Type, dtype, base, valBytes, nnz, idxptr, bytes, free) {
     live.bytes -= bytes;
     free();
   };
-  const indexView = wasmView(FORMAT, what, Uint32Array, base + valBytes, nnz, () => {});
-  const valView = wasmView(FORMAT, what, Type, base, nnz, () => {});
+  const indexView = new WasmView(mod, what, Uint32Array, base + valBytes, nnz, () => {});
+  const valView = new WasmView(mod, what, Type, base, nnz, () => {});
   live.views += 1;
   live.bytes += bytes;
   const view = {
     dtype,
     nnz,
+    /** Entries (index.length = val.length = nnz). */
+    length: nnz,
     byteLength: bytes,
     idxptr,
     get index() {
@@ -155,8 +169,12 @@ function makeView(what, Type, dtype, base, valBytes, nnz, idxptr, bytes, free) {
       valView.release();
       release();
     },
+    /** Deprecated (docs/vocabulary.md: views are released, handles closed): release(). */
+    close() {
+      deprecated('bpcells view close()', 'release()');
+      view.release();
+    },
   };
-  view.close = view.release;
   if (typeof Symbol.dispose === 'symbol') view[Symbol.dispose] = view.release;
   return view;
 }

@@ -73,7 +73,7 @@ test('argument mistakes: RangeError for ranges, TypeError for unknown options; l
   await expect(m.read(0, m.major + 1)).rejects.toThrow(RangeError);
   await expect(m.read(0, 1, { singal: null })).rejects.toThrow(/unknown option "singal"/);
   await expect(m.toDense(0, 1, { maxcells: 5 })).rejects.toThrow(TypeError);
-  const err = await rejection(m.toDense(0, m.major, { maxCells: 10 }));
+  const err = await rejection(m.toDense(0, m.major, { maxOutputBytes: 10 }));
   expect(err).toBeInstanceOf(BpcellsError);
   expect(err.code).toBe(CODES.OUTPUT_LIMIT);
 });

@@ -2,13 +2,16 @@
 // left in wasm memory): bit-exact against the corpus and the fresh read for directories and HDF5
 // files, ranges not starting at 0, argument errors, release rules, memory reuse, aborts, and
 // fresh results that own their buffers (the worker pool moves them without copies).
-import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import * as bpcells from '../../../js/bpcells/index.js';
 import { BpcellsError, CODES } from '../../../js/errors.js';
 import { init } from '../../../js/index.js';
+import { viewOutput } from '../../../js/bpcells/slice-output.js';
 import { getModule } from '../../../js/wasm/load.js';
+import { releaseMemory } from '../../../js/wasm/memory.js';
+import { liveViews } from '../../../js/wasm/views.js';
 import { LARGE, cases, corruptCases, expected, sameBytes, setDir, u8 } from '../helpers/bpcells-corpus.js';
 import { corpusRoot } from '../helpers/corpus.js';
 
@@ -184,19 +187,57 @@ describe('views', () => {
   });
   afterAll(() => m.close());
 
-  test('a released view refuses its values; release, close and Symbol.dispose are one; twice is harmless', async () => {
+  test('a released view refuses its values; release and Symbol.dispose are one; twice is harmless', async () => {
     const live = bpcells.viewStats().live;
     const view = await m.readView(0, 40);
     expect(bpcells.viewStats().live).toBe(live + 1);
-    expect(view.close).toBe(view.release);
+    expect(view.length).toBe(view.nnz);
+    expect(view.index.length).toBe(view.length);
     if (typeof Symbol.dispose === 'symbol') expect(view[Symbol.dispose]).toBe(view.release);
     expect(view.released).toBe(false);
     view.release();
     expect(view.released).toBe(true);
     expect(() => view.index).toThrow(/readView\(0, 40\): the view was released/);
     expect(() => view.val).toThrow(/released/);
-    view.close();
+    view.release();
     expect(bpcells.viewStats().live).toBe(live);
+  });
+
+  test('a view allocation holds the module memory from malloc on: releaseMemory() refuses until fail() or release()', async () => {
+    const mod = getModule('bpcells');
+    const what = 'readView(test)';
+    const pending = viewOutput(what, 'f32', 5, 3);
+    expect(liveViews(mod)[what]).toBe(1);
+    const err = await releaseMemory({ formats: ['bpcells'] }).catch((e) => e);
+    expect(err.code).toBe(CODES.IN_USE);
+    pending.fail();
+    expect(liveViews(mod)[what]).toBeUndefined();
+    const out = viewOutput(what, 'f32', 5, 3);
+    new Float32Array(mod.HEAPU8.buffer, out.val.ptr, 5).set([1, 2, 3, 4, 5]);
+    const view = out.finish();
+    expect(Array.from(view.val)).toEqual([1, 2, 3, 4, 5]);
+    expect(liveViews(mod)[what]).toBe(2); // index and val
+    view.release();
+    expect(liveViews(mod)[what]).toBeUndefined();
+  });
+
+  test('close() releases too, deprecated: it warns once (views are released, handles closed)', async () => {
+    const live = bpcells.viewStats().live;
+    const warnings = [];
+    const spy = jest.spyOn(process, 'emitWarning').mockImplementation((message) => warnings.push(message));
+    try {
+      for (const [a, b] of [[0, 10], [10, 20]]) {
+        const view = await m.readView(a, b);
+        expect(bpcells.viewStats().live).toBe(live + 1);
+        view.close();
+        expect(view.released).toBe(true);
+        expect(() => view.val).toThrow(/released/);
+        expect(bpcells.viewStats().live).toBe(live);
+      }
+    } finally {
+      spy.mockRestore();
+    }
+    expect(warnings).toEqual(['numdecode: bpcells view close() is deprecated; use release()']);
   });
 
   test('release() frees the memory: the next view of the same size reuses it, and cycles do not grow memory', async () => {
