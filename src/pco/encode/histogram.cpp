@@ -12,6 +12,7 @@ namespace {
 
 // Runs this short are sorted outright: a radix pass would cost more.
 constexpr size_t kSortBelow = 64;
+constexpr unsigned kMaxDigitBits = 11;
 
 // A bound on the latents of a range: tight if some latent equals it, else loose (only a limit).
 template <class L>
@@ -33,10 +34,10 @@ class HistogramBuilder {
   std::vector<HistogramBin<L>> take() { return std::move(out_); }
 
   // The latents in [lb, ub], in their sorted place (everything before them is applied). Runs that
-  // fit the bin being filled go in whole; others are split by value into up to 256 runs (a radix
+  // fit the bin being filled go in whole; others are split by value into up to 2^11 runs (a radix
   // pass on the top bits of their range) until each fits one bin or holds one value. scratch has
   // room for as many latents; the two swap roles at each level (no copy back).
-  void apply_partially_sorted(std::span<L> latents, Bound<L> lb, Bound<L> ub, L* scratch) {
+  void apply_partially_sorted(std::span<L> latents, Bound<L> lb, Bound<L> ub, L* scratch, size_t depth = 0) {
     const size_t target = bin_at(applied_);
     const size_t end = applied_ + latents.size();
     if (end <= cumulative_count(target)) {
@@ -66,12 +67,18 @@ class HistogramBuilder {
     }
     const uint64_t range = uint64_t(L(ub.value - lb.value));
     const unsigned width = unsigned(std::bit_width(range));
-    const unsigned shift = width > 8 ? width - 8 : 0;
-    size_t starts[257] = {};
+    // More buckets for longer runs (up to 2^11), so that most runs are split once.
+    const unsigned digit = std::clamp(unsigned(std::bit_width(latents.size())) - 4, 1u, kMaxDigitBits);
+    const unsigned shift = width > digit ? width - digit : 0;
+    const size_t buckets = size_t(range >> shift) + 1;
+    // Bucket starts, then where each bucket's next latent goes: kept per recursion depth.
+    if (counters_.size() <= depth) counters_.emplace_back(2 * (size_t{1} << kMaxDigitBits) + 1);
+    uint32_t* starts = counters_[depth].data();
+    uint32_t* next = starts + (size_t{1} << kMaxDigitBits) + 1;
+    std::fill_n(starts, buckets + 1, 0u);
     for (L x : latents) ++starts[1 + (uint64_t(L(x - lb.value)) >> shift)];
-    for (size_t k = 1; k <= 256; ++k) starts[k] += starts[k - 1];
-    size_t next[256];
-    std::copy_n(starts, 256, next);
+    for (size_t k = 1; k <= buckets; ++k) starts[k] += starts[k - 1];
+    std::copy_n(starts, buckets, next);
     for (L x : latents) scratch[next[uint64_t(L(x - lb.value)) >> shift]++] = x;
     // The runs now lie in scratch, in order; the latents' place is the next level's scratch.
     const std::span<L> runs(scratch, latents.size());
@@ -81,7 +88,7 @@ class HistogramBuilder {
       if (count == 0) continue;
       const Bound<L> run_lb = k == 0 ? lb : Bound<L>{L(lb.value + L(k << shift)), false};
       const Bound<L> run_ub = k == last ? ub : Bound<L>{L(lb.value + L(((k + 1) << shift) - 1)), false};
-      apply_partially_sorted(runs.subspan(from, count), run_lb, run_ub, latents.data() + from);
+      apply_partially_sorted(runs.subspan(from, count), run_lb, run_ub, latents.data() + from, depth + 1);
     }
   }
 
@@ -151,6 +158,7 @@ class HistogramBuilder {
   size_t next_free_bin_ = 0;
   std::optional<HistogramBin<L>> open_;
   std::vector<HistogramBin<L>> out_;
+  std::vector<std::vector<uint32_t>> counters_;  // per radix level
 };
 
 }  // namespace
