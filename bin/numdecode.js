@@ -29,6 +29,18 @@ const COMMAND_OF_FORMAT = { parquet: 'parquet', zarr: 'zarr', hdf5: 'bpcells', b
 
 const UsageError = CliUsageError;
 
+// Options of the commands decode hands a container to (parquet, zarr): parsed here too, so that
+// INPUT is found before the sniff says which command reads it.
+const CONTAINER_OPTIONS = {
+  columns: { type: 'string' },
+  array: { type: 'string' },
+  hint: { type: 'string', multiple: true },
+  json: { type: 'boolean' },
+  rows: { type: 'string' },
+  slice: { type: 'string' },
+  'max-bytes': { type: 'string' },
+  workers: { type: 'string' },
+};
 const DECODE_SHARED = ['format', 'to', 'output', 'range', 'max-output-bytes', 'max-read-bytes', 'help'];
 const INSPECT_SHARED = ['format', 'output', 'max-read-bytes', 'timeout', 'help'];
 
@@ -148,7 +160,7 @@ async function decode(argv) {
   const named = findFormat(argv);
   if (named !== undefined && Object.hasOwn(COMMAND_OF_FORMAT, named)) return delegate(named, argv);
   const format = await loadFormat(named ?? 'pco');
-  const { values, positionals } = parseCommand(argv, { shared: DECODE_SHARED, own: { ...format.options, chunk: { type: 'string' } } });
+  const { values, positionals } = parseCommand(argv, { shared: DECODE_SHARED, own: { ...format.options, ...CONTAINER_OPTIONS, chunk: { type: 'string' } } });
   if (values.help) return void process.stdout.write(commandHelp('decode', format));
   if (positionals.length !== 1) throw new UsageError(`decode needs exactly one INPUT (a path, - or a URL), got ${positionals.length}`);
   const to = outputFormat(values, 'decode');
@@ -168,6 +180,8 @@ async function decode(argv) {
     if (input === '-') throw new UsageError(`standard input holds a ${located.format} file: numdecode ${COMMAND_OF_FORMAT[located.format]} reads it from a path or URL`);
     return delegate(located.format, argv);
   }
+  const misplaced = Object.keys(CONTAINER_OPTIONS).find((name) => values[name] !== undefined);
+  if (misplaced !== undefined) throw new UsageError(`--${misplaced} is an option of numdecode parquet or zarr, and ${input} is ${format.name}`);
   const bytes = located.bytes ?? (await readInput(input, { maxReadBytes }));
   await init();
   let chunks = format.decodeValues(bytes, values);

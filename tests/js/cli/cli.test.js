@@ -193,6 +193,12 @@ test('containers go to their commands; a missing ALP dtype is a usage error', ()
   expect(zarr.code).toBe(0);
   expect(zarr.stdout.toString()).toBe(run('zarr', store).stdout.toString());
   expect(zarr.stdout.toString()).toMatch(/^\/t2m  float32 /m);
+  // decode of a store is numdecode zarr with the same options
+  const slice = run('decode', store, '--array', 'latitude', '--range', '0:3', '--to', 'json');
+  expect(slice.code).toBe(0);
+  expect(JSON.parse(slice.stdout.toString())).toMatchObject({ array: '/latitude', shape: [3], values: [90, 89, 88] });
+  const misplaced = run('decode', path.join(pcoDir, 'classic_i32_n1000.pco'), '--array', 'x');
+  expect([misplaced.code, misplaced.stderr]).toEqual([2, expect.stringMatching(/^numdecode: --array is an option of numdecode parquet or zarr, and .* is pco\n/)]);
 });
 
 // A user's run while this process serves HTTP: an async child process.
