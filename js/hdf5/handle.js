@@ -80,7 +80,15 @@ export class Hdf5Handle {
     if (this.closed) return Promise.reject(new Hdf5Error(`${this.name}: the HDF5 file was closed`, this._where(what)));
     return new Promise((resolve, reject) => {
       this.queue.push({ what, fn, resolve, reject, passes: 0, readAhead, allowance: MEMORY_SLACK + 2 * bytes });
-      if (!this.pumping) this._pump();
+      if (this.pumping) return;
+      // A file read synchronously runs the operation now. Otherwise the first pass waits for the
+      // next macrotask, so that the operations a reader issues together (after a few awaits of
+      // its own: Promise.all of the seek tables of two streams) share one pass and one round trip.
+      if (this.lazy.sync) this._pump();
+      else {
+        this.pumping = true;
+        setTimeout(() => this._pump(), 0);
+      }
     });
   }
 
