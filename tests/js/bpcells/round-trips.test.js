@@ -1,8 +1,10 @@
-// Round trips of a BPCells matrix directory over HTTP (issue 27), counted as waves by the loopback
+// Round trips of a BPCells matrix directory and HDF5 file over HTTP (issue 27), counted as waves by the loopback
 // test server (requests that arrive while none is being answered; every answer held back a
 // little, so that requests sent together arrive in one wave). Open: version/storage_order/shape,
 // then idxptr + data headers + *_idx_offsets, then the seek tables; a column read after open:
-// its index and value ranges together.
+// its index and value ranges together. HDF5 (h5wasm over a lazily fetched file): one request for
+// the head and size, then one pass per missing piece of metadata; a column after open reads its
+// seek tables in one pass, then its data chunks.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -20,9 +22,9 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-function serveCorpus(req, res) {
-  const file = path.join(setDir, decodeURIComponent(new URL(req.url, 'http://x').pathname));
-  if (!file.startsWith(setDir + path.sep) || !existsSync(file) || !statSync(file).isFile()) {
+function serveCorpus(req, res, root = setDir) {
+  const file = path.join(root, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+  if (!file.startsWith(root + path.sep) || !existsSync(file) || !statSync(file).isFile()) {
     res.writeHead(404);
     return res.end();
   }
@@ -68,5 +70,39 @@ describe('directory (20000 x 3000, packed, col-major)', () => {
     const r = await m.read(2999, 3000);
     const [p0, p1] = [exp.idxptr[2999], exp.idxptr[3000]];
     expect(sameBytes(u8(r.val), exp.val.subarray(4 * p0, 4 * p1))).toBe(true);
+  });
+});
+
+describe('HDF5 file (20000 x 2000, packed, col-major)', () => {
+  const h5Dir = path.join(path.dirname(setDir), 'bpcells-hdf5', 'large_packed_uint_col_20000x2000');
+  const serveH5 = (req, res) => serveCorpus(req, res, h5Dir);
+  const read = (f) => new Uint8Array(readFileSync(path.join(h5Dir, f)));
+  const idxptr = Float64Array.from(new BigUint64Array(read('expected_idxptr.u64.bin').buffer), Number);
+  const index = read('expected_index.u32.bin');
+  const val = read('expected_val.u4.bin');
+
+  test('open starts with one request (no HEAD) and takes 10 round trips; a column after it 3, values exact', async () => {
+    server.handler = serveH5;
+    const m = await bpcells.open(`${server.base}/matrix.h5`, { group: 'mat' });
+    try {
+      expect(server.state.log[0].method).toBe('GET');
+      expect(server.state.log[0].range).toBe('bytes=0-16383');
+      expect(server.state.log.some((r) => r.method === 'HEAD')).toBe(false);
+      expect(server.state.waves).toBeLessThanOrEqual(10); // 13 before issue 27's work; target 5
+      expect(m.nnz).toBe(idxptr[2000]);
+      for (const [a, b] of [
+        [1500, 1501],
+        [700, 703],
+      ]) {
+        server.handler = serveH5;
+        const r = await m.read(a, b);
+        expect(server.state.waves).toBeLessThanOrEqual(3); // 5 before; target 1
+        const [p0, p1] = [idxptr[a], idxptr[b]];
+        expect(sameBytes(u8(r.index), index.subarray(4 * p0, 4 * p1))).toBe(true);
+        expect(sameBytes(u8(r.val), val.subarray(4 * p0, 4 * p1))).toBe(true);
+      }
+    } finally {
+      m.close();
+    }
   });
 });
