@@ -148,7 +148,10 @@ async function resolveInput(input, named) {
 
 function commandHelp(command, format) {
   const shared = command === 'decode' ? DECODE_SHARED : INSPECT_SHARED;
-  const extra = command === 'decode' ? ['  --chunk N              only chunk N (0, 1, ...) of the file'] : [];
+  const extra =
+    command === 'decode'
+      ? ['  --chunk N              only chunk N (0, 1, ...) of the file', '  (Parquet and Zarr inputs take numdecode parquet / zarr options: --columns, --array, ...)']
+      : ['  --group G              the matrix group of an HDF5 file (BPCells)', '  --json, --hint PATH    a Zarr store\'s listing as JSON; arrays to list where the store cannot be listed'];
   const own = format.optionHelp.length ? `Options of --format ${format.name}:\n${format.optionHelp.join('\n')}\n` : '';
   return (
     `Usage: numdecode ${command} INPUT [options]\n  ${COMMAND_LINES.find(([c]) => c.startsWith(command))[1]}\n` +
@@ -226,6 +229,7 @@ async function inspect(argv) {
   const input = positionals[0];
   const located = await resolveInput(input, named);
   if (Object.hasOwn(COMMAND_OF_FORMAT, located.format)) {
+    if (input === '-') throw new UsageError(`standard input holds a ${located.format} file: numdecode inspect reads it from a path or URL`);
     const cli = await COMMANDS[COMMAND_OF_FORMAT[located.format]]();
     return cli.runInspect(argv);
   }
