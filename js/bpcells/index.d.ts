@@ -106,6 +106,50 @@ export interface BpcellsReadOptions<D extends BpcellsDtype = BpcellsDtype> exten
   into?: BpcellsInto<D>;
 }
 
+/** Progress of a long call: `done` of `total` units ('rows' or 'columns' of the storage axis). */
+export interface BpcellsProgress {
+  done: number;
+  total: number;
+  unit: 'rows' | 'columns';
+}
+
+/** Options of readColumns / readRows: a scan across the storage order reports each block. */
+export interface BpcellsAxisOptions<D extends BpcellsDtype = BpcellsDtype> extends BpcellsReadOptions<D> {
+  onProgress?: (progress: BpcellsProgress) => void;
+}
+
+/** Options of readColumnsView / readRowsView (no `into`: the view is in wasm memory). */
+export interface BpcellsAxisViewOptions extends BpcellsCallOptions {
+  onProgress?: (progress: BpcellsProgress) => void;
+}
+
+export interface BpcellsBlocksOptions extends BpcellsCallOptions {
+  /** Storage-axis positions (columns for 'col', rows for 'row') per block; default: about 2^20 entries a block. */
+  size?: number;
+  onProgress?: (progress: BpcellsProgress) => void;
+}
+
+/** One block of blocks(): positions [start, end) of the storage axis, as read(start, end) returns them. */
+export interface BpcellsBlock<D extends BpcellsDtype = BpcellsDtype> extends BpcellsSlice<D> {
+  start: number;
+  end: number;
+}
+
+export interface BpcellsDenseOptions extends BpcellsCallOptions {
+  /** Most bytes data may have (default 2^24 values of the matrix dtype); beyond it ERR_OUTPUT_LIMIT. */
+  maxOutputBytes?: number;
+  /** @deprecated use maxOutputBytes (maxCells counts values, not bytes; warns once). */
+  maxCells?: number;
+}
+
+/** toDense(): an N-d block as everywhere in numdecode (docs/vocabulary.md), C order. */
+export interface BpcellsDense<D extends BpcellsDtype = BpcellsDtype> {
+  data: BpcellsValueArrayMap[D];
+  shape: [number, number];
+  /** Elements between neighbours along each axis: [shape[1], 1]. */
+  stride: [number, number];
+}
+
 /**
  * Matrix.readView(): index and val decoded into wasm memory, read in place (no copy). `index` and
  * `val` are valid until release(); any later numdecode call may grow wasm memory, which detaches
@@ -116,6 +160,8 @@ export interface BpcellsSliceView<D extends BpcellsDtype = BpcellsDtype> {
   readonly dtype: D;
   /** Entries in the slice. */
   readonly nnz: number;
+  /** Elements of index and of val: the same as nnz. */
+  readonly length: number;
   /** Bytes of wasm memory the view holds (index + val). */
   readonly byteLength: number;
   /** end-start+1 offsets from 0 (a plain JS array, not in wasm memory). */
@@ -125,7 +171,7 @@ export interface BpcellsSliceView<D extends BpcellsDtype = BpcellsDtype> {
   readonly released: boolean;
   /** Frees index and val. Safe to call more than once. */
   release(): void;
-  /** The same as release(). */
+  /** @deprecated views are released, handles closed: use release() (close() releases too, warning once). */
   close(): void;
   /** The same as release(), for `using view = await m.readView()`. */
   [Symbol.dispose](): void;
@@ -190,14 +236,29 @@ export interface BpcellsMatrix<D extends BpcellsDtype = BpcellsDtype> {
    */
   readView(start?: number, end?: number, options?: BpcellsCallOptions): Promise<BpcellsSliceView<D>>;
   /**
-   * Dense copy of positions [start, end): shape [nrow, end-start] ('col') or [end-start, ncol]
-   * ('row'), row-major values. Refuses more than maxCells cells (default 2^24).
+   * Entries of columns [start, end) (default: all) in CSC form: idxptr (end-start+1 offsets from
+   * 0), index (row numbers, ascending within each column), val. Col-major: read(). Row-major: a
+   * full scan of the matrix (every row is read once, in blocks; onProgress after each), since any
+   * row may hold an entry of the columns asked for.
    */
-  toDense(
-    start?: number,
-    end?: number,
-    options?: BpcellsCallOptions & { maxCells?: number },
-  ): Promise<{ shape: [number, number]; data: BpcellsValueArrayMap[D] }>;
+  readColumns(start?: number, end?: number, options?: BpcellsAxisOptions<D>): Promise<BpcellsSlice<D>>;
+  /** Entries of rows [start, end) in CSR form (index: column numbers). Row-major: read(); col-major: a full scan. */
+  readRows(start?: number, end?: number, options?: BpcellsAxisOptions<D>): Promise<BpcellsSlice<D>>;
+  /** readColumns() as a view in wasm memory (readView's kind): release() it. */
+  readColumnsView(start?: number, end?: number, options?: BpcellsAxisViewOptions): Promise<BpcellsSliceView<D>>;
+  /** readRows() as a view in wasm memory (readView's kind): release() it. */
+  readRowsView(start?: number, end?: number, options?: BpcellsAxisViewOptions): Promise<BpcellsSliceView<D>>;
+  /**
+   * The whole matrix in sparse blocks along the storage order:
+   * `for await (const { start, end, idxptr, index, val } of m.blocks({ size: 1000 }))`.
+   */
+  blocks(options?: BpcellsBlocksOptions): AsyncGenerator<BpcellsBlock<D>, void, undefined>;
+  /**
+   * Dense copy of storage-axis positions [start, end): shape [nrow, end-start] ('col') or
+   * [end-start, ncol] ('row'), data in C (row-major) order, stride [shape[1], 1]. Refuses more
+   * than maxOutputBytes (default 2^24 values) with ERR_OUTPUT_LIMIT.
+   */
+  toDense(start?: number, end?: number, options?: BpcellsDenseOptions): Promise<BpcellsDense<D>>;
   /** Byte size of every file of the directory (one size query each). */
   fileSizes(): Promise<Record<string, number>>;
   /**

@@ -2,6 +2,7 @@
 // real usage through the package entry point.
 import { bpcells } from 'numdecode';
 import type { BpcellsMatrix, BpcellsSlice, BpcellsSliceView, BpcellsOpenOptions, BpcellsSourceObject } from 'numdecode';
+import type { BpcellsBlock, BpcellsDense, BpcellsProgress } from 'numdecode';
 
 export async function example(signal: AbortSignal) {
   const options: BpcellsOpenOptions = { prefetchBytes: 0, maxReadBytes: 1 << 20, timeout: 5000, signal };
@@ -11,8 +12,26 @@ export async function example(signal: AbortSignal) {
   const slice: BpcellsSlice = await m.read(0, 10);
   const first: number = slice.idxptr[0] + slice.index[0] + nrow + ncol + m.nnz;
   const names: string[] = await m.rowNames();
-  const dense = await m.toDense(0, 2, { maxCells: 1000 });
-  const cells: number = dense.data.length * dense.shape[0];
+  const dense = await m.toDense(0, 2, { maxOutputBytes: 1 << 20 });
+  const cells: number = dense.data.length * dense.shape[0] * dense.stride[0];
+  const old: BpcellsDense = await m.toDense(0, 2, { maxCells: 1000 });
+  // By columns and rows whatever the storage order; the scan reports progress.
+  const seen: BpcellsProgress[] = [];
+  const columns: BpcellsSlice = await m.readColumns(0, 3, { signal, onProgress: (p) => seen.push(p) });
+  const rows: BpcellsSlice = await m.readRows(5, 9, { into: { index: new Uint32Array(100) } });
+  const colView: BpcellsSliceView = await m.readColumnsView(0, 3, { onProgress: (p) => void p.unit });
+  const rowView = await m.readRowsView();
+  const viewLength: number = colView.length + rowView.length;
+  colView.release();
+  rowView.release();
+  let streamed = 0;
+  for await (const block of m.blocks({ size: 1000, signal })) {
+    const b: BpcellsBlock = block;
+    streamed += b.end - b.start + b.index.length + block.val.length;
+  }
+  // @ts-expect-error: the views take no into
+  await m.readRowsView(0, 1, { into: {} });
+  void [old, columns.idxptr[1], rows.index, viewLength, streamed];
   const requests: number = m.stats.requests + m.stats.files['index_data'].bytes;
 
   const files = new Map<string, Uint8Array>();
