@@ -12,7 +12,11 @@ const total = Object.values(files).reduce((s, b) => s + b.length, 0);
 let requests = 0;
 let bytes = 0;
 
-const server = createServer((req, res) => {
+// Every answer waits this long (--delay MS, default 50): wall time / delay = sequential round trips (issue 27).
+const delayArg = process.argv.indexOf('--delay');
+const DELAY = delayArg > 0 ? Number(process.argv[delayArg + 1]) : 50;
+const server = createServer((req, res) => setTimeout(() => answer(req, res), DELAY));
+function answer(req, res) {
   const body = files[decodeURIComponent(req.url.slice(1))];
   if (!body) return res.writeHead(404).end();
   requests++;
@@ -27,7 +31,7 @@ const server = createServer((req, res) => {
   const part = body.subarray(start, end + 1);
   bytes += part.length;
   res.writeHead(206, { 'Content-Range': `bytes ${start}-${end}/${body.length}`, 'Content-Length': part.length }).end(part);
-});
+}
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const url = `http://127.0.0.1:${server.address().port}/`;
 await init();
@@ -35,13 +39,15 @@ await init();
 async function measure(label, fn) {
   requests = 0;
   bytes = 0;
+  const t0 = performance.now();
   await fn();
+  const wall = performance.now() - t0;
   const pct = ((100 * bytes) / total).toFixed(2);
-  console.log(`| ${label} | ${requests} | ${bytes} | ${pct} % |`);
+  console.log(`| ${label} | ${requests} | ${bytes} | ${pct} % | ${wall.toFixed(0)} | ${(wall / DELAY).toFixed(1)} |`);
 }
 
 console.log(`directory: ${total} bytes in ${Object.keys(files).length} files\n`);
-console.log('| operation | requests | bytes | of the directory |\n|---|---:|---:|---:|');
+console.log('| operation | requests | bytes | of the directory | wall ms | round trips |\n|---|---:|---:|---:|---:|---:|');
 let m;
 await measure('open', async () => { m = await bpcells.open(url); });
 await measure('1 column (after open)', async () => { await m.read(1500, 1501); });

@@ -17,7 +17,11 @@ const blockSize = arg > 0 ? Number(process.argv[arg + 1]) : undefined;
 let requests = 0;
 let bytes = 0;
 
-const server = createServer((req, res) => {
+// Every answer waits this long (--delay MS, default 50): wall time / delay = sequential round trips (issue 27).
+const delayArg = process.argv.indexOf('--delay');
+const DELAY = delayArg > 0 ? Number(process.argv[delayArg + 1]) : 50;
+const server = createServer((req, res) => setTimeout(() => answer(req, res), DELAY));
+function answer(req, res) {
   if (req.url !== '/matrix.h5') return res.writeHead(404).end();
   requests++;
   if (req.method === 'HEAD') return res.writeHead(200, { 'Content-Length': total, 'Accept-Ranges': 'bytes' }).end();
@@ -31,7 +35,7 @@ const server = createServer((req, res) => {
   const part = body.subarray(start, end + 1);
   bytes += part.length;
   res.writeHead(206, { 'Content-Range': `bytes ${start}-${end}/${total}`, 'Content-Length': part.length }).end(part);
-});
+}
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const url = `http://127.0.0.1:${server.address().port}/matrix.h5`;
 await init();
@@ -45,14 +49,16 @@ console.log(`h5wasm (dist/esm, wasm embedded): ${esm} bytes, import + instantiat
 async function measure(label, fn) {
   requests = 0;
   bytes = 0;
+  const t0 = performance.now();
   await fn();
+  const wall = performance.now() - t0;
   const pct = ((100 * bytes) / total).toFixed(2);
-  console.log(`| ${label} | ${requests} | ${bytes} | ${pct} % |`);
+  console.log(`| ${label} | ${requests} | ${bytes} | ${pct} % | ${wall.toFixed(0)} | ${(wall / DELAY).toFixed(1)} |`);
   return { requests, bytes };
 }
 
 console.log(`file: ${total} bytes${blockSize ? `, blockSize ${blockSize}` : ''}\n`);
-console.log('| operation | requests | bytes | of the file |\n|---|---:|---:|---:|');
+console.log('| operation | requests | bytes | of the file | wall ms | round trips |\n|---|---:|---:|---:|---:|---:|');
 const options = { group: 'mat', blockSize };
 let m;
 const opened = await measure('open', async () => {
