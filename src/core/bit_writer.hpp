@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -10,8 +11,9 @@ namespace numdecode {
 
 class BitWriter {
  public:
-  // Appends to out (which may already hold bytes); call finish() before reading out.
-  explicit BitWriter(std::vector<uint8_t>& out) : out_(out) {}
+  // Appends to out (which may already hold bytes); call finish() before reading out, and write to
+  // out with nothing else until then (it may hold more bytes than written while this writes).
+  explicit BitWriter(std::vector<uint8_t>& out) : out_(out), end_(out.size()) {}
 
   // The low `bits` bits of value (0..64; higher bits of value are ignored).
   void write(uint64_t value, unsigned bits) {
@@ -33,26 +35,29 @@ class BitWriter {
     if (pad) write(0, pad);
   }
 
-  // Writes out the bits still held (zero-padded to a byte); the writer can go on after.
+  // Writes out the bits still held (zero-padded to a byte) and gives out its exact size; the
+  // writer can go on after.
   void finish() {
     align();
-    const size_t at = out_.size();
-    out_.resize(at + acc_bits_ / 8);
-    for (unsigned i = 0; i < acc_bits_ / 8; ++i) out_[at + i] = uint8_t(acc_ >> (8 * i));
+    out_.resize(end_ + acc_bits_ / 8);
+    for (unsigned i = 0; i < acc_bits_ / 8; ++i) out_[end_ + i] = uint8_t(acc_ >> (8 * i));
+    end_ = out_.size();
     acc_ = 0;
     acc_bits_ = 0;
   }
 
-  size_t bit_size() const { return out_.size() * 8 + acc_bits_; }
+  size_t bit_size() const { return end_ * 8 + acc_bits_; }
 
  private:
+  // Whole words go into room made a block at a time: a resize per word cost more than the word.
   void flush_word() {
-    const size_t at = out_.size();
-    out_.resize(at + 8);
-    std::memcpy(out_.data() + at, &acc_, 8);  // little-endian targets only (x86-64, wasm32)
+    if (end_ + 8 > out_.size()) out_.resize(std::max(out_.size() * 3 / 2, end_ + 4096));
+    std::memcpy(out_.data() + end_, &acc_, 8);  // little-endian targets only (x86-64, wasm32)
+    end_ += 8;
   }
 
   std::vector<uint8_t>& out_;
+  size_t end_;  // bytes written to out_
   uint64_t acc_ = 0;
   unsigned acc_bits_ = 0;
 };

@@ -1,6 +1,7 @@
 // Merges a histogram's bins where fewer, wider bins cost fewer bits: an exact dynamic program
 // over the estimated cost of each run of consecutive bins (its metadata, tANS and offset bits).
 #pragma once
+#include <bit>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -20,9 +21,7 @@ struct OptimizedBin {
 // Bits of the offset of a latent in [lower, lower + range]: 0 for a single value.
 template <class L>
 unsigned offset_bits_for_range(L range) {
-  unsigned bits = 0;
-  for (uint64_t r = range; r != 0; r >>= 1) ++bits;
-  return bits;
+  return unsigned(std::bit_width(uint64_t(range)));
 }
 
 template <class L>
