@@ -8,7 +8,7 @@ import path from 'node:path';
 import * as bpcells from '../../../js/bpcells/index.js';
 import { CODES } from '../../../js/errors.js';
 import { init } from '../../../js/index.js';
-import { LARGE, cases, corpusRoot, expected, sameBytes, setDir, u8 } from '../helpers/bpcells-corpus.js';
+import { LARGE, cases, corpusRoot, expected, sameBytes, setDir, slicePart, u8 } from '../helpers/bpcells-corpus.js';
 
 const ARRAY = { u32: Uint32Array, f32: Float32Array, f64: Float64Array };
 const DTYPE = { uint32: 'u32', float32: 'f32', float64: 'f64' };
@@ -38,17 +38,6 @@ function transposed(exp, minor, valBytes) {
   return { idxptr, index: u8(outIndex), val: outVal };
 }
 
-// Positions [a, b) of a compressed layout.
-function part(lay, a, b, valBytes) {
-  const p0 = lay.idxptr[a];
-  const p1 = lay.idxptr[b];
-  return {
-    idxptr: Float64Array.from(lay.idxptr.subarray(a, b + 1), (x) => x - p0),
-    index: lay.index.subarray(4 * p0, 4 * p1),
-    val: lay.val.subarray(valBytes * p0, valBytes * p1),
-  };
-}
-
 function expectSame(got, want, Type) {
   expect(got.idxptr).toBeInstanceOf(Float64Array);
   expect(Array.from(got.idxptr)).toEqual(Array.from(want.idxptr));
@@ -56,6 +45,17 @@ function expectSame(got, want, Type) {
   expect(got.val).toBeInstanceOf(Type);
   expect(sameBytes(u8(got.index), want.index)).toBe(true);
   expect(sameBytes(u8(got.val), want.val)).toBe(true); // bit-exact, also -0 and NaN payloads
+}
+
+// Corpus case `name` opened for the enclosing describe block: {c, m, exp} (m and exp once opened).
+function openedCase(name) {
+  const state = { c: cases.find((x) => x.name === name) };
+  beforeAll(async () => {
+    state.m = await bpcells.open(path.join(setDir, state.c.dir));
+    state.exp = expected(state.c);
+  });
+  afterAll(() => state.m.close());
+  return state;
 }
 
 describe.each(cases.filter((c) => c.name !== LARGE))('$name', (c) => {
@@ -81,11 +81,11 @@ describe.each(cases.filter((c) => c.name !== LARGE))('$name', (c) => {
     expectSame(await m.readRows(), csr, Type);
     const [c0, c1] = [Math.floor(ncol / 3), ncol - Math.floor(ncol / 4)];
     const [r0, r1] = [Math.floor(nrow / 4), nrow - Math.floor(nrow / 3)];
-    expectSame(await m.readColumns(c0, c1), part(csc, c0, c1, el), Type);
-    expectSame(await m.readRows(r0, r1), part(csr, r0, r1, el), Type);
-    expectSame(await m.readColumns(c1, c1), part(csc, c1, c1, el), Type);
+    expectSame(await m.readColumns(c0, c1), slicePart(csc, c0, c1, el), Type);
+    expectSame(await m.readRows(r0, r1), slicePart(csr, r0, r1, el), Type);
+    expectSame(await m.readColumns(c1, c1), slicePart(csc, c1, c1, el), Type);
     // into: the caller's arrays, one element larger than needed
-    const want = part(csr, r0, r1, el);
+    const want = slicePart(csr, r0, r1, el);
     const n = want.index.length / 4;
     const into = { idxptr: new Float64Array(r1 - r0 + 2), index: new Uint32Array(n + 1), val: new Type(n + 1) };
     const filled = await m.readRows(r0, r1, { into });
@@ -94,7 +94,7 @@ describe.each(cases.filter((c) => c.name !== LARGE))('$name', (c) => {
     expectSame(filled, want, Type);
     // views
     const view = await m.readColumnsView(c0, c1);
-    expectSame(view, part(csc, c0, c1, el), Type);
+    expectSame(view, slicePart(csc, c0, c1, el), Type);
     expect(view.length).toBe(view.nnz);
     view.release();
     const rows = await m.readRowsView();
@@ -125,14 +125,10 @@ describe.each(cases.filter((c) => c.name !== LARGE))('$name', (c) => {
 });
 
 describe('the scan across the storage order', () => {
-  const c = cases.find((x) => x.name === 'packed_double_row_names');
-  let m;
-  beforeAll(async () => {
-    m = await bpcells.open(path.join(setDir, c.dir));
-  });
-  afterAll(() => m.close());
+  const opened = openedCase('packed_double_row_names');
 
   test('onProgress counts rows scanned up to the total; along the storage order it is called once', async () => {
+    const { m } = opened;
     const calls = [];
     await m.readColumns(3, 9, { onProgress: (p) => calls.push(p) });
     expect(calls.length).toBeGreaterThan(0);
@@ -143,6 +139,7 @@ describe('the scan across the storage order', () => {
   });
 
   test('an aborted signal rejects with ERR_ABORTED; bad arguments are TypeError / RangeError', async () => {
+    const { m } = opened;
     const err = await m.readColumns(0, 5, { signal: AbortSignal.abort() }).catch((e) => e);
     expect(err.code).toBe(CODES.ABORTED);
     await expect(m.readColumns(0, 46)).rejects.toThrow(RangeError);
@@ -154,30 +151,25 @@ describe('the scan across the storage order', () => {
 });
 
 describe('the large matrix (3.8 M entries, col-major)', () => {
-  const c = cases.find((x) => x.name === LARGE);
-  let m;
-  let exp;
-  beforeAll(async () => {
-    m = await bpcells.open(path.join(setDir, c.dir));
-    exp = expected(c);
-  });
-  afterAll(() => m.close());
+  const opened = openedCase(LARGE);
 
   test('readRows scans every column once, in blocks, and equals the transposed corpus arrays', async () => {
+    const { m, exp } = opened;
     const calls = [];
     const rows = await m.readRows(100, 350, { onProgress: (p) => calls.push(p) });
     expect(calls.length).toBeGreaterThan(1);
     expect(calls.at(-1)).toEqual({ done: 3000, total: 3000, unit: 'columns' });
     const csr = transposed(exp, 20000, 4);
-    expectSame(rows, part(csr, 100, 350, 4), Uint32Array);
+    expectSame(rows, slicePart(csr, 100, 350, 4), Uint32Array);
   });
 
   test('blocks() by default: a few blocks of about 2^20 entries, together the corpus arrays', async () => {
+    const { m, exp } = opened;
     let at = 0;
     let blocks = 0;
     for await (const b of m.blocks()) {
       expect(b.start).toBe(at);
-      expectSame(b, part(exp, b.start, b.end, 4), Uint32Array);
+      expectSame(b, slicePart(exp, b.start, b.end, 4), Uint32Array);
       at = b.end;
       blocks++;
     }
@@ -201,7 +193,7 @@ describe('HDF5: readColumns of a row-major matrix', () => {
     try {
       expect(m.storageOrder).toBe('row');
       expectSame(await m.readColumns(), transposed(exp, m.shape[1], 4), Float32Array);
-      expectSame(await m.readRows(1, 3), part(exp, 1, 3, 4), Float32Array);
+      expectSame(await m.readRows(1, 3), slicePart(exp, 1, 3, 4), Float32Array);
     } finally {
       m.close();
     }
@@ -209,14 +201,10 @@ describe('HDF5: readColumns of a row-major matrix', () => {
 });
 
 describe('toDense', () => {
-  const c = cases.find((x) => x.name === 'packed_float_col_names');
-  let m;
-  beforeAll(async () => {
-    m = await bpcells.open(path.join(setDir, c.dir));
-  });
-  afterAll(() => m.close());
+  const opened = openedCase('packed_float_col_names');
 
   test('{data, shape, stride}, C order, equal to the sparse entries', async () => {
+    const { m } = opened;
     const { data, shape, stride } = await m.toDense(2, 6);
     expect(shape).toEqual([60, 4]);
     expect(stride).toEqual([4, 1]);
@@ -227,6 +215,7 @@ describe('toDense', () => {
   });
 
   test('maxOutputBytes caps the output; maxCells still works, in cells, and warns once', async () => {
+    const { m } = opened;
     const err = await m.toDense(0, 4, { maxOutputBytes: 959 }).catch((e) => e);
     expect(err.code).toBe(CODES.OUTPUT_LIMIT);
     expect(err.message).toMatch(/240 values \(960 bytes\) exceed maxOutputBytes=959/);

@@ -12,7 +12,7 @@ import { viewOutput } from '../../../js/bpcells/slice-output.js';
 import { getModule } from '../../../js/wasm/load.js';
 import { releaseMemory } from '../../../js/wasm/memory.js';
 import { liveViews } from '../../../js/wasm/views.js';
-import { LARGE, cases, corruptCases, expected, sameBytes, setDir, u8 } from '../helpers/bpcells-corpus.js';
+import { LARGE, cases, corruptCases, expected, sameBytes, setDir, slicePart, u8 } from '../helpers/bpcells-corpus.js';
 import { corpusRoot } from '../helpers/corpus.js';
 
 const MARK = 0x5a;
@@ -20,17 +20,6 @@ const ARRAY = { u32: Uint32Array, f32: Float32Array, f64: Float64Array };
 const heapBuffer = () => getModule('bpcells').HEAPU8.buffer;
 
 beforeAll(() => init({ formats: ['bpcells'] }));
-
-// Parts [a, b) of the storage axis as the corpus wrote them.
-function expectedSlice(exp, a, b, valBytes) {
-  const p0 = exp.idxptr[a];
-  const p1 = exp.idxptr[b];
-  return {
-    idxptr: Float64Array.from(exp.idxptr.subarray(a, b + 1), (x) => x - p0),
-    index: exp.index.subarray(4 * p0, 4 * p1),
-    val: exp.val.subarray(valBytes * p0, valBytes * p1),
-  };
-}
 
 function expectSlice(got, want) {
   expect(Array.from(got.idxptr)).toEqual(Array.from(want.idxptr));
@@ -53,7 +42,7 @@ function untouchedOutside(backing, Type, n) {
 
 // Reads [a, b) fresh, into marked arrays and as a view; all three must equal the corpus.
 async function checkThreeWays(m, exp, a, b) {
-  const want = expectedSlice(exp, a, b, ARRAY[m.dtype].BYTES_PER_ELEMENT);
+  const want = slicePart(exp, a, b, ARRAY[m.dtype].BYTES_PER_ELEMENT);
   const fresh = await m.read(a, b);
   expectSlice(fresh, want);
   const nnz = fresh.index.length;
@@ -270,7 +259,7 @@ describe('views', () => {
     try {
       expect(big).not.toBe(0);
       expect(early.length).toBe(0); // detached: the documented invalidation
-      expectSlice(view, expectedSlice(exp, 100, 300, 4));
+      expectSlice(view, slicePart(exp, 100, 300, 4));
     } finally {
       mod._free(big);
       view.release();
@@ -375,5 +364,5 @@ test('fresh results own exactly their buffers, so the worker pool transfers them
     expect(part.byteOffset).toBe(0);
     expect(part.buffer.byteLength).toBe(part.byteLength);
   }
-  expectSlice(r, expectedSlice(expected(c), 2, 9, 8));
+  expectSlice(r, slicePart(expected(c), 2, 9, 8));
 });

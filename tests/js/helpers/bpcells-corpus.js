@@ -51,6 +51,17 @@ export function expected(c) {
     colNames: namesOf(path.join(dir, 'col_names.txt')),
   };
 }
+/** Positions [a, b) of compressed arrays {idxptr, index (bytes), val (bytes)}: idxptr from 0, byte subarrays. */
+export function slicePart(lay, a, b, valBytes) {
+  const p0 = lay.idxptr[a];
+  const p1 = lay.idxptr[b];
+  return {
+    idxptr: Float64Array.from(lay.idxptr.subarray(a, b + 1), (x) => x - p0),
+    index: lay.index.subarray(4 * p0, 4 * p1),
+    val: lay.val.subarray(valBytes * p0, valBytes * p1),
+  };
+}
+
 export function dirBytes(dir) {
   return readdirSync(dir).reduce((s, f) => s + statSync(path.join(dir, f)).size, 0);
 }
