@@ -3,8 +3,10 @@
 // footer). Decided from the error's fields (its class name, code and HTTP status), never by
 // reading its message.
 
-/** The formats the page recognises by their bytes or their folder's files (js/sniff.js), for messages. */
-export const RECOGNISED = 'Pco, Parquet, HDF5, Zarr, BPCells';
+import { FORMAT_NAMES } from '../../js/sniff.js';
+
+/** The formats the page recognises by their bytes or their folder's files: js/sniff.js's list, as the CLI prints it. */
+export const RECOGNISED = Object.values(FORMAT_NAMES).join(', ');
 
 /** An error with the given message, keeping the original as its cause. */
 function restated(message, err) {
