@@ -82,22 +82,36 @@ template <class L>
 DissectedVar dissect_page(const TrainedVar& var, std::span<const L> latents) {
   DissectedVar d;
   const uint32_t table_size = var.ans.initial_state();
-  uint32_t states[4] = {table_size, table_size, table_size, table_size};
+  uint32_t s0 = table_size, s1 = table_size, s2 = table_size, s3 = table_size;
   if (var.meta.bins.size() > 1) {
     const size_t n = latents.size();
     d.codes.resize(n);
+    uint32_t* codes = d.codes.data();
     const uint64_t* lowers = var.lowers.data();
     const size_t n_bins = var.lowers.size();
-    // tANS runs backwards: the decoder reads the page forwards. State i % 4 codes latent i.
-    for (size_t i = n; i-- > 0;) {
-      const uint32_t bin = bin_of<L>(lowers, n_bins, latents[i]);
-      uint32_t& state = states[i & 3];
+    // First each latent's bin, then the tANS pass over them.
+    for (size_t i = 0; i < n; ++i) codes[i] = bin_of<L>(lowers, n_bins, latents[i]) << kCodeBinShift;
+    // tANS runs backwards (the decoder reads the page forwards), state i % 4 coding latent i:
+    // four independent chains, in locals.
+    const AnsEncoder& ans = var.ans;
+    auto step = [&](uint32_t& state, size_t i) {
       const uint32_t old = state;
-      const unsigned bits = var.ans.encode(state, bin);
-      d.codes[i] = (old & ((uint32_t{1} << bits) - 1)) | (uint32_t(bits) << kCodeBitsShift) | (bin << kCodeBinShift);
+      const unsigned bits = ans.encode(state, codes[i] >> kCodeBinShift);
+      codes[i] |= (old & ((uint32_t{1} << bits) - 1)) | (uint32_t(bits) << kCodeBitsShift);
+    };
+    size_t i = n;
+    for (; i % 4 != 0; --i) {  // the last, partial quad
+      uint32_t* states[4] = {&s0, &s1, &s2, &s3};
+      step(*states[(i - 1) & 3], i - 1);
+    }
+    for (; i > 0; i -= 4) {
+      step(s3, i - 1);
+      step(s2, i - 2);
+      step(s1, i - 3);
+      step(s0, i - 4);
     }
   }
-  for (size_t j = 0; j < 4; ++j) d.final_states[j] = states[j] - table_size;
+  d.final_states = {s0 - table_size, s1 - table_size, s2 - table_size, s3 - table_size};
   return d;
 }
 
