@@ -169,15 +169,18 @@ export class Hdf5GroupSource {
   }
 
   /**
-   * Reads the first value of each named dataset (those not held whole): HDF5 then has the
-   * dataset's chunk index root (and first leaf) in the cache, and a later read of any range
-   * costs one or two requests fewer. Over HTTP this is a few kilobytes per dataset.
+   * Reads the first value of each named large dataset: HDF5 then has the dataset's chunk index
+   * root (and first leaf) in the cache, and a later read of any range costs one or two requests
+   * fewer. Over HTTP this is a few kilobytes per dataset. A small dataset (what is read whole on
+   * first use anyway) is read whole now.
    */
   async warm(names) {
     await Promise.all(
       names.map(async (name) => {
         const a = await this._array(name);
-        if (a.count > 0 && a.count * ELEM[a.type] > SMALL_WHOLE) await this.reader.readElements(a.path, a.info, 0, 1, { readAhead: false });
+        if (a.count === 0) return;
+        if (a.count * ELEM[a.type] > SMALL_WHOLE) await this.reader.readElements(a.path, a.info, 0, 1, { readAhead: false });
+        else await this._values(a, 0, a.count);
       }),
     );
   }

@@ -81,14 +81,14 @@ describe('HDF5 file (20000 x 2000, packed, col-major)', () => {
   const index = read('expected_index.u32.bin');
   const val = read('expected_val.u4.bin');
 
-  test('open starts with one request (no HEAD) and takes 10 round trips; a column after it 3, values exact', async () => {
+  test('open starts with one request (no HEAD) and takes 7 round trips; a column after it 3, values exact', async () => {
     server.handler = serveH5;
     const m = await bpcells.open(`${server.base}/matrix.h5`, { group: 'mat' });
     try {
       expect(server.state.log[0].method).toBe('GET');
       expect(server.state.log[0].range).toBe('bytes=0-16383');
       expect(server.state.log.some((r) => r.method === 'HEAD')).toBe(false);
-      expect(server.state.waves).toBeLessThanOrEqual(10); // 13 before issue 27's work; target 5
+      expect(server.state.waves).toBeLessThanOrEqual(7); // 13 before issue 27's work; target 5
       expect(m.nnz).toBe(idxptr[2000]);
       for (const [a, b] of [
         [1500, 1501],
