@@ -13,6 +13,8 @@ export const H5T_STRING = 3;
 // The largest factor by which deflate can expand data: a filtered dataset may claim at most this
 // many bytes per byte of the file before reading it would be an allocation the file has not earned.
 const MAX_EXPANSION = 1032;
+// A read across at most this many chunks is split into one read per chunk over async sources.
+const MAX_SPLIT_CHUNKS = 16;
 
 /** A datatype as words ("uint32", "float64", "variable-length string"). */
 export function describeType(md) {
@@ -193,6 +195,33 @@ export class Hdf5Reader {
       throw new Hdf5Error(`${path}: reading ${n} values (${bytes} bytes) would exceed what a ${this.size}-byte file can hold`, this.where(path));
     }
     if (n === 0) return Promise.resolve(new Uint8Array(0));
+    // Over async sources a range across a few chunks is read chunk by chunk, together: HDF5 stops
+    // at the first chunk it lacks, so one read would find the next chunk only a pass later.
+    const chunk = info.chunks?.[0] ?? 0;
+    if (!this.synchronous && chunk > 0) {
+      const first = Math.floor(i0 / chunk);
+      const last = Math.floor((i1 - 1) / chunk);
+      if (last > first && last - first < MAX_SPLIT_CHUNKS) {
+        const parts = [];
+        for (let c = first; c <= last; c++) parts.push(this._readRun(path, info, Math.max(i0, c * chunk), Math.min(i1, (c + 1) * chunk), runOptions));
+        return Promise.all(parts).then((all) => {
+          const out = new Uint8Array((i1 - i0) * info.size);
+          let at = 0;
+          for (const p of all) {
+            out.set(p, at);
+            at += p.length;
+          }
+          return out;
+        });
+      }
+    }
+    return this._readRun(path, info, i0, i1, runOptions);
+  }
+
+  // Elements [i0, i1) (checked by readElements) in one HDF5 read.
+  _readRun(path, info, i0, i1, runOptions) {
+    const n = i1 - i0;
+    const bytes = n * info.size;
     return this.handle.run(path, (M, fid) => {
       const ptr = malloc(M, bytes, this.where(path));
       try {
