@@ -391,3 +391,32 @@ export function list(source: BpcellsHdf5Input, options?: BpcellsOpenOptions & { 
 
 export type Matrix = BpcellsMatrix;
 export const Matrix: { prototype: BpcellsMatrix };
+
+/** What readSlice and readNames return beside their arrays: the matrix's description (plain, cloneable values). */
+export interface BpcellsOneShotInfo {
+  version: string;
+  shape: [number, number];
+  storageOrder: 'col' | 'row';
+  nnz: number;
+  dtype: BpcellsDtype;
+  group?: string;
+  stats: { requests: number; bytes: number };
+}
+
+/**
+ * One call that opens a matrix, reads positions [start, end) along its storage order (default:
+ * all) and closes it, returning plain values: the worker pool's BPCells job
+ * (`pool.run({ format: 'bpcells', op: 'readSlice', args: [source, options, start, end] })`).
+ * A few matrices opened from a path or URL stay open per thread for later calls.
+ */
+export function readSlice(
+  source: BpcellsHdf5Input | BpcellsSourceObject,
+  options?: BpcellsHdf5Options,
+  start?: number,
+  end?: number,
+): Promise<BpcellsOneShotInfo & BpcellsSlice>;
+/** The same for the row and column names. */
+export function readNames(
+  source: BpcellsHdf5Input | BpcellsSourceObject,
+  options?: BpcellsHdf5Options,
+): Promise<BpcellsOneShotInfo & { rowNames: string[]; colNames: string[] }>;

@@ -133,3 +133,11 @@ export class RangeDirectory {
 
 export function openFile(input: FileInput, options?: IoOptions): RangeFile;
 export function openDirectory(input: string | URL | DirectorySourceObject, options?: IoOptions): RangeDirectory;
+
+/**
+ * A file's last n bytes (fewer when the file is shorter), where they start, and the file's size:
+ * over HTTP one suffix range (`bytes=-n`) whose Content-Range tells the size, where that adds no
+ * CORS preflight (same origin, Node) or options.suffixRange says the server allows it; otherwise a
+ * size request first. For readers whose metadata sits at the end (Parquet's footer).
+ */
+export function readTail(file: RangeFile, n: number, options?: { signal?: AbortSignal }): Promise<{ size: number; start: number; bytes: Uint8Array }>;
