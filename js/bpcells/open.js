@@ -2,7 +2,7 @@
 // there (a directory, or the HDF5 signature "\x89HDF\r\n\x1a\n" at offset 0, 512, 1024, ...), not
 // by the name. h5wasm is loaded only once an HDF5 signature has been seen.
 import { BpcellsError, CODES } from '../errors.js';
-import { probe } from '../hdf5/signature.js';
+import { probe } from '../hdf5/probe.js';
 import { RangeDirectory, openDirectory } from '../io/directory.js';
 import { isHttpUrl, isNode, localPath } from '../io/location.js';
 import { openFile } from '../io/open.js';
