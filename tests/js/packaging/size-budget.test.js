@@ -15,26 +15,27 @@ const PCO_PAGE_GZIP_BUDGET = 150_000; // wasm + glue + JS, everything the page d
 // Per page: the values it decoded (a real decode of a corpus file happened), the wasm module it
 // may fetch, and the gzip budget of numdecode's share (its JS, wasm and glue; zarrita, hyparquet and
 // h5wasm are counted apart: a Zarr or Parquet app has them anyway). Budgets: the figure measured
-// (in the comments, at 6322eeb: the SIMD modules with wasm exception handling, BP-128 d1 without
-// fused kernels) + ~5 %.
+// (in the comments) + ~5 %. Measured at 6322eeb, then again at a7cf624 (2026-11-25), where every
+// light page's JS grew by 3-6 kB gz: the wasm layer is one concept per file (each gzipped on its
+// own, as a no-build page fetches it), every entry exports releaseMemory / memoryUsage (issue 31),
+// views warn once for deprecated names (js/deprecate.js); BPCells pages also carry the by-axis
+// reads and the array-file error fields (+1.9 kB gz of wasm), the Zarr page the codec's encoder
+// configuration. The Pco page stays far inside its 150 kB (the encoder loads on first use).
 const PAGES = {
-  pco: { values: 3500, wasm: 'numdecode-pco-simd.wasm', numdecodeGzip: PCO_PAGE_GZIP_BUDGET },
-  zarr: { values: 5000, wasm: 'numdecode-pco-simd.wasm', numdecodeGzip: 122_500 }, // 120.8 kB
-  alp: { values: 10000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 54_500 }, // 52.0 kB
-  bpcells: { values: 213, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 102_500 }, // 98.2 kB
-  hdf5: { values: 900, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 118_500 }, // 113.7 kB
-  // 88.5 kB at 6322eeb; 99.8 kB at 3145037, counted from the page's static import graph (gzip -9
-  // per file, as measured here; Chromium not run): +5.1 kB since numdecode reads Parquet pages
-  // itself (issue 28: levels, codec dispatch, the chunk buffer, the tail read), +6 kB of shared
-  // modules (the wasm layer, errors, bytes); the page no longer fetches hyparquet-compressors
-  // (its dependencies: 147 -> 54 kB gz)
-  parquet: { values: 15000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 104_500 },
+  pco: { values: 3500, wasm: 'numdecode-pco-simd.wasm', numdecodeGzip: PCO_PAGE_GZIP_BUDGET }, // 125.4 kB
+  zarr: { values: 5000, wasm: 'numdecode-pco-simd.wasm', numdecodeGzip: 137_000 }, // 130.3 kB (120.8 at 6322eeb)
+  alp: { values: 10000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 61_000 }, // 57.9 kB (52.0)
+  bpcells: { values: 213, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 123_000 }, // 116.9 kB (98.2)
+  hdf5: { values: 900, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 142_000 }, // 135.1 kB (113.7)
+  parquet: { values: 15000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 104_500 }, // 100.3 kB (88.5)
 };
 
 // numdecode's JS files a page fetched, relative to the package root, sorted.
 const jsFiles = (format) => report[format].files.filter((f) => f.group === 'js').map((f) => f.path.replace('/node_modules/numdecode/', '')).sort();
 // The wasm layer every format's page loads (js/wasm/), sorted.
 const WASM_LAYER = ['js/wasm/call.js', 'js/wasm/heap.js', 'js/wasm/inputs.js', 'js/wasm/load.js', 'js/wasm/views.js'];
+// What the light entries add to it: memory release (js/wasm/memory.js); deprecate.js comes with views.js.
+const ENTRY_LAYER = [...WASM_LAYER, 'js/wasm/memory.js'].sort();
 // What a BPCells page must not fetch: other formats' JS, and the main entry that imports all of it.
 const NOT_BPCELLS_JS = /^js\/(index|pco|alp|zarr|parquet)\.js$|^js\/parquet\//;
 
@@ -68,16 +69,16 @@ describeMaybe('download budgets per format', () => {
     expect(totals.deps.raw).toBe(0); // no other package
     expect(totals.all.gzip).toBeLessThanOrEqual(PCO_PAGE_GZIP_BUDGET);
     const js = files.filter((f) => f.group === 'js').map((f) => f.path.replace('/node_modules/numdecode/', '')).sort();
-    expect(js).toEqual(['js/bytes.js', 'js/dtypes.js', 'js/errors.js', 'js/pco-entry.js', 'js/pco.js', ...WASM_LAYER]);
+    expect(js).toEqual(['js/bytes.js', 'js/deprecate.js', 'js/dtypes.js', 'js/errors.js', 'js/pco-entry.js', 'js/pco.js', ...ENTRY_LAYER]);
   });
 
   test('the Zarr page loads numdecode/zarr, the Pco decoder and nothing of the other formats', () => {
     // The read (js/zarr/read.js and its modules) loads on first use of read(): the codec page does not fetch it.
-    expect(jsFiles('zarr')).toEqual(['js/bytes.js', 'js/dtypes.js', 'js/errors.js', 'js/pco.js', ...WASM_LAYER, 'js/zarr.js', 'js/zarr/codec-names.js', 'js/zarr/local-store.js']);
+    expect(jsFiles('zarr')).toEqual(['js/bytes.js', 'js/deprecate.js', 'js/dtypes.js', 'js/errors.js', 'js/pco.js', ...WASM_LAYER, 'js/zarr.js', 'js/zarr/codec-names.js', 'js/zarr/local-store.js', 'js/zarr/pcodec-config.js']);
   });
 
   test('the ALP page loads numdecode/alp, the ALP decoder and nothing of the other formats', () => {
-    expect(jsFiles('alp')).toEqual(['js/alp-entry.js', 'js/alp.js', 'js/bytes.js', 'js/dtypes.js', 'js/errors.js', ...WASM_LAYER]);
+    expect(jsFiles('alp')).toEqual(['js/alp-entry.js', 'js/alp.js', 'js/bytes.js', 'js/deprecate.js', 'js/dtypes.js', 'js/errors.js', ...ENTRY_LAYER]);
   });
 
   test('the BPCells pages (a directory, an HDF5 file) load numdecode/bpcells and no other format\'s JS; h5wasm only for HDF5', () => {
@@ -87,8 +88,8 @@ describeMaybe('download budgets per format', () => {
       expect(js).toContain('js/bpcells/matrix.js');
       expect(js.filter((f) => NOT_BPCELLS_JS.test(f))).toEqual([]);
     }
-    // The directory page reads the HDF5 signature (js/hdf5/signature.js) and nothing else of js/hdf5.
-    expect(jsFiles('bpcells').filter((f) => f.startsWith('js/hdf5/') && f !== 'js/hdf5/signature.js')).toEqual([]);
+    // The directory page checks for the HDF5 signature (js/hdf5/signature.js, probe.js) and loads nothing else of js/hdf5.
+    expect(jsFiles('bpcells').filter((f) => f.startsWith('js/hdf5/') && !['js/hdf5/signature.js', 'js/hdf5/probe.js'].includes(f))).toEqual([]);
     expect(report.bpcells.totals.deps.raw).toBe(0);
     expect(jsFiles('hdf5')).toEqual(expect.arrayContaining(['js/hdf5/runtime.js', 'js/hdf5/handle.js', 'js/hdf5/lazy-file.js', 'js/hdf5/reader.js']));
   });
