@@ -7,7 +7,8 @@ export type NumdecodeErrorCode =
   | 'ERR_UNSUPPORTED'
   | 'ERR_ABORTED'
   | 'ERR_CHANGED'
-  | 'ERR_IN_USE';
+  | 'ERR_IN_USE'
+  | 'ERR_CLOSED';
 
 export declare const CODES: {
   readonly BAD_DATA: 'ERR_BAD_DATA';
@@ -19,6 +20,7 @@ export declare const CODES: {
   readonly ABORTED: 'ERR_ABORTED';
   readonly CHANGED: 'ERR_CHANGED';
   readonly IN_USE: 'ERR_IN_USE';
+  readonly CLOSED: 'ERR_CLOSED';
 };
 
 export interface NumdecodeErrorDetails {
@@ -34,6 +36,8 @@ export interface NumdecodeErrorDetails {
   page?: number;
   /** HTTP status, when an HTTP answer caused the error. */
   status?: number;
+  /** Zarr array path in its store ("/t2m"). */
+  array?: string;
 }
 
 /** Every error numdecode raises about data, I/O or state; branch on `code`. */
@@ -46,6 +50,7 @@ export declare class NumdecodeError extends Error {
   rowGroup?: number;
   page?: number;
   status?: number;
+  array?: string;
 }
 /** Reading bytes failed (HTTP, file system, Blob, a user source); code ERR_NETWORK, ERR_ABORTED or ERR_CHANGED. */
 export declare class IoError extends NumdecodeError {}
@@ -55,3 +60,5 @@ export declare class ParquetError extends NumdecodeError {}
 export declare class BpcellsError extends NumdecodeError {}
 /** HDF5 files: `file` names the file, `dataset` the object path inside it. */
 export declare class Hdf5Error extends NumdecodeError {}
+/** Zarr stores: `file` names the store (path or URL) or a key in it, `array` the array's path. */
+export declare class ZarrError extends NumdecodeError {}

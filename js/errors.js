@@ -11,6 +11,7 @@
 //   ERR_ABORTED          the caller's AbortSignal fired
 //   ERR_CHANGED          the file changed on the server while it was being read
 //   ERR_IN_USE           releaseMemory() while views or input buffers still hold the module's memory
+//   ERR_CLOSED           a call on a handle (an open Parquet file) after its close()
 
 export const CODES = Object.freeze({
   BAD_DATA: 'ERR_BAD_DATA',
@@ -22,18 +23,19 @@ export const CODES = Object.freeze({
   ABORTED: 'ERR_ABORTED',
   CHANGED: 'ERR_CHANGED',
   IN_USE: 'ERR_IN_USE',
+  CLOSED: 'ERR_CLOSED',
 });
 
 const KNOWN = new Set(Object.values(CODES));
 
 // Fields an error may carry to say where it happened; they survive the worker pool.
-export const LOCATION_FIELDS = ['file', 'dataset', 'column', 'rowGroup', 'page', 'status'];
+export const LOCATION_FIELDS = ['file', 'dataset', 'column', 'rowGroup', 'page', 'status', 'array'];
 
 export class NumdecodeError extends Error {
   /**
    * @param {string} message
    * @param {{code?: string, cause?: unknown, file?: string, dataset?: string, column?: string,
-   *          rowGroup?: number, page?: number, status?: number}} [details]
+   *          rowGroup?: number, page?: number, status?: number, array?: string}} [details]
    */
   constructor(message, details = {}) {
     const { code = CODES.BAD_DATA, cause, ...where } = details ?? {};
@@ -57,6 +59,9 @@ export class ParquetError extends NumdecodeError {}
 /** HDF5 files (js/hdf5): `file` names the file, `dataset` the object path inside it. */
 export class Hdf5Error extends NumdecodeError {}
 
+/** Zarr stores (js/zarr): `file` names the store (its path or URL) or a key in it, `array` the array's path. */
+export class ZarrError extends NumdecodeError {}
+
 /** BPCells matrices (directories and HDF5 groups); `file` names the array file or dataset. */
 export class BpcellsError extends NumdecodeError {
   constructor(message, details = {}) {
@@ -72,7 +77,7 @@ export function abortError(signal, what = 'operation', ErrorClass = NumdecodeErr
   return new ErrorClass(`${what} aborted`, { code: CODES.ABORTED, cause: signal?.reason });
 }
 
-const CLASSES = { NumdecodeError, IoError, PcoError, AlpError, ParquetError, BpcellsError, Hdf5Error };
+const CLASSES = { NumdecodeError, IoError, PcoError, AlpError, ParquetError, BpcellsError, Hdf5Error, ZarrError };
 
 function plainCause(cause) {
   if (cause instanceof Error) return { name: cause.name, message: cause.message, code: cause.code };

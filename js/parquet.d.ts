@@ -28,29 +28,43 @@ export interface ParquetReadOptions extends IoOptions {
   pool?: { run(job: { format: string; op: string; args?: unknown[] }, options?: { signal?: AbortSignal }): Promise<any> };
 }
 
-/** A flat FLOAT / DOUBLE column: one slot per row, 0 at a null. */
-export interface ParquetFloatColumn {
-  type: 'FLOAT' | 'DOUBLE';
-  values: Float32Array | Float64Array;
+/** What crossed the wire for a call: requests, body bytes, and round trips (waves of requests sent together). */
+export interface ParquetStats {
+  requests: number;
+  bytes: number;
+  roundTrips: number;
+}
+
+/** A flat FLOAT column (kind 'float', type 'FLOAT'): one slot per row, 0 at a null. */
+export interface ParquetFloat32Column {
+  kind: 'float';
+  type: 'FLOAT';
+  values: Float32Array;
   /** 1 = present; null when the selected rows hold no null (NaN is a value, never a null). */
   valid: Uint8Array | null;
 }
 
+/** A flat DOUBLE column (kind 'float', type 'DOUBLE'): one slot per row, 0 at a null. */
+export interface ParquetFloat64Column {
+  kind: 'float';
+  type: 'DOUBLE';
+  values: Float64Array;
+  valid: Uint8Array | null;
+}
+
+/** A flat FLOAT / DOUBLE column: `kind === 'float'`, then `type` narrows `values`. */
+export type ParquetFloatColumn = ParquetFloat32Column | ParquetFloat64Column;
+
 /** Any other column, exactly as hyparquet reads it. */
 export interface ParquetOtherColumn {
+  kind: 'other';
   type: string;
   values: unknown[];
   valid: null;
 }
 
-/**
- * A FLOAT / DOUBLE leaf inside a list ("tags.list.element"): row r's elements are
- * values[offsets[r]] ... values[offsets[r + 1] - 1].
- */
-export interface ParquetListColumn {
-  type: 'FLOAT' | 'DOUBLE';
-  /** One slot per element, 0 at a null element. */
-  values: Float32Array | Float64Array;
+interface ParquetListColumnBase {
+  kind: 'list';
   /** Per element, 1 = present; null when no element is null. */
   valid: Uint8Array | null;
   /** numRows + 1 element offsets. */
@@ -59,14 +73,23 @@ export interface ParquetListColumn {
   rowValid: Uint8Array | null;
 }
 
+/**
+ * A FLOAT / DOUBLE leaf inside a list ("tags.list.element"): row r's elements are
+ * values[offsets[r]] ... values[offsets[r + 1] - 1]; one slot per element, 0 at a null element.
+ */
+export type ParquetListColumn =
+  | (ParquetListColumnBase & { type: 'FLOAT'; values: Float32Array })
+  | (ParquetListColumnBase & { type: 'DOUBLE'; values: Float64Array });
+
+/** Discriminated on `kind` ('float' | 'list' | 'other'); for 'float' and 'list', `type` narrows `values`. */
 export type ParquetColumn = ParquetFloatColumn | ParquetListColumn | ParquetOtherColumn;
 
 export interface ParquetReadResult {
   /** rowEnd - rowStart */
   numRows: number;
   columns: Record<string, ParquetColumn>;
-  /** Requests and bytes this call read (HTTP, files, Blobs, user sources). */
-  stats: { requests: number; bytes: number };
+  /** What this call fetched from its source (HTTP, files, Blobs, user sources); cache hits are not counted. */
+  stats: ParquetStats;
 }
 
 export interface ParquetAlpVector {
@@ -114,10 +137,12 @@ export interface ParquetPageInfo {
   alp?: ParquetAlpPageInfo;
 }
 
-export interface ParquetChunkInfo {
+/** A column chunk as the footer describes it (no page read). */
+export interface ParquetFooterChunk {
   column: string;
   type: string;
   codec: string;
+  /** From the footer; an id hyparquet does not name is 'ALP' on FLOAT / DOUBLE chunks (inspect() confirms from the pages), else 'UNKNOWN'. */
   encodings: string[];
   numValues: number;
   compressedBytes: number;
@@ -125,7 +150,19 @@ export interface ParquetChunkInfo {
   offset: number;
   offsetIndex: boolean;
   columnIndex: boolean;
+}
+
+export interface ParquetChunkInfo extends ParquetFooterChunk {
   pages: ParquetPageInfo[];
+}
+
+export interface ParquetSchemaColumn {
+  /** The leaf's dotted path. */
+  name: string;
+  type?: string;
+  repetition?: string;
+  logicalType?: string;
+  convertedType?: string;
 }
 
 export interface ParquetFileInfo {
@@ -134,11 +171,43 @@ export interface ParquetFileInfo {
   numRows: number;
   createdBy?: string;
   version?: number;
-  schema: Array<{ name: string; type?: string; repetition?: string; logicalType?: string; convertedType?: string }>;
+  schema: ParquetSchemaColumn[];
   rowGroups: Array<{ index: number; numRows: number; totalByteSize: number; columns: ParquetChunkInfo[] }>;
-  stats: { requests: number; bytes: number };
+  stats: ParquetStats;
 }
 
+/** The options of one read through an open file (where to read from was given to open()). */
+export type ParquetFileReadOptions = Pick<ParquetReadOptions, 'columns' | 'rowStart' | 'rowEnd' | 'into' | 'pool'> & {
+  /** Stops this read (the file stays open). */
+  signal?: AbortSignal;
+};
+
+/** An open Parquet file: the footer read once; each read() fetches column chunks only. */
+export interface ParquetFile {
+  /** The path, URL or source name. */
+  readonly file: string;
+  readonly size: number;
+  readonly numRows: number;
+  readonly createdBy?: string;
+  readonly version?: number;
+  /** One entry per leaf column. */
+  readonly schema: ParquetSchemaColumn[];
+  /** The names read() accepts in `columns`: top-level fields, then FLOAT / DOUBLE leaves in structs and lists. */
+  readonly columns: string[];
+  readonly rowGroups: Array<{ index: number; numRows: number; totalByteSize: number; columns: ParquetFooterChunk[] }>;
+  /** What crossed the wire since open() (the footer included). */
+  readonly stats: ParquetStats;
+  readonly closed: boolean;
+  read(options?: ParquetFileReadOptions): Promise<ParquetReadResult>;
+  /** inspect() without reading the footer again. */
+  inspect(): Promise<ParquetFileInfo>;
+  /** Ends the file's reads (a local file's descriptor is closed); later calls fail with ERR_CLOSED. */
+  close(): void;
+  [Symbol.dispose](): void;
+}
+
+/** Opens a file for several reads: costs the footer only (one request over HTTP for most files). */
+export function open(file: ParquetInput, options?: IoOptions): Promise<ParquetFile>;
 /** Reads columns; FLOAT / DOUBLE columns as typed arrays with a validity mask. */
 export function read(file: ParquetInput, options?: ParquetReadOptions): Promise<ParquetReadResult>;
 /** Schema, row groups and every page of every column chunk (reads all column chunks). */
@@ -172,5 +241,5 @@ export interface ParquetColumnPage {
 export function readPages(file: ParquetInput, options: ParquetPagesOptions): Promise<{
   dtype: 'f32' | 'f64';
   pages: ParquetColumnPage[];
-  stats: { requests: number; bytes: number };
+  stats: ParquetStats;
 }>;

@@ -11,9 +11,9 @@
 // the pages up: codecs in wasm, levels, and every page decoded straight into the column's array.
 import { parquetReadObjects } from 'hyparquet';
 import { ensureFormat } from './wasm/load.js';
-import { ParquetError, NumdecodeError, CODES } from './errors.js';
-import { openFile } from './io/index.js';
-import { readFooter } from './parquet/footer.js';
+import { ParquetError, NumdecodeError, CODES, abortError } from './errors.js';
+import { openFile, statsSince } from './io/index.js';
+import { readFooter, describeFooter } from './parquet/footer.js';
 import { readFloatColumns, columnPagesFor } from './parquet/float-column.js';
 import { prefetchChunks } from './parquet/chunk-pages.js';
 import { chunkBuffer } from './parquet/chunk-buffer.js';
@@ -23,7 +23,7 @@ export { ParquetError, NumdecodeError, CODES };
 
 // Selected pages are fetched as they are (gap 0): ranges are not widened to swallow the pages between.
 // In a page, a string that is not an absolute URL is taken relative to the page, like fetch().
-function open(input, options) {
+function openSource(input, options) {
   const { columns, column, rowStart, rowEnd, into, pool, ...io } = options;
   const inNode = typeof globalThis.process === 'object' && typeof globalThis.process.versions?.node === 'string';
   if (typeof input === 'string' && !inNode && globalThis.location?.href && !/^[a-z][a-z0-9+.-]*:/i.test(input)) {
@@ -37,6 +37,9 @@ function checkRows(rowStart, rowEnd, total) {
   if (!Number.isSafeInteger(rowEnd) || rowEnd < rowStart) throw new RangeError(`parquet: rowEnd must be an integer >= rowStart, got ${rowEnd}`);
   if (rowEnd > total) throw new RangeError(`parquet: rowEnd ${rowEnd} is past the file's ${total} rows`);
 }
+
+// A local path the pool's workers can open for themselves.
+const localPathOf = (input, file) => (typeof input === 'string' && file.kind === 'local' ? input : null);
 
 // Row groups overlapping [rowStart, rowEnd), with the selection inside each.
 function selectGroups(metadata, rowStart, rowEnd) {
@@ -123,6 +126,49 @@ function fetchPlan(file, floats, groups, ctx) {
   }
 }
 
+// The columns of an open file: the footer is read, the rest of the read happens here.
+async function readColumns(file, footer, options, localPath) {
+  const name = file.name;
+  const { metadata } = footer;
+  const rowStart = options.rowStart ?? 0;
+  const rowEnd = options.rowEnd ?? footer.numRows;
+  checkRows(rowStart, rowEnd, footer.numRows);
+  const selected = selectColumns(footer, options.columns, name);
+  const numRows = rowEnd - rowStart;
+  const into = checkInto(options.into, selected, numRows);
+  const groups = selectGroups(metadata, rowStart, rowEnd);
+  const floats = selected.filter((c) => c.flatFloat);
+  const lists = selected.filter((c) => c.listFloat);
+  const ctx = { file, fileSize: footer.size, metadata, name, buffer: footer.buffer };
+  if (floats.length || lists.length) await ensureFormat('alp'); // ALP pages: only the ALP module
+  fetchPlan(file, [...floats, ...lists], groups, ctx);
+  let decoded;
+  try {
+    if (options.pool && floats.length * groups.length > 1) {
+      ctx.chunkBuffer?.release(); // the workers read for themselves
+      const { readFloatColumnsInPool } = await import('./parquet/pool-read.js'); // a page without a pool never loads it
+      decoded = await readFloatColumnsInPool(options.pool, ctx, floats, groups, numRows, into, localPath, options.signal);
+    } else {
+      decoded = await readFloatColumns(ctx, floats, groups, numRows, into);
+    }
+  } finally {
+    ctx.chunkBuffer?.release();
+  }
+  // kind says which shape a column has (type alone cannot: a repeated DOUBLE is read by hyparquet).
+  const columns = {};
+  for (const column of selected) {
+    if (column.listFloat) {
+      const { readListColumn } = await import('./parquet/list-column.js');
+      columns[column.name] = { kind: 'list', ...(await readListColumn(ctx, column, groups, numRows)) };
+    } else if (decoded.has(column.name)) {
+      columns[column.name] = { kind: 'float', ...decoded.get(column.name) };
+    } else {
+      columns[column.name] = { kind: 'other', ...(await readOtherColumn(ctx, column, rowStart, rowEnd)) };
+    }
+  }
+  return { numRows, columns };
+}
+
 /**
  * Reads columns of a Parquet file.
  * @param {string|URL|ArrayBuffer|ArrayBufferView|Blob|object} input path (Node), http(s) URL, bytes, Blob/File,
@@ -131,53 +177,89 @@ function fetchPlan(file, floats, groups, ctx) {
  *   signal?: AbortSignal, headers?: object, maxReadBytes?: number, fetch?: Function}} [options]
  *   into: {columnName: Float32Array | Float64Array} writes those columns' values into the caller's arrays;
  *   pool: a numdecode/worker pool: the column chunks (row groups x columns) decode in its workers
- * @returns {Promise<{numRows: number, columns: object, stats: {requests: number, bytes: number}}>}
+ * @returns {Promise<{numRows: number, columns: object, stats: {requests: number, bytes: number, roundTrips: number}}>}
  */
 export async function read(input, options = {}) {
   options = options ?? {};
-  const file = open(input, options);
+  const file = openSource(input, options);
   try {
-    const name = file.name;
-    const footer = await readFooter(file, name);
-    const { metadata } = footer;
-    const rowStart = options.rowStart ?? 0;
-    const rowEnd = options.rowEnd ?? footer.numRows;
-    checkRows(rowStart, rowEnd, footer.numRows);
-    const selected = selectColumns(footer, options.columns, name);
-    const numRows = rowEnd - rowStart;
-    const into = checkInto(options.into, selected, numRows);
-    const groups = selectGroups(metadata, rowStart, rowEnd);
-    const floats = selected.filter((c) => c.flatFloat);
-    const lists = selected.filter((c) => c.listFloat);
-    const ctx = { file, fileSize: footer.size, metadata, name, buffer: footer.buffer };
-    if (floats.length || lists.length) await ensureFormat('alp'); // ALP pages: only the ALP module
-    fetchPlan(file, [...floats, ...lists], groups, ctx);
-    let decoded;
-    try {
-      if (options.pool && floats.length * groups.length > 1) {
-        const path = typeof input === 'string' && file.kind === 'local' ? input : null;
-        ctx.chunkBuffer?.release(); // the workers read for themselves
-        const { readFloatColumnsInPool } = await import('./parquet/pool-read.js'); // a page without a pool never loads it
-        decoded = await readFloatColumnsInPool(options.pool, ctx, floats, groups, numRows, into, path, options.signal);
-      } else {
-        decoded = await readFloatColumns(ctx, floats, groups, numRows, into);
-      }
-    } finally {
-      ctx.chunkBuffer?.release();
-    }
-    const columns = {};
-    for (const column of selected) {
-      if (column.listFloat) {
-        const { readListColumn } = await import('./parquet/list-column.js');
-        columns[column.name] = await readListColumn(ctx, column, groups, numRows);
-      } else {
-        columns[column.name] = decoded.get(column.name) ?? (await readOtherColumn(ctx, column, rowStart, rowEnd));
-      }
-    }
-    return { numRows, columns, stats: { requests: file.stats.requests, bytes: file.stats.bytes } };
+    const footer = await readFooter(file, file.name);
+    const result = await readColumns(file, footer, options, localPathOf(input, file));
+    return { ...result, stats: statsSince(file.stats) };
   } finally {
     file.close();
   }
+}
+
+// A view of an open file whose reads carry one call's signal (the file's own signal still applies).
+function withSignal(file, signal) {
+  if (!signal) return file;
+  if (signal.aborted) throw abortError(signal, `parquet: reading ${file.name}`, ParquetError);
+  const view = Object.create(file);
+  view.read = (start, end, opts = {}) => file.read(start, end, { signal, ...opts });
+  view.readRanges = (ranges, opts = {}) => file.readRanges(ranges, { signal, ...opts });
+  return view;
+}
+
+/**
+ * Opens a Parquet file for several reads: the footer is read once, here (over HTTP one suffix
+ * range request for most files), and every read() after it fetches only column chunks.
+ * @returns {Promise<object>} { name, size, numRows, createdBy, version, schema, columns, rowGroups,
+ *   stats, read(options), inspect(), close() }: stats count what crossed the wire since open, each
+ *   read()'s result what that read fetched
+ */
+export async function open(input, options = {}) {
+  options = options ?? {};
+  const { columns, column, rowStart, rowEnd, into, pool, ...io } = options;
+  const file = openSource(input, io);
+  let footer;
+  try {
+    footer = await readFooter(file, file.name);
+  } catch (err) {
+    file.close();
+    throw err;
+  }
+  const info = describeFooter(footer, file.name);
+  const localPath = localPathOf(input, file);
+  let closed = false;
+  const live = () => {
+    if (closed) throw new ParquetError(`parquet: ${file.name} is closed`, { code: CODES.CLOSED, file: file.name });
+  };
+  return {
+    ...info,
+    /** Names read() accepts in options.columns: top-level fields, then FLOAT / DOUBLE leaves in structs and lists. */
+    columns: [...footer.columns, ...footer.nestedFloats].map((c) => c.name),
+    get stats() {
+      return statsSince(file.stats);
+    },
+    get closed() {
+      return closed;
+    },
+    async read(readOptions = {}) {
+      live();
+      readOptions = readOptions ?? {};
+      const before = statsSince(file.stats);
+      const result = await readColumns(withSignal(file, readOptions.signal), footer, readOptions, localPath);
+      return { ...result, stats: statsSince(file.stats, before) };
+    },
+    async inspect() {
+      live();
+      const before = statsSince(file.stats);
+      await ensureFormat('alp');
+      const { inspectFile } = await import('./parquet/inspect.js');
+      const result = await inspectFile(file, file.name, footer);
+      result.stats = statsSince(file.stats, before);
+      return result;
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      file.close();
+    },
+    [Symbol.dispose]() {
+      this.close();
+    },
+  };
 }
 
 /**
@@ -186,14 +268,14 @@ export async function read(input, options = {}) {
  */
 export async function inspect(input, options = {}) {
   options = options ?? {};
-  const file = open(input, options);
+  const file = openSource(input, options);
   try {
     const name = file.name;
     const footer = await readFooter(file, name);
     await ensureFormat('alp');
     const { inspectFile } = await import('./parquet/inspect.js'); // a page that only reads never loads it
     const info = await inspectFile(file, name, footer);
-    info.stats = { requests: file.stats.requests, bytes: file.stats.bytes };
+    info.stats = statsSince(file.stats);
     return info;
   } finally {
     file.close();
@@ -210,7 +292,7 @@ export async function inspect(input, options = {}) {
  */
 export async function readPages(input, options = {}) {
   options = options ?? {};
-  const file = open(input, options);
+  const file = openSource(input, options);
   try {
     const name = file.name;
     const footer = await readFooter(file, name);
@@ -222,7 +304,7 @@ export async function readPages(input, options = {}) {
     await ensureFormat('alp');
     const ctx = { file, fileSize: footer.size, metadata: footer.metadata, name, buffer: footer.buffer };
     const result = await columnPagesFor(ctx, column, selectGroups(footer.metadata, rowStart, rowEnd));
-    return { ...result, stats: { requests: file.stats.requests, bytes: file.stats.bytes } };
+    return { ...result, stats: statsSince(file.stats) };
   } finally {
     file.close();
   }

@@ -16,6 +16,8 @@ export interface BpcellsStats {
   bytes: number;
   /** Attempts repeated after a retryable failure (network error, 5xx, 408, 429, short answer). */
   retries: number;
+  /** Waves of requests: requests started while no other was in flight (what a slow link multiplies by its latency). */
+  roundTrips: number;
   files: Record<string, { requests: number; bytes: number }>;
 }
 

@@ -3,7 +3,7 @@
 //   numdecode inspect INPUT              (a file starting with the PAR1 magic: bin/ sniffs it)
 import { bytesOf } from '../bytes.js';
 import { formatF32 } from '../number-text.js';
-import { read, inspect } from '../parquet.js';
+import { open, inspect } from '../parquet.js';
 import { locateInput, notAFormat } from './input.js';
 import { npyPieces, dtypeOfArray } from './npy.js';
 import { csvText, writeOutput } from './output.js';
@@ -84,16 +84,6 @@ function npyOf(result) {
   return npyPieces(dtype, all, columns.length === 1 ? [result.numRows] : [result.numRows, columns.length], { fortranOrder: true });
 }
 
-const WHOLE = Number.MAX_SAFE_INTEGER;
-
-// --range on rows before the row count is known: {start, stop?, step}, or {fromEnd} when a
-// negative index needs the count (then the rows are read and picked here).
-function rowRange(text) {
-  if (/-/.test(text)) return { fromEnd: true };
-  const { start, stop, step } = oneAxisRange(text, WHOLE);
-  return { start, stop: stop === WHOLE ? undefined : stop, step };
-}
-
 // The rows start, start + step, ... below stop of the result (all columns alike).
 function pickRows(result, { start, stop, step }) {
   const end = Math.min(stop, result.numRows);
@@ -125,17 +115,17 @@ export async function run(argv) {
   const options = {};
   const maxReadBytes = positiveInteger(values, 'max-read-bytes');
   if (maxReadBytes !== undefined) options.maxReadBytes = maxReadBytes;
-  if (values.columns !== undefined) options.columns = values.columns.split(',').filter(Boolean);
+  // The footer first (the row count resolves --range, negative indices included), then only the
+  // selected rows' pages.
+  const file = await open(input, options);
   let result;
-  const range = values.range === undefined ? undefined : rowRange(values.range);
-  if (range === undefined || range.fromEnd) {
-    result = await read(input, options);
-    if (range !== undefined) result = pickRows(result, oneAxisRange(values.range, result.numRows));
-  } else {
-    // Counting from the start: only those rows' pages are read (no end given: to the last row).
-    if (range.start > 0) options.rowStart = range.start;
-    if (range.stop !== undefined) options.rowEnd = Math.max(range.start, range.stop);
-    result = pickRows(await read(input, options), { start: 0, stop: Infinity, step: range.step });
+  try {
+    const rows = values.range === undefined ? { start: 0, stop: file.numRows, step: 1 } : oneAxisRange(values.range, file.numRows);
+    const read = { rowStart: rows.start, rowEnd: Math.max(rows.start, rows.stop) };
+    if (values.columns !== undefined) read.columns = values.columns.split(',').filter(Boolean);
+    result = pickRows(await file.read(read), { start: 0, stop: Infinity, step: rows.step });
+  } finally {
+    file.close();
   }
   if (to === 'bin') return writeOutput(binChunks(result), values.output);
   if (to === 'npy') return writeOutput(npyOf(result), values.output);

@@ -4,7 +4,7 @@
 import { CODES, IoError, truncatedError } from './errors.js';
 import { limiterFor } from './limiter.js';
 import { backoff, parseRetryAfter, sleep } from './retry.js';
-import { countBytes, countRequest, countRetry } from './stats.js';
+import { countBytes, countRetry, startRequest } from './stats.js';
 
 const EXPOSE = 'Content-Range, Content-Length, ETag, Accept-Ranges';
 const MAX_TIMER = 2 ** 31 - 1;
@@ -158,6 +158,7 @@ export class HttpBackend {
     for (const s of signals) s.addEventListener('abort', onAbort, { once: true });
     let release = null;
     let timer = null;
+    let finished = null;
     try {
       try {
         release = await this.limiter.acquire(controller.signal);
@@ -189,7 +190,7 @@ export class HttpBackend {
       };
       let response;
       // Counted when sent: a request that never got an answer (reset, timeout) still cost one.
-      countRequest(this.stats, this.statsKey);
+      finished = startRequest(this.stats, this.statsKey);
       try {
         response = await this.fetchFn(this.url, { method, headers, signal: controller.signal });
       } catch (err) {
@@ -234,6 +235,7 @@ export class HttpBackend {
       const body = await this._readBody(response, fail, state);
       return { response, body };
     } finally {
+      finished?.(); // the answer, body included, is in (or never will be)
       clearTimeout(timer);
       for (const s of signals) s.removeEventListener('abort', onAbort);
       release?.();

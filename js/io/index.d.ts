@@ -14,6 +14,8 @@ export interface IoStats {
   bytes: number;
   /** Attempts repeated after a retryable failure. */
   retries: number;
+  /** Waves of requests: requests started while no other was in flight (what a slow link multiplies by its latency). */
+  roundTrips: number;
   files: Record<string, IoFileStats>;
 }
 
@@ -140,4 +142,6 @@ export function openDirectory(input: string | URL | DirectorySourceObject, optio
  * CORS preflight (same origin, Node) or options.suffixRange says the server allows it; otherwise a
  * size request first. For readers whose metadata sits at the end (Parquet's footer).
  */
+/** What crossed the wire between a snapshot (`statsSince(stats)` taken earlier) and now. */
+export function statsSince(stats: IoStats, before?: { requests: number; bytes: number; roundTrips: number }): { requests: number; bytes: number; roundTrips: number };
 export function readTail(file: RangeFile, n: number, options?: { signal?: AbortSignal }): Promise<{ size: number; start: number; bytes: Uint8Array }>;

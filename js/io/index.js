@@ -5,5 +5,6 @@ export { openFile } from './open.js';
 export { openDirectory, RangeDirectory } from './directory.js';
 export { RangeFile } from './range-file.js';
 export { readTail } from './tail.js';
+export { statsSince } from './stats.js';
 export { DEFAULTS as IO_DEFAULTS } from './options.js';
 export { IoError, CODES } from './errors.js';

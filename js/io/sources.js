@@ -4,7 +4,7 @@
 // synchronous reading exists, readSync(start, end). Stats count one request per read call.
 import { bytesOf } from '../bytes.js';
 import { CODES, checkRange, ioError, truncatedError } from './errors.js';
-import { countBytes, countRequest } from './stats.js';
+import { countBytes, countRequest, startRequest } from './stats.js';
 
 // What a user source's read() returned, as bytes; anything else is an IoError naming the call.
 function returnedBytes(x, what, file) {
@@ -103,7 +103,7 @@ export class LocalBackend {
     const fd = this._open(fs);
     const out = new Uint8Array(end - start);
     let done = 0;
-    countRequest(this.stats, this.statsKey);
+    const finished = startRequest(this.stats, this.statsKey);
     try {
       while (done < out.length) {
         const n = await new Promise((resolve, reject) =>
@@ -115,6 +115,7 @@ export class LocalBackend {
     } catch (err) {
       throw this._error(err);
     } finally {
+      finished();
       countBytes(this.stats, this.statsKey, done);
     }
     if (done < out.length) throw truncatedError(this.name, start, end, start + done);
@@ -218,13 +219,15 @@ export class BlobBackend {
 
   async fetch(start, end) {
     if (end > this.blob.size) throw truncatedError(this.name, start, end, this.blob.size);
-    countRequest(this.stats, this.statsKey);
+    const finished = startRequest(this.stats, this.statsKey);
     let buf;
     try {
       buf = new Uint8Array(await this.blob.slice(start, end).arrayBuffer());
     } catch (err) {
       // A File whose disk copy changed or vanished after it was picked fails here (NotReadableError).
       throw ioError(this.name, `${this.name}: cannot read bytes [${start}, ${end}): ${message(err)}`, { cause: err });
+    } finally {
+      finished();
     }
     countBytes(this.stats, this.statsKey, buf.length);
     if (buf.length !== end - start) throw truncatedError(this.name, start, end, start + buf.length);
@@ -295,12 +298,14 @@ export class ObjectBackend {
     const size = await this.size();
     if (end > size) throw truncatedError(this.name, start, end, size);
     const call = this.plain ? `read(${start}, ${end})` : `slice(${start}, ${end})`;
-    countRequest(this.stats, this.statsKey);
+    const finished = startRequest(this.stats, this.statsKey);
     let got;
     try {
       got = await (this.plain ? this.obj.read(start, end) : this.obj.slice(start, end));
     } catch (err) {
       throw ioError(this.name, `${this.name}: ${call} threw: ${message(err)}`, { cause: err });
+    } finally {
+      finished();
     }
     const out = returnedBytes(got, call, this.name);
     countBytes(this.stats, this.statsKey, out.length);

@@ -117,3 +117,74 @@ function nestedFloatLeaves(schema, columns) {
 function countLeaves(node) {
   return node.children.length ? node.children.reduce((n, c) => n + countLeaves(c), 0) : 1;
 }
+
+/** Every leaf column of the schema tree, with its dotted path and its definition / repetition levels. */
+export function leafColumns(schema) {
+  const out = [];
+  const walk = (node, def, rep) => {
+    for (const child of node.children) {
+      const e = child.element;
+      const d = def + (e.repetition_type === 'REQUIRED' ? 0 : 1);
+      const r = rep + (e.repetition_type === 'REPEATED' ? 1 : 0);
+      if (child.children.length) walk(child, d, r);
+      else out.push({ path: child.path.join('.'), element: e, maxDef: d, maxRep: r });
+    }
+  };
+  walk(schema, 0, 0);
+  return out;
+}
+
+/** The schema as inspect() and open() report it: one entry per leaf column. */
+export function schemaOf(leaves) {
+  return leaves.map((l) => ({
+    name: l.path,
+    type: l.element.type,
+    repetition: l.element.repetition_type,
+    logicalType: l.element.logical_type?.type,
+    convertedType: l.element.converted_type,
+  }));
+}
+
+// hyparquet names the encodings it reads; ALP (id 10) it leaves unnamed. On a FLOAT / DOUBLE
+// chunk, ALP is the only such id the format defines (inspect() confirms it from the pages).
+const encodingNameOf = (e, type) => e ?? (type === 'FLOAT' || type === 'DOUBLE' ? 'ALP' : 'UNKNOWN');
+
+/**
+ * What the footer alone tells (no column chunk read): the schema, and per row group each column
+ * chunk's codec, encodings, sizes and offset. open() hands this out; inspect() adds the pages.
+ */
+export function describeFooter(footer, name) {
+  const { metadata, schema, size } = footer;
+  const leaves = leafColumns(schema);
+  const rowGroups = metadata.row_groups.map((rg, g) => ({
+    index: g,
+    numRows: Number(rg.num_rows),
+    totalByteSize: Number(rg.total_byte_size),
+    columns: rg.columns.map((chunk, c) => {
+      const meta = chunk.meta_data ?? {};
+      const data = Number(meta.data_page_offset);
+      const dict = Number(meta.dictionary_page_offset ?? 0); // 0: none, for some writers
+      return {
+        column: leaves[c]?.path,
+        type: meta.type,
+        codec: meta.codec,
+        encodings: (meta.encodings ?? []).map((e) => encodingNameOf(e, meta.type)),
+        numValues: Number(meta.num_values),
+        compressedBytes: Number(meta.total_compressed_size),
+        uncompressedBytes: Number(meta.total_uncompressed_size),
+        offset: dict > 0 && dict < data ? dict : data,
+        offsetIndex: chunk.offset_index_offset !== undefined,
+        columnIndex: chunk.column_index_offset !== undefined,
+      };
+    }),
+  }));
+  return {
+    file: name,
+    size,
+    numRows: footer.numRows,
+    createdBy: metadata.created_by,
+    version: metadata.version,
+    schema: schemaOf(leaves),
+    rowGroups,
+  };
+}

@@ -8,23 +8,9 @@ import { inflatePage, splitPage, pageValidity } from './float-page.js';
 import { knownCodec } from './pages.js';
 import { loadCodec } from './codecs.js';
 import { describeAlpPayload } from './alp-page.js';
+import { leafColumns, schemaOf } from './footer.js';
 
 const PAGE_KIND = { DICTIONARY_PAGE: 'dictionary', DATA_PAGE: 'data v1', DATA_PAGE_V2: 'data v2', INDEX_PAGE: 'index' };
-
-function leafColumns(schema) {
-  const out = [];
-  const walk = (node, def, rep) => {
-    for (const child of node.children) {
-      const e = child.element;
-      const d = def + (e.repetition_type === 'REQUIRED' ? 0 : 1);
-      const r = rep + (e.repetition_type === 'REPEATED' ? 1 : 0);
-      if (child.children.length) walk(child, d, r);
-      else out.push({ path: child.path.join('.'), element: e, maxDef: d, maxRep: r });
-    }
-  };
-  walk(schema, 0, 0);
-  return out;
-}
 
 async function describePage(bytes, info, leaf, col, where) {
   const h = info.header;
@@ -150,13 +136,7 @@ export async function inspectFile(file, name, footer) {
     numRows: footer.numRows,
     createdBy: metadata.created_by,
     version: metadata.version,
-    schema: leaves.map((l) => ({
-      name: l.path,
-      type: l.element.type,
-      repetition: l.element.repetition_type,
-      logicalType: l.element.logical_type?.type,
-      convertedType: l.element.converted_type,
-    })),
+    schema: schemaOf(leaves),
     rowGroups,
   };
 }

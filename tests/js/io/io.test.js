@@ -44,7 +44,7 @@ describe('sources', () => {
     expect(same(f.readSync(5000, 5010), DATA.subarray(5000, 5010))).toBe(true);
     expect(f.peek(150, 200)).not.toBeNull(); // in the cache since the first read
     expect(f.peek(9000, 9001)).toBeNull();
-    expect(f.stats).toEqual({ requests: 2, bytes: 210, retries: 0, files: { [file]: { requests: 2, bytes: 210 } } });
+    expect(f.stats).toEqual({ requests: 2, bytes: 210, retries: 0, roundTrips: 2, files: { [file]: { requests: 2, bytes: 210 } } });
     const err = await rejection(f.read(9990, 10010));
     expect(err).toBeInstanceOf(IoError);
     expect(err.code).toBe('ERR_NETWORK');
@@ -515,7 +515,7 @@ describe('efficiency', () => {
     const d = openDirectory(`${srv.base}/dir`, FAST);
     expect(same(await d.file('a').read(0, 300), files.a)).toBe(true);
     expect(same(await d.file('b').read(100, 200), files.b.subarray(100, 200))).toBe(true);
-    expect(d.stats).toEqual({ requests: 2, bytes: 400, retries: 0, files: { a: { requests: 1, bytes: 300 }, b: { requests: 1, bytes: 100 } } });
+    expect(d.stats).toEqual({ requests: 2, bytes: 400, retries: 0, roundTrips: 2, files: { a: { requests: 1, bytes: 300 }, b: { requests: 1, bytes: 100 } } });
     // A directory's file is named by its name there; the message says its URL.
     const err = await rejection(d.file('c').size());
     expect(err.file).toBe('c');

@@ -11,39 +11,12 @@ import { init, alp, ParquetError, IoError, NumdecodeError } from '../../../js/in
 import { read, inspect, readPages } from '../../../js/parquet.js';
 import { corpusRoot, projectRoot, readJson } from '../helpers/corpus.js';
 import { buildParquet, buildStructParquet, buildListParquet } from './parquet-build.js';
+import { corpusDir as dir, expectedColumns, expectSameBits } from './parquet-expect.js';
 import { startServer, serveRange } from '../helpers/io-test-server.js';
 
-const dir = path.join(corpusRoot, 'parquet-alp');
 const manifest = readJson(dir, 'manifest.json');
 
 beforeAll(() => init());
-
-// The CSV columns as the writer meant them: doubles, rounded to f32 for FLOAT columns.
-function expectedColumns(csvFile, floatColumns) {
-  const lines = readFileSync(path.join(dir, csvFile), 'utf8').trim().split('\n');
-  const names = lines[0].split(',');
-  const cols = names.map((n) => (floatColumns ? new Float32Array(lines.length - 1) : new Float64Array(lines.length - 1)));
-  for (let i = 1; i < lines.length; i++) {
-    const f = lines[i].split(',');
-    for (let j = 0; j < names.length; j++) cols[j][i - 1] = Number(f[j]);
-  }
-  return Object.fromEntries(names.map((n, j) => [n, cols[j]]));
-}
-
-function bits(typed) {
-  return typed instanceof Float32Array ? new Uint32Array(typed.buffer, typed.byteOffset, typed.length) : new BigUint64Array(typed.buffer, typed.byteOffset, typed.length);
-}
-
-// Bit-exact comparison; reports the first differing index.
-function expectSameBits(got, want, what) {
-  expect(got.constructor).toBe(want.constructor);
-  expect(got.length).toBe(want.length);
-  const a = bits(got);
-  const b = bits(want);
-  for (let i = 0; i < a.length; i++) {
-    if (a[i] !== b[i]) throw new Error(`${what}: value ${i} is ${got[i]} (bits ${a[i]}), expected ${want[i]} (bits ${b[i]})`);
-  }
-}
 
 describe('parquet-cpp ALP corpus', () => {
   test.each(manifest.map((m) => [m.file, m]))('%s reads bit-exactly against its CSV', async (_f, m) => {
@@ -230,7 +203,8 @@ describe('built shapes', () => {
       expectColumn(r.columns.f, S.f, S.valid);
       // a column numdecode leaves to hyparquet reads exactly as hyparquet reads it
       const hy = await parquetReadObjects({ file: bytes.buffer, columns: ['i'], compressors });
-      expect(r.columns.i).toEqual({ type: 'INT32', values: hy.map((x) => x.i), valid: null });
+      expect(r.columns.i).toEqual({ kind: 'other', type: 'INT32', values: hy.map((x) => x.i), valid: null });
+      expect(r.columns.d.kind).toBe('float');
       expect(r.columns.i.values).toEqual(Array.from(S.ints));
     },
   );

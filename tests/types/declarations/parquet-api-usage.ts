@@ -1,7 +1,7 @@
 // Compiled (not run) by tests/js/packaging/declarations.test.js: js/parquet.d.ts and js/parquet.d.cts must
 // type real usage through the package entries "numdecode/parquet" (ESM) and its require() form.
-import { read, inspect, readPages, ParquetError } from 'numdecode/parquet';
-import type { ParquetReadResult, ParquetFileInfo, ParquetColumn, ParquetColumnPage } from 'numdecode/parquet';
+import { read, inspect, readPages, open, ParquetError } from 'numdecode/parquet';
+import type { ParquetReadResult, ParquetFileInfo, ParquetColumn, ParquetColumnPage, ParquetFile, ParquetStats } from 'numdecode/parquet';
 import type { WorkerPool } from 'numdecode/worker';
 
 export async function example(bytes: Uint8Array, blob: Blob, signal: AbortSignal) {
@@ -16,20 +16,36 @@ export async function example(bytes: Uint8Array, blob: Blob, signal: AbortSignal
   });
   const n: number = r.numRows;
   const a: ParquetColumn = r.columns.a;
-  if (a.type === 'FLOAT' || a.type === 'DOUBLE') {
-    const v = a.values as Float32Array | Float64Array;
+  // kind, then type, narrow values: no cast.
+  if (a.kind === 'float') {
     const present: Uint8Array | null = a.valid;
-    void v, present;
+    if (a.type === 'DOUBLE') {
+      const v: Float64Array = a.values;
+      void v;
+    } else {
+      const v: Float32Array = a.values;
+      void v;
+    }
+    void present;
+  } else if (a.kind === 'other') {
+    const rows: unknown[] = a.values;
+    const type: string = a.type;
+    void rows, type;
   }
   const requests: number = r.stats.requests;
+  const roundTrips: number = r.stats.roundTrips;
   await read(bytes);
   await read(blob, { columns: ['c'] });
   const price = new Float64Array(1000);
   const pool = null as unknown as WorkerPool;
   await read('data.parquet', { columns: ['price', 'point.x'], into: { price }, pool });
   const tags = (await read('data.parquet', { columns: ['tags.list.element'] })).columns['tags.list.element'];
-  if ('offsets' in tags) {
+  if (tags.kind === 'list') {
     const first: Float32Array | Float64Array = tags.values.subarray(tags.offsets[0], tags.offsets[1]);
+    if (tags.type === 'FLOAT') {
+      const f: Float32Array = tags.values;
+      void f;
+    }
     const nullList: boolean = tags.rowValid !== null && tags.rowValid[0] === 0;
     void first, nullList;
   }
@@ -46,6 +62,17 @@ export async function example(bytes: Uint8Array, blob: Blob, signal: AbortSignal
   const first: ParquetColumnPage = pages[0];
   const payload: Uint8Array | undefined = first.alp;
   const d: 'f32' | 'f64' = dtype;
+
+  // One footer read, several reads after it.
+  const file: ParquetFile = await open('https://example.org/x.parquet', { timeout: 5000 });
+  const names: string[] = file.columns;
+  const groups: number = file.rowGroups.length;
+  const codec: string = file.rowGroups[0].columns[0].codec;
+  const part = await file.read({ columns: [names[0]], rowStart: 0, rowEnd: file.numRows, signal });
+  const since: ParquetStats = file.stats;
+  const pageCount: number = (await file.inspect()).rowGroups[0].columns[0].pages.length;
+  file.close();
+  void groups, codec, part, since, pageCount, roundTrips;
 
   try {
     await read('x.parquet');
