@@ -11,6 +11,8 @@ export * as bpcells from './bpcells/index.js';
 export * as io from './io/index.js';
 export type {
   BpcellsMatrix,
+  AnyBpcellsMatrix,
+  AnyBpcellsHdf5Matrix,
   BpcellsMatrixInfo,
   BpcellsSlice,
   BpcellsSliceView,

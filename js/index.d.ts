@@ -29,6 +29,8 @@ export * as bpcells from './bpcells/index.js';
 export * as io from './io/index.js';
 export type {
   BpcellsMatrix,
+  AnyBpcellsMatrix,
+  AnyBpcellsHdf5Matrix,
   BpcellsSlice,
   BpcellsSliceView,
   BpcellsInto,

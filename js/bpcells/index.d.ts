@@ -379,11 +379,16 @@ export interface BpcellsGroupInfo {
  * ArrayBuffer/typed array, {size(), read(start, end)}), told apart by the HDF5 signature. h5wasm
  * is loaded only for HDF5 files.
  */
-export function open(source: Blob | ArrayBuffer | ArrayBufferView | BpcellsFileObject, options?: BpcellsHdf5Options): Promise<BpcellsHdf5Matrix>;
+export function open(source: Blob | ArrayBuffer | ArrayBufferView | BpcellsFileObject, options?: BpcellsHdf5Options): Promise<AnyBpcellsHdf5Matrix>;
 export function open(
   source: string | URL | BpcellsSourceObject | BpcellsSource,
   options?: BpcellsHdf5Options,
-): Promise<BpcellsMatrix | BpcellsHdf5Matrix>;
+): Promise<AnyBpcellsMatrix | AnyBpcellsHdf5Matrix>;
+
+/** A matrix of one of the three value types: `if (m.dtype === 'u32')` narrows it to BpcellsMatrix<'u32'>. */
+export type AnyBpcellsMatrix = { [D in BpcellsDtype]: BpcellsMatrix<D> }[BpcellsDtype];
+/** An HDF5 matrix of one of the three value types, narrowed by its dtype like AnyBpcellsMatrix. */
+export type AnyBpcellsHdf5Matrix = { [D in BpcellsDtype]: BpcellsHdf5Matrix<D> }[BpcellsDtype];
 
 /**
  * Every BPCells matrix group (a group with a `version` attribute) of an HDF5 file. A source that is

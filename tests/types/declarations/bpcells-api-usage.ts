@@ -65,10 +65,18 @@ export async function example(signal: AbortSignal) {
     void scoped.index;
   }
   const live: number = bpcells.viewStats().live;
-  const counts = (await bpcells.open('m/')) as BpcellsMatrix<'u32'>;
-  await counts.read(0, 1, { into: { val: new Uint32Array(8) } });
-  // @ts-expect-error: a u32 matrix's values go into a Uint32Array
-  await counts.read(0, 1, { into: { val: new Float64Array(8) } });
+  // dtype narrows the matrix, and with it the arrays it reads into: no cast.
+  const counts = await bpcells.open('m/');
+  if (counts.dtype === 'u32') {
+    const u32: BpcellsMatrix<'u32'> = counts;
+    const values: Uint32Array = (await counts.read(0, 1, { into: { val: new Uint32Array(8) } })).val;
+    // @ts-expect-error: a u32 matrix's values go into a Uint32Array
+    await counts.read(0, 1, { into: { val: new Float64Array(8) } });
+    void u32, values;
+  } else if (counts.dtype === 'f64') {
+    const values: Float64Array = (await counts.read()).val;
+    void values;
+  }
   // @ts-expect-error: readView takes no into
   await m.readView(0, 1, { into: {} });
   void [fromInto, entries, live];
