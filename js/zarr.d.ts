@@ -1,6 +1,7 @@
 // numdecode/zarr: a zarrita.js codec for numcodecs' pcodec (Zarr v2 compressor "pcodec",
 // Zarr v3 codec "numcodecs.pcodec" or "pcodec"): decodes chunks, and encodes them for zarr.set.
-import type { DecodedArray } from './dtypes.js';
+import type { DecodedArray, Dtype } from './dtypes.js';
+import type { ZarrError } from './errors.js';
 import type { InitOptions } from './wasm/load.js';
 import type { WorkerPool } from './worker/index.js';
 
@@ -120,3 +121,96 @@ export class LocalStore {
   get(key: string, options?: { signal?: AbortSignal }): Promise<Uint8Array | undefined>;
   getRange(key: string, range: { offset: number; length: number } | { suffixLength: number }, options?: { signal?: AbortSignal }): Promise<Uint8Array | undefined>;
 }
+
+/** Errors about a Zarr store: `file` the store (path or URL) or a key in it, `array` the array's path. */
+export { ZarrError } from './errors.js';
+/** numdecode's dtype names (an array node's `dtype`). */
+export type { Dtype } from './dtypes.js';
+
+/** What a store given to list() must have: zarrita's store interface. */
+export interface ZarrStoreLike {
+  get(key: string, options?: { signal?: AbortSignal }): Promise<Uint8Array | undefined>;
+  getRange?(key: string, range: { offset: number; length: number } | { suffixLength: number }, options?: { signal?: AbortSignal }): Promise<Uint8Array | undefined>;
+}
+
+export interface ZarrListOptions {
+  /** The store's name in messages and in the listing (default: the URL or path). */
+  name?: string;
+  /** Array or group paths to look for where the store cannot be listed (HTTP without consolidated metadata). */
+  hints?: string[];
+  /** Every metadata key of the store ("/t2m/zarr.json"), when the caller can list it (a picked folder). A local directory is walked without it. */
+  listMetadataKeys?: () => string[] | Promise<string[]>;
+  signal?: AbortSignal;
+}
+
+/** One codec of an array's chain (inner and index codecs of a shard follow theirs, one level deeper). */
+export interface ZarrCodec {
+  name: string;
+  configuration: Record<string, unknown>;
+  role: 'codec' | 'inner codec' | 'index codec' | 'filter' | 'compressor';
+  depth: number;
+  /** Who decodes it: numdecode (pcodec), zarrita, zarrita with the numcodecs package, or nobody here (null). */
+  decoder: 'numdecode' | 'zarrita' | 'zarrita + numcodecs' | null;
+}
+
+export interface ZarrGroupNode {
+  kind: 'group';
+  /** "/" for the root, "/a/b" below it. */
+  path: string;
+  zarrFormat: 2 | 3;
+  attributes: Record<string, unknown>;
+}
+
+export interface ZarrArrayNode {
+  kind: 'array';
+  path: string;
+  zarrFormat: 2 | 3;
+  attributes: Record<string, unknown>;
+  shape: number[];
+  /** The chunk shape: for a sharded array the inner chunks (what is decoded one at a time). */
+  chunks: number[] | null;
+  /** The shard shape of a sharded array (the chunk grid), else null. */
+  shards: number[] | null;
+  /** Where each shard keeps its index; zarrita 0.7.5 reads 'end' only, numdecode's read() both. */
+  indexLocation: 'start' | 'end' | null;
+  /** Zarr's data type name ("float32"; v2's "<f4" as its v3 name). */
+  dataType: string;
+  /** numdecode's dtype for it, or null (bool, strings, ...). */
+  dtype: Dtype | null;
+  /** Zarr v2 only: the dtype as .zarray writes it ("<f4"). */
+  v2Dtype?: string;
+  fillValue: unknown;
+  /** Zarr v2's order; null for v3 (no such field: values come in C order). */
+  order: 'C' | 'F' | null;
+  chunkKeyEncoding: { name: string; separator: string };
+  codecs: ZarrCodec[];
+  /** Codec names in the chain that nothing here decodes (empty: readable). */
+  undecodableCodecs: string[];
+  /** v3 dimension_names, or v2's _ARRAY_DIMENSIONS attribute. */
+  dimensionNames: (string | null)[] | null;
+}
+
+export type ZarrNode = ZarrGroupNode | ZarrArrayNode;
+
+export interface ZarrListing {
+  /** The store's name (options.name, or the URL or path). */
+  store: string;
+  /** The root's kind. */
+  kind: 'group' | 'array';
+  zarrFormat: 2 | 3;
+  /** The hierarchy came from consolidated metadata. */
+  consolidated: boolean;
+  /** Every node is listed (consolidated metadata, a listed or local store); false over HTTP without consolidated metadata: only the root, the hints and arrays named as dimensions. */
+  complete: boolean;
+  /** Sorted by path, the root first. */
+  nodes: ZarrNode[];
+  /** Nodes whose metadata could not be read (bad JSON, a failed request). */
+  errors: ZarrError[];
+}
+
+/**
+ * Lists a Zarr store (v2 or v3; a group or an array): every group and array with its metadata and
+ * codecs. Needs zarrita. Rejects with a ZarrError: ERR_NOT_FOUND (no such local directory),
+ * ERR_BAD_DATA (not a Zarr store, bad JSON at the root), ERR_NETWORK (the store could not be read; `status` when HTTP said why).
+ */
+export function list(source: string | ZarrStoreLike, options?: ZarrListOptions): Promise<ZarrListing>;

@@ -4,6 +4,7 @@
 //   import { registerPcodec } from 'numdecode/zarr';
 //   registerPcodec(zarr.registry);
 //   const arr = await zarr.open(new zarr.FetchStore(url), { kind: 'array' });
+//   const { nodes } = await list(url);   // the store's groups and arrays (metadata, codecs)
 //
 // Names it answers to: Zarr v3 metadata calls the codec "numcodecs.pcodec" (numcodecs.zarr3.PCodec)
 // and some newer writers "pcodec"; Zarr v2 metadata has compressor {"id": "pcodec", ...}, which
@@ -24,6 +25,28 @@ import { pcodecEncodeOptions } from './zarr/pcodec-config.js';
 
 // A store for local folders in Node that reads chunk files without libuv's thread pool.
 export { LocalStore } from './zarr/local-store.js';
+
+/** Errors about a Zarr store: `file` the store or a key in it, `array` the array's path. */
+export { ZarrError } from './errors.js';
+
+/**
+ * Lists a Zarr store (v2 or v3, a group or an array): every group and array with its attributes,
+ * and for arrays shape, chunks, shards, data type, fill value, order and codecs, with who decodes
+ * each (js/zarr/list.js). Needs zarrita, which it loads on first use.
+ * @param {string | {get: Function, getRange?: Function}} source a URL, a local directory (Node) or a zarrita store
+ * @param {{name?: string, hints?: string[], listMetadataKeys?: () => (string[] | Promise<string[]>), signal?: AbortSignal}} [options]
+ */
+export async function list(source, options) {
+  let listStore;
+  try {
+    ({ list: listStore } = await import('./zarr/list.js'));
+  } catch (err) {
+    // zarrita is an optional peer dependency; the list module itself is part of this package.
+    if (err?.code === 'ERR_MODULE_NOT_FOUND') throw new Error('numdecode/zarr list() needs the zarrita package: npm install zarrita', { cause: err });
+    throw err;
+  }
+  return listStore(source, options);
+}
 
 /**
  * Reads an array opened with zarrita, or a selection of it, as zarrita's get returns it

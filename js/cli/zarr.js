@@ -3,8 +3,9 @@
 //       the hierarchy: groups and arrays with shape, data type, chunks and codecs
 //   numdecode zarr INPUT --array PATH [--range '0,:,10:20'] [--to csv|json|npy|bin] [-o OUT]
 //       one slice of an array (default: all of it)
-// Reads through zarrita with numdecode's pcodec codec (js/zarr-explore/).
-import { readdir, stat } from 'node:fs/promises';
+// Lists with numdecode/zarr's list() and reads through zarrita with numdecode's pcodec codec
+// (js/zarr-explore/explorer.js over js/zarr/list.js).
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { bytesOf } from '../bytes.js';
 import { locateInput } from './input.js';
@@ -34,32 +35,6 @@ export const usage =
 
 /** An error in how the command was called (exit code 2). */
 export class ZarrUsageError extends CliUsageError {}
-
-const METADATA_FILES = new Set(['zarr.json', '.zarray', '.zgroup']);
-const MAX_WALK = 100000; // directory entries visited when listing a local store
-
-// Every metadata key of a local store ("/t2m/zarr.json"); chunk directories are walked too,
-// but only up to MAX_WALK entries.
-async function metadataKeys(root) {
-  const keys = [];
-  let visited = 0;
-  async function walk(dir, rel) {
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (++visited > MAX_WALK) return;
-      if (e.isFile() && METADATA_FILES.has(e.name)) keys.push(`${rel}/${e.name}`);
-      // A chunk directory of a v3 array ("c") holds no metadata.
-      else if (e.isDirectory() && !(e.name === 'c' && entries.some((f) => f.name === 'zarr.json'))) await walk(path.join(dir, e.name), `${rel}/${e.name}`);
-    }
-  }
-  await walk(root, '');
-  return keys;
-}
 
 async function isDirectory(target) {
   try {
@@ -91,7 +66,6 @@ async function open(target, hints, pool) {
     name: target,
     hints,
     pool,
-    listMetadataKeys: isUrl ? undefined : () => metadataKeys(path.resolve(target)),
   });
 }
 
@@ -119,8 +93,8 @@ export function listingText(store) {
     }
     const d = node.description;
     const dims = d.dimensionNames ? ` dims (${d.dimensionNames.join(', ')})` : '';
-    const shards = d.shardShape ? ` shards ${shapeText(d.shardShape)}` : '';
-    lines.push(`${node.path}  ${d.dataType} ${shapeText(d.shape)} chunks ${shapeText(d.chunkShape)}${shards}${dims} fill ${JSON.stringify(d.fillValue)}`);
+    const shards = d.shards ? ` shards ${shapeText(d.shards)}` : '';
+    lines.push(`${node.path}  ${d.dataType} ${shapeText(d.shape)} chunks ${shapeText(d.chunks)}${shards}${dims} fill ${JSON.stringify(d.fillValue)}`);
     for (const c of d.codecs) {
       lines.push(`    ${codecText(c)}`);
       if (c.decoder === null) undecodable.add(c.name);

@@ -38,7 +38,7 @@ export function chunkKey(description, coords) {
 /**
  * A test (r, c) -> true for the cells of a 2-D slice that lie in a chunk the store does not hold,
  * or null when every chunk the slice covers is stored.
- * @param {object} description the array's description (path, zarrFormat, chunkKeyEncoding, chunkShape, shardShape)
+ * @param {object} description the array's description (path, zarrFormat, chunkKeyEncoding, chunks, shards: list()'s array node)
  * @param {Array<{index?: number, start?: number}>} parsed the slice, per dimension
  * @param {number} yDim the dimension along the rows
  * @param {number} xDim the dimension along the columns
@@ -46,7 +46,7 @@ export function chunkKey(description, coords) {
  * @param {Set<string>} missing keys noted by noteMissingChunks
  */
 export function notStoredCells(description, parsed, yDim, xDim, { rows, cols }, missing) {
-  const grid = description.shardShape ?? description.chunkShape;
+  const grid = description.shards ?? description.chunks;
   if (!grid || missing.size === 0) return null;
   const rowChunk = Int32Array.from({ length: rows }, (_, r) => Math.floor((parsed[yDim].start + r) / grid[yDim]));
   const colChunk = Int32Array.from({ length: cols }, (_, c) => Math.floor((parsed[xDim].start + c) / grid[xDim]));

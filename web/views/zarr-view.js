@@ -10,7 +10,7 @@ import { countRoundTrips } from '../lib/round-trips.js';
 import { clearSlice, loadCoordinates, restoreSlice, showSlice, sliceElements, wireSlice } from './zarr-slice-view.js';
 import { createWorkerPool } from '../../js/worker/index.js';
 import { openZarr } from '../../js/zarr-explore/explorer.js';
-import { undecodableCodecs } from '../../js/zarr-explore/describe.js';
+import { undecodableCodecs } from '../../js/zarr/describe.js';
 import { chunkCount, chunkRanges, sliceText } from '../../js/zarr-explore/slice.js';
 
 const MAX_LINE = 4_000_000; // values in a line plot
@@ -118,9 +118,9 @@ function renderMeta(d) {
     ['path', d.path, 'path'],
     ['Zarr format', String(d.zarrFormat), 'zarr-format'],
     ['shape', shapeText(d.shape), 'shape'],
-    ['data type', d.dtype ? `${d.dataType} (${d.dtype})` : d.dataType, 'dtype'],
-    ['chunk shape', d.chunkShape ? shapeText(d.chunkShape) : '–', 'chunks'],
-    ['shard shape', d.shardShape ? shapeText(d.shardShape) : null, 'shards'],
+    ['data type', d.v2Dtype ? `${d.dataType} (${d.v2Dtype})` : d.dataType, 'dtype'],
+    ['chunk shape', d.chunks ? shapeText(d.chunks) : '–', 'chunks'],
+    ['shard shape', d.shards ? shapeText(d.shards) : null, 'shards'],
     ['shard index', d.indexLocation ? `at the ${d.indexLocation}` : null, 'index-location'],
     ['chunk key encoding', `${d.chunkKeyEncoding.name}, separator "${d.chunkKeyEncoding.separator}"`, 'chunk-key-encoding'],
     ['fill value', json(d.fillValue), 'fill-value'],

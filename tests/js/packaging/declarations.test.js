@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { projectRoot } from '../helpers/corpus.js';
 
-const USAGE = ['bpcells-api-usage.ts', 'io-api-usage.ts', 'parquet-api-usage.ts', 'parquet-cjs-usage.cts'];
+const USAGE = ['bpcells-api-usage.ts', 'io-api-usage.ts', 'parquet-api-usage.ts', 'parquet-cjs-usage.cts', 'zarr-list-usage.ts'];
 
 test('the BPCells, io and Parquet declarations type real usage (ESM and CommonJS)', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'numdecode-tsc-'));

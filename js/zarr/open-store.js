@@ -4,9 +4,10 @@
 // consolidated .zmetadata) are asked for together, in one round trip; whichever answers says the
 // version, which zarrita then opens directly (zarr.open.v3 / .v2), with the consolidated metadata
 // when the store has it. The store handed back remembers every metadata document it served, so a
-// read (js/zarr/read.js) finds its array's without another request.
+// read (js/zarr/read.js) finds its array's without another request. list() (list.js) and the
+// explorer (js/zarr-explore/) open stores here.
 import * as zarr from 'zarrita';
-import { KNOWN_METADATA } from '../zarr/layout.js';
+import { KNOWN_METADATA } from './layout.js';
 
 const METADATA_DOC = /(^|\/)(zarr\.json|\.zarray|\.zgroup)$/;
 const decoder = new TextDecoder();

@@ -1,0 +1,220 @@
+// A Zarr store's hierarchy: every group and array with its metadata and codecs (describe.js), read
+// in as few round trips as the store allows (open-store.js: v3 and v2 root documents asked for
+// together, the consolidated metadata used when the store has it). Where no consolidated metadata
+// names the children, a local directory is walked, and otherwise the caller's hints and the arrays'
+// dimension names (xarray's coordinates) are probed. list() is numdecode/zarr's; openHierarchy()
+// is also what the store browser (js/zarr-explore/explorer.js: the CLI and the demo) builds on.
+//
+//   const { nodes } = await list('https://host/data.zarr');   // or a local directory (Node), or a zarrita store
+//   for (const n of nodes) if (n.kind === 'array') console.log(n.path, n.dtype, n.shape, n.chunks);
+import * as zarr from 'zarrita';
+import { CODES, ZarrError } from '../errors.js';
+import { describeArray } from './describe.js';
+import { openStore } from './open-store.js';
+
+const MAX_PROBES = 64; // arrays probed by dimension name when the store cannot be listed
+const decoder = new TextDecoder();
+
+export function joinPath(parent, name) {
+  return `${parent === '/' ? '' : parent}/${name}`.replace(/\/+/g, '/');
+}
+
+const isUrl = (s) => /^https?:\/\//i.test(s);
+
+/**
+ * The zarrita store for a source, and how to list it when it has no consolidated metadata.
+ * @param {string | {get: Function, getRange?: Function}} source URL, local directory (Node) or store
+ * @param {string} where the source's name for messages
+ * @returns {Promise<{store: object, localRoot: string | null}>}
+ */
+export async function resolveStore(source, where) {
+  if (typeof source === 'string') {
+    if (isUrl(source) || typeof process === 'undefined') return { store: new zarr.FetchStore(source.replace(/\/+$/, '')), localRoot: null };
+    const [{ LocalStore }, { localKind }] = await Promise.all([import('./local-store.js'), import('./local-keys.js')]);
+    const kind = localKind(source);
+    if (kind === null) throw new ZarrError(`zarr: not found: ${where}`, { code: CODES.NOT_FOUND, file: where });
+    if (kind !== 'directory') throw new ZarrError(`zarr: ${where} is not a directory (a Zarr store is a directory or a URL)`, { code: CODES.BAD_DATA, file: where });
+    return { store: new LocalStore(source), localRoot: source };
+  }
+  if (source && typeof source.get === 'function') {
+    // numdecode's LocalStore (Node only: a browser does not load it) is walked like its directory.
+    if (typeof globalThis.process?.getBuiltinModule !== 'function') return { store: source, localRoot: null };
+    const { LocalStore } = await import('./local-store.js');
+    return { store: source, localRoot: source instanceof LocalStore ? source.root : null };
+  }
+  throw new TypeError('zarr list: pass a URL, a local directory (Node) or a zarrita store ({get, getRange?})');
+}
+
+// A failed request's messages, the HTTP status when zarrita's FetchStore names one.
+function causeChain(err) {
+  const chain = [];
+  for (let e = err; e instanceof Error && chain.length < 4; e = e.cause) chain.push(e.message);
+  const status = /\bstatus (\d{3})\b/.exec(chain.join(' '));
+  return { text: chain.join(': '), status: status ? Number(status[1]) : undefined };
+}
+
+function asJson(bytes, key, where) {
+  if (!bytes) return null;
+  try {
+    return JSON.parse(decoder.decode(bytes));
+  } catch (err) {
+    throw new ZarrError(`zarr: ${key} in ${where} is not valid JSON (${err.message})`, { code: CODES.BAD_DATA, file: key, cause: err });
+  }
+}
+
+/**
+ * Opens a store and reads its hierarchy (the nodes the store names or the probes find).
+ * @param {string | {get: Function, getRange?: Function}} source
+ * @param {{name?: string, hints?: string[], listMetadataKeys?: () => (string[] | Promise<string[]>),
+ *   signal?: AbortSignal, wrap?: (store: object) => object, transform?: (store: object) => object}} [options]
+ *   wrap: a wrapper around the store as resolved (the explorer's counting store); transform: see openStore
+ */
+export async function openHierarchy(source, options = {}) {
+  const where = options.name ?? (typeof source === 'string' ? source : 'the store');
+  const { store: resolved, localRoot } = await resolveStore(source, where);
+  const base = options.wrap ? options.wrap(resolved) : resolved;
+  let listMetadataKeys = options.listMetadataKeys;
+  if (!listMetadataKeys && localRoot !== null) {
+    const { metadataKeys } = await import('./local-keys.js');
+    listMetadataKeys = () => metadataKeys(localRoot);
+  }
+  let session;
+  try {
+    session = await openStore(base, { signal: options.signal, transform: options.transform });
+  } catch (err) {
+    if (err instanceof ZarrError || err?.code === CODES.ABORTED) throw err;
+    const { text, status } = causeChain(err);
+    throw new ZarrError(`zarr: cannot read ${where}: ${text}`, { code: status === 404 || status === 410 ? CODES.NOT_FOUND : CODES.NETWORK, file: where, status, cause: err });
+  }
+  const { consolidated, version } = session;
+  const raw = session.raw; // the metadata as written, through the consolidated layer
+  const rawJson = async (key) => asJson(await raw.get(key, { signal: options.signal }), key, where);
+
+  // The store's version decides which documents to ask for: a v3 node has one, a v2 node's three
+  // are asked for together.
+  async function rawMetadata(path) {
+    if (version === 'v3') {
+      const v3 = await rawJson(joinPath(path, 'zarr.json'));
+      return v3 ? { meta: v3, attributes: v3.attributes ?? {}, kind: v3.node_type } : null;
+    }
+    const [zarray, zgroup, zattrs] = await Promise.all(['.zarray', '.zgroup', '.zattrs'].map((k) => rawJson(joinPath(path, k))));
+    if (!zarray && !zgroup) return null;
+    return { meta: zarray ?? zgroup, attributes: zattrs ?? {}, kind: zarray ? 'array' : 'group' };
+  }
+
+  let root;
+  try {
+    root = await rawMetadata('/');
+  } catch (err) {
+    if (err instanceof ZarrError || err?.code === CODES.ABORTED) throw err;
+    const { text, status } = causeChain(err);
+    throw new ZarrError(`zarr: cannot read ${where}: ${text}`, { code: CODES.NETWORK, file: where, status, cause: err });
+  }
+  if (!root || (root.kind !== 'group' && root.kind !== 'array')) {
+    // A local directory is there and is not Zarr; a URL that answers none of the documents may as
+    // well not be there (the two look the same over HTTP).
+    throw new ZarrError(`zarr: ${where} is not a Zarr group or array (no readable zarr.json, .zgroup or .zarray${root ? `; node_type ${JSON.stringify(root.kind)}` : ''})`, {
+      code: root || localRoot !== null ? CODES.BAD_DATA : CODES.NOT_FOUND, file: where,
+    });
+  }
+
+  const nodes = new Map(); // path -> {path, kind, zarrFormat, description?, attributes?, error?}
+  const errors = new Map(); // path -> the ZarrError its metadata met
+  const loading = new Map(); // path -> the promise of its node, while its metadata is on its way
+  // Nodes are added together (one round trip for many), each path once.
+  function addNode(path, kindHint) {
+    if (nodes.has(path)) return Promise.resolve(nodes.get(path));
+    if (!loading.has(path)) loading.set(path, loadNode(path, kindHint).finally(() => loading.delete(path)));
+    return loading.get(path);
+  }
+  async function loadNode(path, kindHint) {
+    let node;
+    try {
+      const found = path === '/' ? root : await rawMetadata(path);
+      if (!found) return null;
+      const kind = found.kind ?? kindHint;
+      node = { path, kind, zarrFormat: found.meta.zarr_format };
+      if (kind === 'array') node.description = describeArray(path, found.meta, found.attributes, zarr.registry);
+      else node.attributes = found.attributes;
+    } catch (err) {
+      if (options.signal?.aborted) throw err;
+      const { text, status } = causeChain(err);
+      const error = err instanceof ZarrError ? err : new ZarrError(`zarr: ${path} in ${where}: ${text}`, { code: CODES.NETWORK, file: where, status, cause: err });
+      if (kindHint === 'array' && error.array === undefined) error.array = path;
+      node = { path, kind: kindHint ?? 'unknown', error: error.message };
+      errors.set(path, error);
+    }
+    nodes.set(path, node);
+    return node;
+  }
+
+  await addNode('/', root.kind);
+  if (root.kind === 'group') {
+    let candidates = [];
+    if (consolidated && typeof raw.contents === 'function') {
+      candidates = raw.contents().map((c) => ({ path: c.path, kind: c.kind }));
+    } else if (listMetadataKeys) {
+      for (const key of await listMetadataKeys()) {
+        const m = /^(.*?)\/?(zarr\.json|\.zarray|\.zgroup)$/.exec(key);
+        if (m) candidates.push({ path: m[1] === '' ? '/' : m[1].startsWith('/') ? m[1] : `/${m[1]}`, kind: m[2] === '.zarray' ? 'array' : undefined });
+      }
+    }
+    for (const hint of options.hints ?? []) candidates.push({ path: joinPath('/', hint) });
+    await Promise.all(candidates.filter((c) => c.path !== '/').map((c) => addNode(c.path, c.kind)));
+    // No list: the arrays' dimension names (xarray's coordinates) name sibling arrays.
+    if (!consolidated && !listMetadataKeys) {
+      const siblings = new Set();
+      for (const node of [...nodes.values()]) {
+        for (const dim of node.description?.dimensionNames ?? []) {
+          if (typeof dim !== 'string' || !dim) continue;
+          const sibling = joinPath(node.path.replace(/\/[^/]*$/, '') || '/', dim);
+          if (!nodes.has(sibling) && siblings.size < MAX_PROBES) siblings.add(sibling);
+        }
+      }
+      await Promise.all([...siblings].map((sibling) => addNode(sibling, 'array')));
+    }
+  }
+
+  return {
+    name: where,
+    session,
+    consolidated,
+    /** The hierarchy is all there (consolidated metadata, or a store whose keys were listed). */
+    complete: root.kind === 'array' || consolidated || Boolean(listMetadataKeys),
+    rootKind: root.kind,
+    zarrFormat: root.meta.zarr_format,
+    nodes,
+    errors,
+    addNode: (path, kindHint) => addNode(joinPath('/', path), kindHint),
+  };
+}
+
+/** The sorted nodes of a hierarchy (openHierarchy), in list()'s form, and the errors met. */
+export function listing(hierarchy) {
+  const nodes = [];
+  const errors = [];
+  for (const node of [...hierarchy.nodes.values()].sort((a, b) => a.path.localeCompare(b.path))) {
+    if (node.error) errors.push(hierarchy.errors.get(node.path));
+    else if (node.kind === 'array') nodes.push(node.description);
+    else nodes.push({ kind: 'group', path: node.path, zarrFormat: node.zarrFormat, attributes: node.attributes ?? {} });
+  }
+  return {
+    store: hierarchy.name,
+    kind: hierarchy.rootKind,
+    zarrFormat: hierarchy.zarrFormat,
+    consolidated: hierarchy.consolidated,
+    complete: hierarchy.complete,
+    nodes,
+    errors,
+  };
+}
+
+/**
+ * Lists a Zarr store (v2 or v3; a group or an array): every group and array with its metadata.
+ * @param {string | {get: Function, getRange?: Function}} source URL, local directory (Node) or zarrita store
+ * @param {{name?: string, hints?: string[], listMetadataKeys?: () => (string[] | Promise<string[]>), signal?: AbortSignal}} [options]
+ */
+export async function list(source, options = {}) {
+  const { name, hints, listMetadataKeys, signal } = options ?? {};
+  return listing(await openHierarchy(source, { name, hints, listMetadataKeys, signal }));
+}
