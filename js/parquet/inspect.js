@@ -8,7 +8,7 @@ import { inflatePage, splitPage, pageValidity } from './float-page.js';
 import { knownCodec } from './pages.js';
 import { loadCodec } from './codecs.js';
 import { describeAlpPayload } from './alp-page.js';
-import { leafColumns, schemaOf } from './footer.js';
+import { leafColumns, describeFooter } from './footer.js';
 
 const PAGE_KIND = { DICTIONARY_PAGE: 'dictionary', DATA_PAGE: 'data v1', DATA_PAGE_V2: 'data v2', INDEX_PAGE: 'index' };
 
@@ -59,6 +59,7 @@ async function describePage(bytes, info, leaf, col, where) {
 export async function inspectFile(file, name, footer) {
   const { metadata, schema, size } = footer;
   const leaves = leafColumns(schema);
+  const described = describeFooter(footer, name); // what the footer says; the pages are added here
   // Every chunk in one readRanges: adjacent chunks share requests. A bad range is reported below.
   const wanted = [];
   for (const rg of metadata.row_groups) {
@@ -114,29 +115,9 @@ export async function inspectFile(file, name, footer) {
       // The chunk's encoding list, with the ids hyparquet has no name for taken from the pages.
       const pageEncodings = new Set(pages.map((p) => p.encoding).filter(Boolean));
       const encodings = (meta.encodings ?? []).map((e) => e ?? (pageEncodings.has('ALP') ? 'ALP' : 'UNKNOWN'));
-      chunks.push({
-        column: leaf.path,
-        type: meta.type,
-        codec: meta.codec,
-        encodings,
-        numValues: Number(meta.num_values),
-        compressedBytes: Number(meta.total_compressed_size),
-        uncompressedBytes: Number(meta.total_uncompressed_size),
-        offset: range.start,
-        offsetIndex: chunk.offset_index_offset !== undefined,
-        columnIndex: chunk.column_index_offset !== undefined,
-        pages,
-      });
+      chunks.push({ ...described.rowGroups[g].columns[c], encodings, offset: range.start, pages });
     }
     rowGroups.push({ index: g, numRows: Number(rg.num_rows), totalByteSize: Number(rg.total_byte_size), columns: chunks });
   }
-  return {
-    file: name,
-    size,
-    numRows: footer.numRows,
-    createdBy: metadata.created_by,
-    version: metadata.version,
-    schema: schemaOf(leaves),
-    rowGroups,
-  };
+  return { ...described, rowGroups };
 }
