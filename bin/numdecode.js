@@ -270,7 +270,8 @@ try {
   await main(process.argv.slice(2));
 } catch (err) {
   if (err instanceof UsageError || err?.usage === true /* BPCells CLI usage errors */) {
-    process.stderr.write(`numdecode: ${oneLine(err.message)}\nUsage: ${GRAMMAR}\n(numdecode --help: the commands and the shared options)\n`);
+    const usageText = err.commandUsage ?? `Usage: ${GRAMMAR}\n(numdecode --help: the commands and the shared options)\n`;
+    process.stderr.write(`numdecode: ${oneLine(err.message)}\n${usageText}`);
     process.exitCode = 2;
   } else if (err?.code === 'EPIPE') {
     // Reader went away (e.g. `| head`): not an error of ours.

@@ -2,10 +2,10 @@
 //   numdecode decode FILE --format alp --dtype f32|f64 [-o OUT]
 //   numdecode inspect FILE --format alp --dtype f32|f64
 //   numdecode encode-alp IN.bin --dtype f32|f64 -o OUT.alp [--layout draft|merged] [--log-vector-size N]
-import { parseArgs } from 'node:util';
 import { init, alp } from '../index.js';
 import { readInput } from './input.js';
 import { writeOutput } from './output.js';
+import { CliUsageError, parseCommand } from './vocabulary.js';
 
 export const name = 'alp';
 export const summary = 'ALP pages (Parquet ALP encoding proposal) of f32 or f64 values';
@@ -44,42 +44,27 @@ export const usage =
   '  IN.bin holds raw little-endian f32 or f64 values; OUT.alp gets one ALP page\n' +
   '  (default layout draft, the spec draft with a version byte; default log vector size 10).\n';
 
-function usageError(message) {
-  process.stderr.write(`numdecode: ${message}\n${usage}`);
-  process.exitCode = 2;
-}
+const usageError = (message) => new CliUsageError(message, usage);
 
 export async function run(argv) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        dtype: { type: 'string' },
-        output: { type: 'string', short: 'o' },
-        layout: { type: 'string' },
-        'log-vector-size': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    return usageError(err.message);
-  }
+  const parsed = parseCommand(argv, {
+    shared: ['output', 'help'],
+    own: { dtype: { type: 'string' }, layout: { type: 'string' }, 'log-vector-size': { type: 'string' } },
+    usage,
+  });
   const { values, positionals } = parsed;
   if (values.help) return void process.stdout.write(usage);
-  if (positionals.length !== 1) return usageError(`encode-alp needs exactly one input file, got ${positionals.length}`);
-  if (values.dtype !== 'f32' && values.dtype !== 'f64') return usageError('encode-alp needs --dtype f32 or --dtype f64');
-  if (values.output === undefined) return usageError('encode-alp needs -o OUT.alp');
+  if (positionals.length !== 1) throw usageError(`encode-alp needs exactly one input file, got ${positionals.length}`);
+  if (values.dtype !== 'f32' && values.dtype !== 'f64') throw usageError('encode-alp needs --dtype f32 or --dtype f64');
+  if (values.output === undefined) throw usageError('encode-alp needs -o OUT.alp');
   const encodeOptions = {};
   if (values.layout !== undefined) {
-    if (values.layout !== 'draft' && values.layout !== 'merged') return usageError('--layout must be draft or merged');
+    if (values.layout !== 'draft' && values.layout !== 'merged') throw usageError('--layout must be draft or merged');
     encodeOptions.layout = values.layout;
   }
   if (values['log-vector-size'] !== undefined) {
     const lvs = Number(values['log-vector-size']);
-    if (!Number.isInteger(lvs) || lvs < 3 || lvs > 15) return usageError('--log-vector-size must be an integer in [3, 15]');
+    if (!Number.isInteger(lvs) || lvs < 3 || lvs > 15) throw usageError('--log-vector-size must be an integer in [3, 15]');
     encodeOptions.logVectorSize = lvs;
   }
 

@@ -1,6 +1,5 @@
 // numdecode encode: numbers to a standalone Pco file, from raw little-endian bytes, a CSV of one
 // value per line, or a NumPy .npy file.
-import { parseArgs } from 'node:util';
 import { deprecated } from '../deprecate.js';
 import { DTYPES, typedArrayFor } from '../dtypes.js';
 import { encode, inspect } from '../pco.js';
@@ -9,6 +8,7 @@ import { readInput } from './input.js';
 import { parseNumberLines } from './number-lines.js';
 import { isNpy, readNpy } from './npy.js';
 import { writeOutput } from './output.js';
+import { CliUsageError, parseCommand } from './vocabulary.js';
 
 export const usage =
   'Usage: numdecode encode INPUT [--format bin|csv|npy] [--dtype D] [--level N] [--mode M] [--delta D]\n' +
@@ -24,10 +24,7 @@ export const usage =
   '  --delta auto (default) | none | consecutive:ORDER | lookback | conv1:ORDER\n' +
   '  --chunk-size N: Pco chunks of at most N values (default 262144)\n';
 
-function usageError(message) {
-  process.stderr.write(`numdecode: ${message}\n${usage}`);
-  process.exitCode = 2;
-}
+const usageError = (message) => new CliUsageError(message, usage);
 
 class OptionError extends Error {}
 
@@ -90,28 +87,12 @@ const describeChoice = (c) => {
 };
 
 export async function run(argv) {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        format: { type: 'string' },
-        to: { type: 'string' },
-        dtype: { type: 'string' },
-        input: { type: 'string' },
-        level: { type: 'string' },
-        mode: { type: 'string' },
-        delta: { type: 'string' },
-        'chunk-size': { type: 'string' },
-        output: { type: 'string', short: 'o' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (err) {
-    return usageError(err.message);
-  }
+  const parsed = parseCommand(argv, {
+    shared: ['format', 'to', 'output', 'help'],
+    own: { dtype: { type: 'string' }, level: { type: 'string' }, mode: { type: 'string' }, delta: { type: 'string' }, 'chunk-size': { type: 'string' } },
+    aliases: { input: { type: 'string' } },
+    usage,
+  });
   const { values: o, positionals } = parsed;
   if (o.help) return void process.stdout.write(usage);
   // --format forces the input format (docs/vocabulary.md); it once named the output (pco), and
@@ -125,10 +106,10 @@ export async function run(argv) {
     deprecated('encode --input', '--format');
     o.format ??= o.input;
   }
-  if ((o.to ?? 'pco') !== 'pco') return usageError(`encode writes Pco only (--to pco); ALP pages: numdecode encode-alp`);
-  if (positionals.length !== 1) return usageError(`encode needs exactly one input (a file, or - for standard input), got ${positionals.length}`);
-  if (o.output === undefined) return usageError('encode needs -o OUT.pco (or -o - for standard output)');
-  if (o.dtype !== undefined && !DTYPES.includes(o.dtype)) return usageError(`--dtype must be one of ${DTYPES.join(', ')}, got ${JSON.stringify(o.dtype)}`);
+  if ((o.to ?? 'pco') !== 'pco') throw usageError(`encode writes Pco only (--to pco); ALP pages: numdecode encode-alp`);
+  if (positionals.length !== 1) throw usageError(`encode needs exactly one input (a file, or - for standard input), got ${positionals.length}`);
+  if (o.output === undefined) throw usageError('encode needs -o OUT.pco (or -o - for standard output)');
+  if (o.dtype !== undefined && !DTYPES.includes(o.dtype)) throw usageError(`--dtype must be one of ${DTYPES.join(', ')}, got ${JSON.stringify(o.dtype)}`);
   const file = positionals[0];
   const source = file === '-' ? 'standard input' : file;
   let options, input;
@@ -141,7 +122,7 @@ export async function run(argv) {
     if (o.delta !== undefined) options.delta = deltaOption(o.delta);
     if (o['chunk-size'] !== undefined) options.chunkSize = integerOption('chunk-size', o['chunk-size']);
   } catch (err) {
-    if (err instanceof OptionError) return usageError(err.message);
+    if (err instanceof OptionError) throw usageError(err.message);
     throw err;
   }
   let encoded;
@@ -149,7 +130,7 @@ export async function run(argv) {
     encoded = await encode(input.values, options);
   } catch (err) {
     // Options the encoder refused (a mode for the wrong dtype, a level out of range) are usage errors.
-    if (err instanceof TypeError || err instanceof RangeError) return usageError(err.message);
+    if (err instanceof TypeError || err instanceof RangeError) throw usageError(err.message);
     throw err;
   }
   await ensureFormat('pco'); // inspect() reads the file with the decoder

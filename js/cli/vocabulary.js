@@ -5,11 +5,15 @@ import { parseArgs } from 'node:util';
 import { deprecated } from '../deprecate.js';
 import { parseSlice } from '../zarr-explore/slice.js';
 
-/** An error in how the command was called (exit code 2, followed by the usage). */
+/**
+ * An error in how the command was called (exit code 2, followed by the usage: the command's own
+ * `commandUsage` text when given, else the shared grammar).
+ */
 export class CliUsageError extends Error {
-  constructor(message) {
+  constructor(message, commandUsage) {
     super(message);
     this.usage = true;
+    if (commandUsage !== undefined) this.commandUsage = commandUsage;
   }
 }
 
@@ -40,15 +44,16 @@ export function sharedHelp(names = Object.keys(SHARED_OPTIONS)) {
 
 /**
  * argv parsed with the shared options `shared` plus the command's `own` specs (and its deprecated
- * `aliases`, specs too): {values, positionals}; a parse failure is a CliUsageError.
+ * `aliases`, specs too): {values, positionals}; a parse failure is a CliUsageError (followed by
+ * `usage`, the command's own help, when given).
  */
-export function parseCommand(argv, { shared, own = {}, aliases = {} }) {
+export function parseCommand(argv, { shared, own = {}, aliases = {}, usage }) {
   const options = { ...own, ...aliases };
   for (const name of shared) options[name] = SHARED_OPTIONS[name].spec;
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {
-    throw new CliUsageError(err.message);
+    throw new CliUsageError(err.message, usage);
   }
 }
 
