@@ -10,7 +10,24 @@ const nodeZlib = () => globalThis.process?.getBuiltinModule?.('node:zlib') ?? nu
 const LOADERS = {
   async SNAPPY() {
     const { snappyUncompressor } = await import('hysnappy');
-    return snappyUncompressor();
+    // hysnappy's uncompressor returns a fresh copy of every page (a whole read's worth of garbage,
+    // collected late: ~16 MB over the read's bound in bench/memory-reads.mjs). It instantiates its
+    // module synchronously inside snappyUncompressor(); caught there, pages decompress in place.
+    let exports = null;
+    const { Instance } = WebAssembly;
+    let copying;
+    try {
+      WebAssembly.Instance = function CapturedInstance(module, imports) {
+        const instance = new Instance(module, imports);
+        exports = instance.exports;
+        return instance;
+      };
+      copying = snappyUncompressor();
+    } finally {
+      WebAssembly.Instance = Instance;
+    }
+    const ok = exports && exports.memory instanceof WebAssembly.Memory && typeof exports.uncompress === 'function';
+    return ok ? snappyInPlace(exports) : copying;
   },
   async ZSTD() {
     const { ZSTDDecoder } = await import('zstddec');
@@ -78,6 +95,35 @@ function zstdInPlace(zstd) {
     if (zstd.ZSTD_isError(got)) throw new Error(`the frame is damaged (zstd error ${-got >>> 0})`);
     if (got >>> 0 !== size) throw new Error(`the frame gave ${got >>> 0} bytes, not ${size}`);
     return new Uint8Array(zstd.memory.buffer, output.ptr, size);
+  };
+}
+
+// hysnappy's uncompress into its own wasm memory, where its uncompressor puts it (input at 68000,
+// past the module's data and stack, the output after it), returned as a view valid until the next
+// call (callers copy what they keep), as zstdInPlace. The block's stated length (a varint at its
+// start) is checked first: the module writes that many bytes whatever room it was given.
+const SNAPPY_AT = 68000;
+function snappyInPlace({ memory, uncompress }) {
+  return (bytes, size) => {
+    let stated = 0;
+    let shift = 0;
+    for (let i = 0; ; i++) {
+      if (i >= bytes.length || i > 4) throw new Error('invalid snappy length header');
+      stated += (bytes[i] & 0x7f) * 2 ** shift;
+      shift += 7;
+      if (bytes[i] < 0x80) break;
+    }
+    if (stated !== size) throw new Error(`the block holds ${stated} bytes, not ${size}`);
+    const out = SNAPPY_AT + bytes.length;
+    const need = out + size;
+    if (memory.buffer.byteLength < need) memory.grow(Math.ceil((need - memory.buffer.byteLength) / 65536));
+    new Uint8Array(memory.buffer).set(bytes, SNAPPY_AT);
+    const result = uncompress(SNAPPY_AT, bytes.length, out);
+    if (result === -1) throw new Error('invalid snappy length header');
+    if (result === -2) throw new Error('missing eof marker');
+    if (result === -3) throw new Error('premature end of input');
+    if (result) throw new Error(`failed to uncompress data ${result}`);
+    return new Uint8Array(memory.buffer, out, size);
   };
 }
 

@@ -7,7 +7,7 @@ import { encodingName, knownCodec, ALP_ENCODING_ID } from './pages.js';
 import { inflatePage, splitPage, pageValidity, decodePageInto, readDictionary } from './float-page.js';
 import { alpValueCount } from './alp-page.js';
 import { columnError } from './column-error.js';
-import { chunkPages } from './chunk-pages.js';
+import { chunkPages, chunkRange, usesOffsetIndex } from './chunk-pages.js';
 
 const awaitIf = (x) => (typeof x?.then === 'function' ? x : null);
 
@@ -115,6 +115,7 @@ export function chunkTasks(columns, groups) {
 /** Reads the tasks' chunks into outputs (column name -> outputFor()), counting nulls. */
 export async function readTasks(ctx, tasks, outputs) {
   const scratch = scratchSpace();
+  ctx.chunkBuffer?.reserve?.(largestChunk(ctx, tasks));
   let started = 0;
   for (let i = 0; i < tasks.length; i++) {
     // Chunks are fetched readAhead tasks ahead of the one decoding.
@@ -128,6 +129,22 @@ export async function readTasks(ctx, tasks, outputs) {
     task.fetched = null; // the chunk's bytes go once decoded
     await decodeChunk(fetched, task, outputs.get(task.column.name), scratch);
   }
+}
+
+// The largest whole chunk the tasks read (bad ranges are left to their reader to report).
+function largestChunk(ctx, tasks) {
+  let largest = 0;
+  for (const { column, group } of tasks) {
+    const chunk = ctx.metadata.row_groups[group.index]?.columns[column.leafIndex];
+    if (!chunk || usesOffsetIndex(chunk, group)) continue;
+    try {
+      const { start, end } = chunkRange(chunk, ctx.fileSize);
+      largest = Math.max(largest, end - start);
+    } catch {
+      // reported with its column and row group when the chunk is read
+    }
+  }
+  return largest;
 }
 
 async function fetchChunk(ctx, column, group) {
