@@ -23,8 +23,10 @@ const NO_CHUNK = 0xffffffff; // both halves of 2^64 - 1: the chunk is not stored
 
 /**
  * What receives the fetched chunks: chunk(item, bytes) for a stored chunk (it may return a promise:
- * the task waits for it), missing(item) for one that is not stored (fill value).
- * @typedef {{chunk: (item: ChunkItem, bytes: Uint8Array) => void | Promise<void>, missing: (item: ChunkItem) => void}} ChunkSink
+ * the task waits for it), missing(item) for one that is not stored (fill value). consumesAtOnce:
+ * chunk() is synchronous and keeps nothing of `bytes`, which may then be lent (a reused buffer).
+ * @typedef {{chunk: (item: ChunkItem, bytes: Uint8Array) => void | Promise<void>, missing: (item: ChunkItem) => void,
+ *   consumesAtOnce?: boolean}} ChunkSink
  */
 
 function fetchError(layout, key, message, cause, code = CODES.BAD_DATA) {
@@ -43,10 +45,28 @@ async function storeCall(layout, key, promise) {
 
 const item = (parts, key) => ({ coords: parts.map((p) => p.chunk), parts, key });
 
+// A store that can lend a chunk's bytes (LocalStore.readView: a reused buffer) to a sink that is
+// done with them when chunk() returns: read and consumed with no await between, so that no other
+// task reads into the buffer meanwhile.
+function lentChunk(store, layout, key, chunk, sink, signal) {
+  let bytes;
+  try {
+    signal?.throwIfAborted();
+    bytes = store.readView(key);
+  } catch (err) {
+    return storeCall(layout, key, Promise.reject(err));
+  }
+  if (bytes === undefined) sink.missing(item(chunk, key));
+  else sink.chunk(item(chunk, key), bytes);
+  return undefined;
+}
+
 function* chunkTasks(store, layout, parts, sink, signal) {
+  const lend = sink.consumesAtOnce === true && typeof store.readView === 'function';
   for (const chunk of chunkParts(parts)) {
     const key = layout.chunkKey(chunk.map((p) => p.chunk));
     yield async () => {
+      if (lend) return lentChunk(store, layout, key, chunk, sink, signal);
       const bytes = await storeCall(layout, key, store.get(key, { signal }));
       if (bytes === undefined || bytes === null) sink.missing(item(chunk, key));
       else await sink.chunk(item(chunk, key), bytes);

@@ -214,6 +214,7 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
     await ensureFormat('pco', init);
     const details = { dataset: layout.path };
     sink = {
+      consumesAtOnce: true, // decodeBox copies the bytes into wasm memory before it returns
       chunk(item, bytes) {
         if (signal?.aborted) return;
         const { base, counts } = placement(item.parts);
