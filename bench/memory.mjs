@@ -1,7 +1,9 @@
 // `npm run bench`, memory (issue 31): for each case, in a fresh Node process (a fresh module), the
 // module's wasm memory before one call, after it (wasm memory never shrinks, so that is its peak)
 // and after releaseMemory(), with the process' RSS and peak RSS. The target: growth for one decode
-// <= 1.2 x (input + output) + 4 MB, and a release back within 8 MB of a fresh load.
+// <= 1.2 x (input + output) + 4 MB, and a release back within 8 MB of a fresh load. Then the
+// whole reads of the containers (bench/memory-reads.mjs): peak RSS against output + 2 x the
+// largest compressed unit.
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -68,4 +70,7 @@ if (process.argv[2] === '--case') {
     const met = growth <= bound && r.released <= r.fresh + 8 * MB ? 'yes' : 'NO';
     console.log(`${r.name.padEnd(44)} ${mb(r.inBytes).padStart(6)} ${mb(r.outBytes).padStart(6)} ${mb(r.fresh).padStart(6)} ${mb(r.peak).padStart(6)} ${mb(growth).padStart(7)} ${mb(bound).padStart(6)} ${mb(r.released).padStart(8)} ${mb(r.rss).padStart(6)} ${mb(r.maxRss).padStart(7)}  ${met}`);
   }
+  // Whole reads of Parquet, Zarr and BPCells: peak RSS against output + 2 x the largest compressed unit.
+  const { wholeReads } = await import('./memory-reads.mjs');
+  await wholeReads();
 }
