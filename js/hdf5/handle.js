@@ -8,12 +8,18 @@
 // runs under a memory budget and, in Node, a time limit; a failure becomes an Hdf5Error naming the
 // file (`file`) and the object (`dataset`: "/mat/idxptr") with HDF5's own diagnosis as the message.
 import { Hdf5Error, NumdecodeError } from '../errors.js';
+import { ChunkIndex } from './chunk-index.js';
 import { LazyHdf5File } from './lazy-file.js';
 import { getRuntime } from './runtime.js';
 import { DEFAULT_TIME_LIMIT_MS, TimeLimitExceeded, withTimeLimit } from './time-limit.js';
 
 const MAX_PASSES = 64;
 const MAX_AHEAD_BLOCKS = 256;
+// HDF5 reads a global heap collection (where variable-length strings live) by its first 4 KiB
+// (H5HG_MINSIZE) and then the rest, 64 KiB in the files h5py and BPCells write: a string read
+// that misses exactly 4 KiB fetches the 64 KiB at once (one round trip instead of two).
+const HEAP_FIRST_READ = 4096;
+const HEAP_AHEAD = 64 * 1024 - HEAP_FIRST_READ;
 // Wasm memory one operation may add beyond what it declares it needs: HDF5's caches and buffers.
 // A damaged length field can otherwise make HDF5 allocate gigabytes before it checks the length
 // against the file (seen in the mutation test); past the budget, its malloc fails and the
@@ -50,6 +56,11 @@ export class Hdf5Handle {
     this.rt = rt;
     this.file = file;
     this.lazy = new LazyHdf5File(rt, file, size, options);
+    // Chunk B-tree nodes HDF5 reads, by the dataset (op.what) that read them: a prefetch planner.
+    const lazy = this.lazy;
+    this.index = new ChunkIndex({ peek: (s, e) => lazy.peek(s, e), has: (s, e) => lazy.has(s, e), maxBytes: lazy.cacheBytes / 4 }, size);
+    this.current = null;
+    this.lazy.onRead = (position, bytes) => this.index.saw(this.current, position, bytes);
     this.fileId = null;
     this.queue = [];
     this.pumping = false;
@@ -75,11 +86,15 @@ export class Hdf5Handle {
   /**
    * Runs fn(Module, fileId) until it completes without missing bytes. `what` names the object
    * for errors; fn's own NumdecodeErrors pass through, other failures become Hdf5Errors.
+   * Over async sources: `plan()` names byte ranges to fetch with the operation's misses (the
+   * chunks it will read, the B-tree nodes on the way: from this.index); `settle()`, asked after a
+   * pass that missed, may end the operation there (resolved with undefined: a warm-up that only
+   * wanted HDF5's metadata cached); `heapAhead`: see HEAP_AHEAD.
    */
-  run(what, fn, { readAhead = true, bytes = 0 } = {}) {
+  run(what, fn, { readAhead = true, bytes = 0, plan = null, settle = null, heapAhead = false } = {}) {
     if (this.closed) return Promise.reject(new Hdf5Error(`${this.name}: the HDF5 file was closed`, this._where(what)));
     return new Promise((resolve, reject) => {
-      this.queue.push({ what, fn, resolve, reject, passes: 0, readAhead, allowance: MEMORY_SLACK + 2 * bytes });
+      this.queue.push({ what, fn, resolve, reject, passes: 0, readAhead, plan, settle, heapAhead, allowance: MEMORY_SLACK + 2 * bytes });
       if (this.pumping) return;
       // A file read synchronously runs the operation now. Otherwise the first pass waits for the
       // next macrotask, so that the operations a reader issues together (after a few awaits of
@@ -179,10 +194,17 @@ export class Hdf5Handle {
             this.rt.stderr.length = 0;
             let result;
             let failure = null;
+            this.current = op.what;
             try {
               result = this._call(op.allowance, () => op.fn(this.rt.Module, this.fileId));
             } catch (err) {
               failure = err;
+            } finally {
+              this.current = null;
+            }
+            if (lazy.missed && op.settle?.()) {
+              op.resolve(undefined);
+              continue;
             }
             if (lazy.missed) {
               op.missing = lazy.missing;
@@ -207,17 +229,26 @@ export class Hdf5Handle {
         // crossing many chunks needs a logarithmic number of passes, not one per chunk.
         // A missed raw-data chunk (a large read) is likely followed by the next one: fetch as
         // much again after it.
+        // An operation with a plan (the chunks of a read, once HDF5 has shown their B-tree) needs
+        // no read-ahead: it fetches what HDF5 will read.
         const bs = lazy.blockSize;
+        const extra = [];
         const wants = retry
           .filter((op) => op.missing)
-          .map((op) => ({
-            blocks: op.missing,
-            ahead: op.readAhead ? Math.max(readAhead(op.passes), op.missedBytes >= 4096 ? Math.ceil(Math.min(op.missedBytes, 8192) / bs) : 0) : 0,
-          }));
+          .map((op) => {
+            const planned = op.plan?.() ?? [];
+            extra.push(...planned);
+            let ahead = 0;
+            if (op.readAhead && planned.length === 0) {
+              ahead = Math.max(readAhead(op.passes), op.missedBytes >= 4096 ? Math.ceil(Math.min(op.missedBytes, 8192) / bs) : 0);
+            }
+            if (op.heapAhead && op.missedBytes === HEAP_FIRST_READ) ahead = Math.max(ahead, Math.ceil(HEAP_AHEAD / bs));
+            return { blocks: op.missing, ahead };
+          });
         if (openMissing) wants.push({ blocks: openMissing, ahead: 0 });
         for (const op of retry) op.missing = null;
         try {
-          await lazy.fetchMissing(wants);
+          await lazy.fetchMissing(wants, extra);
         } catch (err) {
           const e = err instanceof NumdecodeError ? err : new Hdf5Error(`${this.name}: ${err?.message ?? err}`, { file: this.name, cause: err });
           for (const op of retry) op.reject(e);

@@ -15,6 +15,9 @@ const EIO = 29; // emscripten (WASI) errno numbering
 // Small blocks: HDF5 metadata reads are a few hundred bytes to a few kilobytes, scattered.
 const DEFAULT_BLOCK = 1024;
 const DEFAULT_CACHE = 64 * 1024 * 1024;
+// Runs of missing blocks at most this far apart are fetched as one range when a batch holds more
+// ranges than the origin answers at once (js/io's concurrency, 6): a round trip costs more.
+const MERGE_GAP = 64 * 1024;
 
 let nextId = 0;
 const DIR = '/numdecode-hdf5'; // where the file nodes live in h5wasm's file system
@@ -31,6 +34,8 @@ export class LazyHdf5File {
     this.blockSize = options.blockSize ?? DEFAULT_BLOCK;
     this.cacheBytes = options.cacheBytes ?? DEFAULT_CACHE;
     this.sync = typeof file.readSync === 'function';
+    this.concurrency = options.concurrency ?? 6; // requests in flight per origin (js/io's option)
+    this.onRead = null; // (position, bytes): every read HDF5 made from the cache (chunk-index.js)
     this.blocks = new Map(); // block number -> Uint8Array (insertion order = age)
     this.missing = new Set(); // block numbers missed by the current pass
     this.ioError = null; // a synchronous read that failed (reported instead of HDF5's message)
@@ -98,6 +103,7 @@ export class LazyHdf5File {
       dst.set(block.subarray(from, from + n), at);
       at += n;
     }
+    this.onRead?.(position, dst);
   }
 
   /** Starts one pass of an operation. */
@@ -113,46 +119,50 @@ export class LazyHdf5File {
   }
 
   /**
-   * Fetches missing blocks: `wants` is a list of {blocks: Set, ahead: number}; each run of
-   * missing blocks is extended by `ahead` blocks (read-ahead for operations that keep missing,
-   * such as a long read crossing many chunks) and runs closer than `gapBlocks` are merged.
+   * Fetches missing blocks in one batch of concurrent ranges: `wants` is a list of {blocks: Set,
+   * ahead: number} (each missing block extended by `ahead` blocks: read-ahead for operations that
+   * keep missing) and `extra` byte ranges [start, end) planned ahead (chunk B-tree nodes, chunks).
+   * Runs of uncached blocks closer than `gapBlocks` are merged; while there are more runs than
+   * requests the origin answers at once (`concurrency`), the closest are merged too (gaps up to
+   * MERGE_GAP bytes): one more request past the limit would cost a whole round trip.
    */
-  async fetchMissing(wants, gapBlocks = 1) {
-    const maxBlock = Math.ceil(this.size / this.blockSize) - 1;
-    const spans = [];
-    for (const { blocks, ahead } of wants) {
-      for (const b of blocks) spans.push([b, Math.min(maxBlock, b + ahead)]);
-    }
-    spans.sort((a, b) => a[0] - b[0]);
+  async fetchMissing(wants, extra = [], gapBlocks = 1) {
+    const bs = this.blockSize;
+    const maxBlock = Math.ceil(this.size / bs) - 1;
+    const want = new Set();
+    const add = (b0, b1) => {
+      for (let b = b0; b <= Math.min(maxBlock, b1); b++) if (!this.blocks.has(b)) want.add(b);
+    };
+    for (const { blocks, ahead } of wants) for (const b of blocks) add(b, b + ahead);
+    for (const [s, e] of extra) if (e > s) add(Math.floor(s / bs), Math.floor((Math.min(e, this.size) - 1) / bs));
+    const sorted = [...want].sort((a, b) => a - b);
     const runs = [];
-    for (const [s, e] of spans) {
+    for (const b of sorted) {
       const last = runs[runs.length - 1];
-      if (last && s - last[1] <= gapBlocks + 1) last[1] = Math.max(last[1], e);
-      else runs.push([s, e]);
+      if (last && b - last[1] <= gapBlocks + 1) last[1] = b;
+      else runs.push([b, b]);
     }
-    await this.fetchBlocks(runs);
+    const maxGap = Math.ceil(MERGE_GAP / bs);
+    while (runs.length > this.concurrency) {
+      let best = -1;
+      for (let i = 0; i + 1 < runs.length; i++) {
+        if (best < 0 || runs[i + 1][0] - runs[i][1] < runs[best + 1][0] - runs[best][1]) best = i;
+      }
+      if (runs[best + 1][0] - runs[best][1] - 1 > maxGap) break;
+      runs.splice(best, 2, [runs[best][0], runs[best + 1][1]]);
+    }
+    await this._fetchRuns(runs);
     this._evict();
   }
 
-  /** Fetches block runs [[first, last], ...] (inclusive) not yet cached. */
-  async fetchBlocks(runs) {
+  // Fetches block runs [[first, last], ...] (inclusive), one request each (cached blocks inside a
+  // run are fetched again: the same bytes).
+  async _fetchRuns(runs) {
+    if (runs.length === 0) return;
     const bs = this.blockSize;
-    const ranges = [];
-    for (const [b0, b1] of runs) {
-      let s = b0;
-      while (s <= b1) {
-        while (s <= b1 && this.blocks.has(s)) s++;
-        if (s > b1) break;
-        let e = s;
-        while (e + 1 <= b1 && !this.blocks.has(e + 1)) e++;
-        ranges.push([s, e]);
-        s = e + 1;
-      }
-    }
-    if (ranges.length === 0) return;
-    const byteRanges = ranges.map(([s, e]) => [s * bs, Math.min(this.size, (e + 1) * bs)]);
+    const byteRanges = runs.map(([s, e]) => [s * bs, Math.min(this.size, (e + 1) * bs)]);
     const parts = await this.file.readRanges(byteRanges);
-    ranges.forEach(([s, e], i) => {
+    runs.forEach(([s, e], i) => {
       const bytes = parts[i];
       if (bytes.length !== byteRanges[i][1] - byteRanges[i][0]) {
         throw new Hdf5Error(`${this.file.name}: got ${bytes.length} bytes for range [${byteRanges[i]}]`, { file: this.file.name });
@@ -161,11 +171,35 @@ export class LazyHdf5File {
     });
   }
 
+  /** Whether every block holding bytes [start, end) is cached. */
+  has(start, end) {
+    const bs = this.blockSize;
+    for (let b = Math.floor(start / bs); b <= Math.floor((end - 1) / bs); b++) if (!this.blocks.has(b)) return false;
+    return true;
+  }
+
+  /** Bytes [start, end) when every block holding them is cached (a copy), else null. */
+  peek(start, end) {
+    if (this.sync) return null;
+    const bs = this.blockSize;
+    if (start < 0 || end > this.size || end <= start) return null;
+    const out = new Uint8Array(end - start);
+    let at = 0;
+    for (let b = Math.floor(start / bs); at < out.length; b++) {
+      const block = this.blocks.get(b);
+      if (!block) return null;
+      const from = at === 0 ? start - b * bs : 0;
+      const n = Math.min(out.length - at, block.length - from);
+      out.set(block.subarray(from, from + n), at);
+      at += n;
+    }
+    return out;
+  }
+
   /** Fetches bytes [start, end) into the cache (whole blocks). */
   async prefetch(start, end) {
     if (this.sync || end <= start) return;
-    const bs = this.blockSize;
-    await this.fetchBlocks([[Math.floor(start / bs), Math.floor((Math.min(end, this.size) - 1) / bs)]]);
+    await this.fetchMissing([], [[start, end]]);
   }
 
   /** Puts bytes already read (starting at `start`, block-aligned) into the cache: whole blocks only. */

@@ -77,6 +77,7 @@ function malloc(M, bytes, where) {
 export class Hdf5Reader {
   constructor(handle) {
     this.handle = handle;
+    this.index = handle.index; // chunk B-trees seen (chunk-index.js): what reads plan to fetch
     this.size = handle.lazy.size;
     this._meta = new Map();
   }
@@ -187,8 +188,14 @@ export class Hdf5Reader {
     return info.filters.length > 0 ? MAX_EXPANSION * this.size + (1 << 20) : this.size;
   }
 
-  /** Elements [i0, i1) of a 1-D numeric dataset as little-endian bytes. */
-  readElements(path, info, i0, i1, runOptions) {
+  /**
+   * Elements [i0, i1) of a 1-D numeric dataset as little-endian bytes. Over async sources:
+   * `near: {path, chunks, from, to}` names elements [from, to) of another dataset (`chunks`: its
+   * chunk length) that a read will likely want next: the B-tree nodes leading to them are fetched
+   * with this read's own misses (never their data: it is a guess). `warm: true` reads only until
+   * HDF5 has found element i0's chunk (its B-tree nodes cached): resolves with undefined.
+   */
+  readElements(path, info, i0, i1, runOptions = {}) {
     const n = i1 - i0;
     const bytes = n * info.size;
     if (bytes > this._limit(info)) {
@@ -218,10 +225,28 @@ export class Hdf5Reader {
     return this._readRun(path, info, i0, i1, runOptions);
   }
 
+  // What a read over an async source fetches beside its misses: its chunks (or the B-tree nodes
+  // leading to them), and the nodes leading to a `near` guess.
+  _plan(path, info, i0, i1, { near, warm }) {
+    const chunk = info.chunks?.[0] ?? 0;
+    if (this.synchronous || (!(chunk > 0) && !near)) return null;
+    // A chunk's stored bytes: at most its values (unfiltered), or a little more (deflate's worst case).
+    const maxChunkBytes = 2 * chunk * info.size + 4096;
+    return () => {
+      const out = chunk > 0 ? this.index.plan(path, chunk, i0, i1, { nodesOnly: warm, maxChunkBytes }) : [];
+      if (near) out.push(...this.index.plan(near.path, near.chunks, near.from, near.to, { nodesOnly: true }));
+      return out;
+    };
+  }
+
   // Elements [i0, i1) (checked by readElements) in one HDF5 read.
-  _readRun(path, info, i0, i1, runOptions) {
+  _readRun(path, info, i0, i1, runOptions = {}) {
     const n = i1 - i0;
     const bytes = n * info.size;
+    const { near, warm, ...options } = runOptions;
+    const chunk = info.chunks?.[0] ?? 0;
+    const plan = this._plan(path, info, i0, i1, { near, warm });
+    const settle = warm && chunk > 0 ? () => this.index.locate(path, i0, chunk)?.chunk !== undefined : null;
     return this.handle.run(path, (M, fid) => {
       const ptr = malloc(M, bytes, this.where(path));
       try {
@@ -231,7 +256,7 @@ export class Hdf5Reader {
       } finally {
         M._free(ptr);
       }
-    }, { ...runOptions, bytes });
+    }, { ...options, bytes, plan, settle });
   }
 
   /** Every string of a 1-D string dataset. */
@@ -256,7 +281,7 @@ export class Hdf5Reader {
         if (filled && info.vlen) M.reclaim_vlen_memory(fid, path, '', BigInt(ptr));
         M._free(ptr);
       }
-    }, { bytes: bytes + this.size }); // the pointers, and the strings: at most the file's bytes
+    }, { bytes: bytes + this.size, heapAhead: true }); // the pointers, and the strings: at most the file's bytes
   }
 }
 
