@@ -214,3 +214,21 @@ export interface ZarrListing {
  * ERR_BAD_DATA (not a Zarr store, bad JSON at the root), ERR_NETWORK (the store could not be read; `status` when HTTP said why).
  */
 export function list(source: string | ZarrStoreLike, options?: ZarrListOptions): Promise<ZarrListing>;
+
+/** An array opened by openArray(): zarrita's Array (typed here by what read() uses of it). */
+export interface ZarrOpenedArray {
+  store: unknown;
+  path: string;
+  shape: number[];
+  chunks: number[];
+  /** zarrita's data type: "uint16" for a float16 array opened as its bits (no Float16Array). */
+  dtype: string;
+}
+
+/**
+ * Opens one array of a store for read(), with list()'s guards: a ZarrError (`array`, `file`) when it
+ * is not there (ERR_NOT_FOUND), is a group or its metadata is damaged (ERR_BAD_DATA), or uses a codec
+ * nothing here decodes (ERR_UNSUPPORTED). Where the engine has no Float16Array a float16 array
+ * opens as its bits, which read() returns as a Uint16Array. Needs zarrita.
+ */
+export function openArray(source: string | ZarrStoreLike, path: string, options?: { name?: string; signal?: AbortSignal }): Promise<ZarrOpenedArray>;

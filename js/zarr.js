@@ -5,6 +5,7 @@
 //   registerPcodec(zarr.registry);
 //   const arr = await zarr.open(new zarr.FetchStore(url), { kind: 'array' });
 //   const { nodes } = await list(url);   // the store's groups and arrays (metadata, codecs)
+//   const { data } = await read(await openArray(url, '/t2m'));   // numdecode's read, with list()'s guards
 //
 // Names it answers to: Zarr v3 metadata calls the codec "numcodecs.pcodec" (numcodecs.zarr3.PCodec)
 // and some newer writers "pcodec"; Zarr v2 metadata has compressor {"id": "pcodec", ...}, which
@@ -29,6 +30,16 @@ export { LocalStore } from './zarr/local-store.js';
 /** Errors about a Zarr store: `file` the store or a key in it, `array` the array's path. */
 export { ZarrError } from './errors.js';
 
+// zarrita is an optional peer dependency, loaded with the list module on first use.
+async function listModule(what) {
+  try {
+    return await import('./zarr/list.js');
+  } catch (err) {
+    if (err?.code === 'ERR_MODULE_NOT_FOUND') throw new Error(`numdecode/zarr ${what} needs the zarrita package: npm install zarrita`, { cause: err });
+    throw err;
+  }
+}
+
 /**
  * Lists a Zarr store (v2 or v3, a group or an array): every group and array with its attributes,
  * and for arrays shape, chunks, shards, data type, fill value, order and codecs, with who decodes
@@ -37,15 +48,19 @@ export { ZarrError } from './errors.js';
  * @param {{name?: string, hints?: string[], listMetadataKeys?: () => (string[] | Promise<string[]>), signal?: AbortSignal}} [options]
  */
 export async function list(source, options) {
-  let listStore;
-  try {
-    ({ list: listStore } = await import('./zarr/list.js'));
-  } catch (err) {
-    // zarrita is an optional peer dependency; the list module itself is part of this package.
-    if (err?.code === 'ERR_MODULE_NOT_FOUND') throw new Error('numdecode/zarr list() needs the zarrita package: npm install zarrita', { cause: err });
-    throw err;
-  }
-  return listStore(source, options);
+  return (await listModule('list()')).list(source, options);
+}
+
+/**
+ * Opens one array of a store with zarrita, for read(), with list()'s guards (a ZarrError when the
+ * array is not there, is a group, or uses a codec nothing here decodes). Where the engine has no
+ * Float16Array a float16 array opens as its bits (uint16), which read() reads.
+ * @param {string | {get: Function, getRange?: Function}} source a URL, a local directory (Node) or a zarrita store
+ * @param {string} path the array's path in the store ("/t2m")
+ * @param {{name?: string, signal?: AbortSignal}} [options]
+ */
+export async function openArray(source, path, options) {
+  return (await listModule('openArray()')).openArray(source, path, options);
 }
 
 /**

@@ -13,8 +13,8 @@ import { CODES, NumdecodeError, ZarrError } from '../errors.js';
 import * as pco from '../pco.js';
 import { ensureFormat } from '../wasm/load.js';
 import { read, registerPcodec } from '../zarr.js';
-import { assertReadable, assertZarritaReadable } from '../zarr/describe.js';
-import { joinPath, openHierarchy } from '../zarr/list.js';
+import { assertZarritaReadable } from '../zarr/describe.js';
+import { checkArrayNode, joinPath, openHierarchy } from '../zarr/list.js';
 import { countingStore } from './counting-store.js';
 import { float16AsBits, float16BitsStore, registerFloat16Bits } from '../zarr/float16-bits.js';
 import { parseSlice, sliceShape, toCOrder, toSelection } from './slice.js';
@@ -73,11 +73,8 @@ export async function openZarr(source, options = {}) {
   async function openArray(path) {
     const p = joinPath('/', path);
     if (arrays.has(p)) return arrays.get(p);
-    const node = await addNode(p, 'array');
-    if (!node) throw new ZarrError(`zarr: ${where} has no array ${p}`, { code: CODES.BAD_DATA, array: p, dataset: p, file: where });
-    if (node.error) throw new ZarrError(`zarr: array ${p} in ${where}: ${node.error}`, { code: CODES.BAD_DATA, array: p, dataset: p, file: where });
-    if (node.kind !== 'array') throw new ZarrError(`zarr: ${p} in ${where} is a ${node.kind}, not an array`, { code: CODES.BAD_DATA, array: p, dataset: p, file: where });
-    assertReadable(node.description, where);
+    checkArrayNode(await addNode(p, 'array'), p, where);
+    const node = nodes.get(p);
     let array;
     try {
       array = await session.open(p, 'array');

@@ -9,7 +9,8 @@
 //   for (const n of nodes) if (n.kind === 'array') console.log(n.path, n.dtype, n.shape, n.chunks);
 import * as zarr from 'zarrita';
 import { CODES, ZarrError } from '../errors.js';
-import { describeArray } from './describe.js';
+import { assertReadable, describeArray } from './describe.js';
+import { float16AsBits, float16BitsStore } from './float16-store.js';
 import { openStore } from './open-store.js';
 
 const MAX_PROBES = 64; // arrays probed by dimension name when the store cannot be listed
@@ -63,21 +64,17 @@ function asJson(bytes, key, where) {
 }
 
 /**
- * Opens a store and reads its hierarchy (the nodes the store names or the probes find).
+ * Opens a store (openStore) and reads its root's metadata: what list() and openArray() start from.
  * @param {string | {get: Function, getRange?: Function}} source
- * @param {{name?: string, hints?: string[], listMetadataKeys?: () => (string[] | Promise<string[]>),
- *   signal?: AbortSignal, wrap?: (store: object) => object, transform?: (store: object) => object}} [options]
+ * @param {{name?: string, signal?: AbortSignal, wrap?: (store: object) => object, transform?: (store: object) => object}} [options]
  *   wrap: a wrapper around the store as resolved (the explorer's counting store); transform: see openStore
+ * @returns {Promise<{where: string, localRoot: string | null, session: object, root: object,
+ *   rawMetadata: (path: string) => Promise<{meta: object, attributes: object, kind?: string} | null>}>}
  */
-export async function openHierarchy(source, options = {}) {
+export async function openSession(source, options = {}) {
   const where = options.name ?? (typeof source === 'string' ? source : 'the store');
   const { store: resolved, localRoot } = await resolveStore(source, where);
   const base = options.wrap ? options.wrap(resolved) : resolved;
-  let listMetadataKeys = options.listMetadataKeys;
-  if (!listMetadataKeys && localRoot !== null) {
-    const { metadataKeys } = await import('./local-keys.js');
-    listMetadataKeys = () => metadataKeys(localRoot);
-  }
   let session;
   try {
     session = await openStore(base, { signal: options.signal, transform: options.transform });
@@ -86,7 +83,7 @@ export async function openHierarchy(source, options = {}) {
     const { text, status } = causeChain(err);
     throw new ZarrError(`zarr: cannot read ${where}: ${text}`, { code: status === 404 || status === 410 ? CODES.NOT_FOUND : CODES.NETWORK, file: where, status, cause: err });
   }
-  const { consolidated, version } = session;
+  const { version } = session;
   const raw = session.raw; // the metadata as written, through the consolidated layer
   const rawJson = async (key) => asJson(await raw.get(key, { signal: options.signal }), key, where);
 
@@ -116,6 +113,25 @@ export async function openHierarchy(source, options = {}) {
     throw new ZarrError(`zarr: ${where} is not a Zarr group or array (no readable zarr.json, .zgroup or .zarray${root ? `; node_type ${JSON.stringify(root.kind)}` : ''})`, {
       code: root || localRoot !== null ? CODES.BAD_DATA : CODES.NOT_FOUND, file: where,
     });
+  }
+
+  return { where, localRoot, session, root, rawMetadata };
+}
+
+/**
+ * Opens a store and reads its hierarchy (the nodes the store names or the probes find).
+ * @param {string | {get: Function, getRange?: Function}} source
+ * @param {{name?: string, hints?: string[], listMetadataKeys?: () => (string[] | Promise<string[]>),
+ *   signal?: AbortSignal, wrap?: (store: object) => object, transform?: (store: object) => object}} [options]
+ */
+export async function openHierarchy(source, options = {}) {
+  const { where, localRoot, session, root, rawMetadata } = await openSession(source, options);
+  const { consolidated } = session;
+  const raw = session.raw;
+  let listMetadataKeys = options.listMetadataKeys;
+  if (!listMetadataKeys && localRoot !== null) {
+    const { metadataKeys } = await import('./local-keys.js');
+    listMetadataKeys = () => metadataKeys(localRoot);
   }
 
   const nodes = new Map(); // path -> {path, kind, zarrFormat, description?, attributes?, error?}
@@ -217,4 +233,50 @@ export function listing(hierarchy) {
 export async function list(source, options = {}) {
   const { name, hints, listMetadataKeys, signal } = options ?? {};
   return listing(await openHierarchy(source, { name, hints, listMetadataKeys, signal }));
+}
+
+/**
+ * The CLI's guards before an array is opened: it is there, it is an array, its metadata reads and
+ * its codecs are decoded here. Throws a ZarrError naming the array and the store.
+ * @param {object | null} node the hierarchy's node ({path, kind, description?, error?}) or null
+ * @param {string} p the array's path @param {string} where the store's name
+ */
+export function checkArrayNode(node, p, where) {
+  const at = { array: p, dataset: p, file: where };
+  if (!node) throw new ZarrError(`zarr: ${where} has no array ${p}`, { code: CODES.NOT_FOUND, ...at });
+  if (node.error) throw new ZarrError(`zarr: array ${p} in ${where}: ${node.error}`, { code: CODES.BAD_DATA, ...at });
+  if (node.kind !== 'array') throw new ZarrError(`zarr: ${p} in ${where} is a ${node.kind}, not an array`, { code: CODES.BAD_DATA, ...at });
+  assertReadable(node.description, where);
+}
+
+/**
+ * Opens one array of a store for read(), with the CLI's guards (checkArrayNode) and what zarrita
+ * alone cannot open: where the engine has no Float16Array, a float16 array opens as uint16 (its
+ * bits; read() decodes the f16 chunks as such). Shards indexed at the start open too: read() reads
+ * them (zarrita's get would not).
+ * @param {string | {get: Function, getRange?: Function}} source URL, local directory (Node) or zarrita store
+ * @param {string} path the array's path ("/t2m"; "/" for a store that is one array)
+ * @param {{name?: string, signal?: AbortSignal}} [options]
+ * @returns {Promise<import('zarrita').Array<any, any>>}
+ */
+export async function openArray(source, path, options = {}) {
+  if (typeof path !== 'string') throw new TypeError('zarr openArray: pass the array\'s path in the store ("/t2m")');
+  const { name, signal } = options ?? {};
+  const { where, session, root, rawMetadata } = await openSession(source, { name, signal, transform: float16AsBits() ? float16BitsStore : undefined });
+  const p = joinPath('/', path);
+  let node = null;
+  try {
+    const found = p === '/' ? root : await rawMetadata(p);
+    if (found) node = { path: p, kind: found.kind, description: found.kind === 'array' ? describeArray(p, found.meta, found.attributes, zarr.registry) : undefined };
+  } catch (err) {
+    if (signal?.aborted || !(err instanceof ZarrError)) throw err;
+    node = { path: p, kind: 'array', error: err.message };
+  }
+  checkArrayNode(node, p, where);
+  try {
+    return await session.open(p, 'array');
+  } catch (err) {
+    const { text } = causeChain(err);
+    throw new ZarrError(`zarr: array ${p} in ${where}: ${text}`, { code: CODES.BAD_DATA, array: p, dataset: p, file: where, cause: err });
+  }
 }

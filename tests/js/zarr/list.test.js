@@ -2,15 +2,18 @@
 // v3, consolidated or not, sharded with the index at the end and at the start, every dtype incl.
 // float16), compared with the stores' own metadata files read from disk here (and with the
 // corpus manifest, written by the corpus' maker); the same listing from a directory, a zarrita
-// store and over HTTP; and the errors a user meets (ZarrError, with code and fields).
+// store and over HTTP; and the errors a user meets (ZarrError, with code and fields). openArray():
+// the arrays zarrita alone cannot open or read (float16 on Node 20, shards indexed at the start) read
+// with numdecode's read() as the corpus expects, behind the same guards.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import FileSystemStore from '@zarrita/storage/fs';
 import { NumdecodeError, ZarrError as BaseZarrError } from '../../../js/errors.js';
-import { LocalStore, ZarrError, list } from '../../../js/zarr.js';
-import { corpusRoot, readJson } from '../helpers/corpus.js';
+import { init } from '../../../js/index.js';
+import { LocalStore, ZarrError, list, openArray, read } from '../../../js/zarr.js';
+import { corpusRoot, readBytes, readJson } from '../helpers/corpus.js';
 import { serveRange, startServer } from '../helpers/io-test-server.js';
 
 const zarrDir = path.join(corpusRoot, 'zarr-pcodec');
@@ -88,6 +91,20 @@ function v2Node(at, dir, names) {
     codecs: [{ name: id, configuration, role: 'compressor', depth: 0 }],
     dimensionNames: attributes._ARRAY_DIMENSIONS ?? null,
   };
+}
+
+// A one-array store whose codec chain ends in numcodecs.fpzip, which nothing here decodes.
+function fpzipStore() {
+  const dir = path.join(tmp, 'fpzip.zarr');
+  if (existsSync(dir)) return dir;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'zarr.json'), JSON.stringify({
+    zarr_format: 3, node_type: 'array', shape: [10], data_type: 'float32',
+    chunk_grid: { name: 'regular', configuration: { chunk_shape: [10] } },
+    chunk_key_encoding: { name: 'default', configuration: { separator: '/' } },
+    fill_value: 0, codecs: [{ name: 'bytes', configuration: { endian: 'little' } }, { name: 'numcodecs.fpzip', configuration: {} }],
+  }));
+  return dir;
 }
 
 // list()'s node without the decoder verdicts (checked on their own).
@@ -244,18 +261,54 @@ describe('errors', () => {
   });
 
   test('a codec nothing here decodes is named, as the CLI names it', async () => {
-    const dir = path.join(tmp, 'fpzip.zarr');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(path.join(dir, 'zarr.json'), JSON.stringify({
-      zarr_format: 3, node_type: 'array', shape: [10], data_type: 'float32',
-      chunk_grid: { name: 'regular', configuration: { chunk_shape: [10] } },
-      chunk_key_encoding: { name: 'default', configuration: { separator: '/' } },
-      fill_value: 0, codecs: [{ name: 'bytes', configuration: { endian: 'little' } }, { name: 'numcodecs.fpzip', configuration: {} }],
-    }));
+    const dir = fpzipStore();
     const got = await list(dir);
     expect(got.kind).toBe('array');
     expect(got.nodes).toHaveLength(1);
     expect(got.nodes[0]).toMatchObject({ path: '/', kind: 'array', undecodableCodecs: ['numcodecs.fpzip'] });
     expect(got.nodes[0].codecs.map((c) => [c.name, c.decoder])).toEqual([['bytes', 'zarrita'], ['numcodecs.fpzip', null]]);
+  });
+});
+
+describe('openArray(): an array for read(), with the same guards', () => {
+  beforeAll(() => init());
+  const expected = (store, array) => readBytes(zarrDir, manifest.find((m) => m.store === store && m.array === array).bin);
+  const bytes = (data) => new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+
+  test('float16 opens where zarrita alone cannot (no Float16Array: as its bits) and reads the expected values', async () => {
+    const arr = await openArray(path.join(storesDir, 'dtypes_v3.zarr'), 'float16');
+    const { data, shape } = await read(arr);
+    expect(shape).toEqual([5000]);
+    // The same 16 bits per value either way: a Float16Array where the engine has one, else a Uint16Array of the bits.
+    expect(data.constructor.name).toBe(typeof globalThis.Float16Array === 'function' ? 'Float16Array' : 'Uint16Array');
+    expect(Buffer.from(bytes(data)).equals(Buffer.from(expected('dtypes_v3.zarr', 'float16')))).toBe(true);
+  });
+
+  test('a shard index at the start, from a directory and over HTTP, reads the expected values', async () => {
+    const want = new Uint32Array(expected('sharded_v3.zarr', 'labels_index_start').slice().buffer);
+    const local = await read(await openArray(path.join(storesDir, 'sharded_v3.zarr'), '/labels_index_start'));
+    expect(local.shape).toEqual([600, 700]);
+    expect(Buffer.from(bytes(local.data)).equals(Buffer.from(bytes(want)))).toBe(true);
+    server.handler = (req, res) => {
+      const file = path.join(storesDir, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+      if (!existsSync(file) || !statSync(file).isFile()) {
+        res.writeHead(404);
+        return res.end();
+      }
+      return serveRange(req, res, readFileSync(file));
+    };
+    const remote = await openArray(`${server.base}/sharded_v3.zarr`, 'labels_index_start');
+    const box = await read(remote, { selection: [{ start: 250, stop: 262 }, { start: 500, stop: 520 }] });
+    expect(box.shape).toEqual([12, 20]);
+    for (let r = 0; r < 12; r++) expect(Array.from(box.data.subarray(r * 20, r * 20 + 20))).toEqual(Array.from(want.subarray((250 + r) * 700 + 500, (250 + r) * 700 + 520)));
+  });
+
+  test('not there, a group, an undecodable codec: ZarrError naming the array and the store', async () => {
+    const store = path.join(storesDir, 'sharded_v3.zarr');
+    await expect(openArray(store, 'no_such')).rejects.toMatchObject({ name: 'ZarrError', code: 'ERR_NOT_FOUND', array: '/no_such', file: store });
+    await expect(openArray(store, '/')).rejects.toMatchObject({ name: 'ZarrError', code: 'ERR_BAD_DATA', array: '/', message: expect.stringMatching(/is a group, not an array/) });
+    await expect(openArray(path.join(storesDir, 'no_such.zarr'), 'a')).rejects.toMatchObject({ name: 'ZarrError', code: 'ERR_NOT_FOUND' });
+    await expect(openArray(fpzipStore(), '/')).rejects.toMatchObject({ name: 'ZarrError', code: 'ERR_UNSUPPORTED', array: '/', message: expect.stringMatching(/numcodecs\.fpzip, which neither numdecode nor zarrita decodes/) });
+    await expect(openArray(store)).rejects.toThrow(TypeError);
   });
 });

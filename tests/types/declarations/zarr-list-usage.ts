@@ -1,8 +1,9 @@
 // Compiled (not run) by tests/js/packaging/declarations.test.js: list() of js/zarr.d.ts through
 // the package entry "numdecode/zarr". A node narrows on `kind` (an array's shape, chunks and codecs
-// only after kind === 'array'), a codec's decoder on its literal, errors on ZarrError: no casts.
-import { list, LocalStore, ZarrError } from 'numdecode/zarr';
-import type { Dtype, ZarrArrayNode, ZarrListing, ZarrNode } from 'numdecode/zarr';
+// only after kind === 'array'), a codec's decoder on its literal, errors on ZarrError: no casts;
+// openArray() gives read() an array of the listing.
+import { list, LocalStore, openArray, read, ZarrError } from 'numdecode/zarr';
+import type { Dtype, ZarrArrayNode, ZarrListing, ZarrNode, ZarrOpenedArray } from 'numdecode/zarr';
 
 export async function listing(url: string, dir: string, signal: AbortSignal) {
   const remote: ZarrListing = await list(url, { hints: ['t2m'], signal, name: 'era5' });
@@ -52,4 +53,14 @@ export async function guarded(url: string) {
     if (err instanceof ZarrError && err.code === 'ERR_NOT_FOUND') return null;
     throw err;
   }
+}
+
+// An array of the listing opened for numdecode's read (float16 and start-index shards included).
+export async function readListed(url: string, signal: AbortSignal) {
+  const { nodes } = await list(url);
+  const first = nodes.find((n): n is ZarrArrayNode => n.kind === 'array' && n.undecodableCodecs.length === 0);
+  if (!first) return null;
+  const arr: ZarrOpenedArray = await openArray(url, first.path, { signal });
+  const { data, shape, stride } = await read(arr, { selection: [0], signal });
+  return { data, shape, stride, dtype: first.dtype };
 }
