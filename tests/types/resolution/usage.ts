@@ -2,7 +2,7 @@
 // from a user project whose node_modules holds numdecode: every entry point's types must resolve
 // (not fall back to `any`, which the @ts-expect-error lines would expose).
 import { init, buildInfo, pco, alp, bpcells, PcoError, type BuildInfo } from 'numdecode';
-import { registerPcodec, PCODEC_CODEC_NAMES } from 'numdecode/zarr';
+import { registerPcodec, PCODEC_CODEC_NAMES, list } from 'numdecode/zarr';
 import { createWorkerPool, type WorkerPool } from 'numdecode/worker';
 import { read, type ParquetReadResult } from 'numdecode/parquet';
 
@@ -72,4 +72,10 @@ export async function bpcellsPage(url: string): Promise<number> {
   const file = bpcellsOnly.io.openFile(new Uint8Array(4));
   const err: bpcellsOnly.NumdecodeError = new bpcellsOnly.BpcellsError('bad');
   return matrix.shape[0] + slice.val.length + (await file.size()) + err.message.length;
+}
+
+// A Zarr store's listing: nodes narrow on kind under every resolution.
+export async function zarrArrays(url: string): Promise<number[][]> {
+  const { nodes } = await list(url);
+  return nodes.flatMap((n) => (n.kind === 'array' ? [n.shape] : []));
 }
