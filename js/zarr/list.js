@@ -8,7 +8,7 @@
 //   const { nodes } = await list('https://host/data.zarr');   // or a local directory (Node), or a zarrita store
 //   for (const n of nodes) if (n.kind === 'array') console.log(n.path, n.dtype, n.shape, n.chunks);
 import * as zarr from 'zarrita';
-import { CODES, ZarrError } from '../errors.js';
+import { CODES, ZarrError, abortError } from '../errors.js';
 import { assertReadable, describeArray } from './describe.js';
 import { float16AsBits, float16BitsStore } from './float16-store.js';
 import { openStore } from './open-store.js';
@@ -75,13 +75,21 @@ export async function openSession(source, options = {}) {
   const where = options.name ?? (typeof source === 'string' ? source : 'the store');
   const { store: resolved, localRoot } = await resolveStore(source, where);
   const base = options.wrap ? options.wrap(resolved) : resolved;
+  const signal = options.signal;
+  const status404 = (status) => status === 404 || status === 410;
+  // Whatever a store threw once the caller aborted, the call was aborted; else a read failed.
+  const failed = (err, notThere) => {
+    if (signal?.aborted) return abortError(signal, `zarr: reading ${where}`, ZarrError);
+    if (err instanceof ZarrError || err?.code === CODES.ABORTED) return err;
+    const { text, status } = causeChain(err);
+    return new ZarrError(`zarr: cannot read ${where}: ${text}`, { code: notThere(status) ? CODES.NOT_FOUND : CODES.NETWORK, file: where, status, cause: err });
+  };
+  if (signal?.aborted) throw failed();
   let session;
   try {
     session = await openStore(base, { signal: options.signal, transform: options.transform });
   } catch (err) {
-    if (err instanceof ZarrError || err?.code === CODES.ABORTED) throw err;
-    const { text, status } = causeChain(err);
-    throw new ZarrError(`zarr: cannot read ${where}: ${text}`, { code: status === 404 || status === 410 ? CODES.NOT_FOUND : CODES.NETWORK, file: where, status, cause: err });
+    throw failed(err, status404);
   }
   const { version } = session;
   const raw = session.raw; // the metadata as written, through the consolidated layer
@@ -103,9 +111,7 @@ export async function openSession(source, options = {}) {
   try {
     root = await rawMetadata('/');
   } catch (err) {
-    if (err instanceof ZarrError || err?.code === CODES.ABORTED) throw err;
-    const { text, status } = causeChain(err);
-    throw new ZarrError(`zarr: cannot read ${where}: ${text}`, { code: CODES.NETWORK, file: where, status, cause: err });
+    throw failed(err, status404);
   }
   if (!root || (root.kind !== 'group' && root.kind !== 'array')) {
     // A local directory is there and is not Zarr; a URL that answers none of the documents may as

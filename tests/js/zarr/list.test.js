@@ -220,6 +220,20 @@ describe('over HTTP', () => {
     expect(down).toMatchObject({ code: 'ERR_NETWORK', status: 503, file: `${server.base}/era5_like_v3.zarr` });
     expect(down.message).toMatch(/^zarr: cannot read http:.*503/);
   });
+
+  test('an aborted signal: ERR_ABORTED, before or while the root is asked for', async () => {
+    server.handler = serveStores;
+    const before = new AbortController();
+    before.abort();
+    await expect(list(`${server.base}/era5_like_v3.zarr`, { signal: before.signal })).rejects.toMatchObject({ name: 'ZarrError', code: 'ERR_ABORTED' });
+    expect(server.state.log).toEqual([]);
+    server.delay = 200;
+    const during = new AbortController();
+    const pending = list(`${server.base}/era5_like_v3.zarr`, { signal: during.signal });
+    setTimeout(() => during.abort(), 50);
+    await expect(pending).rejects.toMatchObject({ name: 'ZarrError', code: 'ERR_ABORTED' });
+    server.delay = 0;
+  });
 });
 
 describe('errors', () => {
