@@ -130,7 +130,31 @@ function coalesce(stored) {
   return groups;
 }
 
-function shardTask(store, layout, group, sink, signal) {
+// A shard's range read into the read's one buffer (LocalStore.readInto) and its chunks handed to a
+// sink that consumes them at once, with no await between: no fresh array per range (a whole read of
+// a sharded array otherwise holds every shard in flight at once, up to `concurrency` of them).
+function lentRange(store, layout, key, range, sink, lent, signal) {
+  const length = range.end - range.start;
+  if (lent.buffer.length < length) lent.buffer = new Uint8Array(length);
+  const bytes = lent.buffer.subarray(0, length);
+  let got;
+  try {
+    signal?.throwIfAborted();
+    got = store.readInto(key, range.start, bytes);
+  } catch (err) {
+    return storeCall(layout, key, Promise.reject(err));
+  }
+  if (got === undefined || got < length) {
+    throw fetchError(layout, key, `bytes ${range.start}-${range.end - 1} that its shard index names are not in the shard`);
+  }
+  for (const { chunk, entry } of range.members) {
+    const at = entry.offset - range.start;
+    sink.chunk(chunk, bytes.subarray(at, at + entry.length));
+  }
+  return undefined;
+}
+
+function shardTask(store, layout, group, sink, signal, lent) {
   const key = layout.chunkKey(group.shard);
   return async () => {
     const index = await readIndex(store, layout, key, signal);
@@ -145,6 +169,7 @@ function shardTask(store, layout, group, sink, signal) {
     }
     // The ranges become tasks of their own: every range of every shard goes out together.
     return coalesce(stored).map((range) => async () => {
+      if (lent && !index.whole) return lentRange(store, layout, key, range, sink, lent, signal);
       const bytes = index.whole
         ? index.whole.subarray(range.start, range.end)
         : await storeCall(layout, key, store.getRange(key, { offset: range.start, length: range.end - range.start }, { signal }));
@@ -187,5 +212,7 @@ export function* fetchTasks(store, layout, parts, sink, signal) {
     yield* chunkTasks(store, layout, parts, sink, signal);
     return;
   }
-  for (const group of shardGroups(parts, layout.shard.chunksPerShard)) yield shardTask(store, layout, group, sink, signal);
+  // one buffer per read for a store that reads into it, grown to the largest range, dropped with the read
+  const lent = sink.consumesAtOnce === true && typeof store.readInto === 'function' ? { buffer: new Uint8Array(0) } : null;
+  for (const group of shardGroups(parts, layout.shard.chunksPerShard)) yield shardTask(store, layout, group, sink, signal, lent);
 }

@@ -109,6 +109,28 @@ export class LocalStore {
     }
   }
 
+  /**
+   * Bytes [offset, offset + target.length) of the file of `key` read into `target`: how many were
+   * there, or undefined when there is no file (a shard's chunks into a read's one buffer, fetch.js).
+   * @param {string} key @param {number} offset @param {Uint8Array} target
+   * @returns {number | undefined}
+   */
+  readInto(key, offset, target) {
+    const fd = this.#open(key);
+    if (fd === undefined) return undefined;
+    try {
+      let done = 0;
+      while (done < target.length) {
+        const n = this.#fs.readSync(fd, target, done, target.length - done, offset + done);
+        if (n === 0) break;
+        done += n;
+      }
+      return done;
+    } finally {
+      this.#fs.closeSync(fd);
+    }
+  }
+
   /** The whole file of `key`, or undefined when there is none. */
   get(key, options) {
     return this.#answer(options?.signal, () => this.readSync(key));
