@@ -80,6 +80,19 @@ const EXAMPLES = {
     files: { 'era5.zarr': 'zarr-pcodec/stores/era5_like_v3.zarr' },
     expected: () => printed([[3], readTyped(Float64Array, 'zarr-pcodec/expected/era5_like_v3.zarr/latitude.bin').subarray(0, 3)]),
   },
+  'zarr-list': {
+    files: { 'era5.zarr': 'zarr-pcodec/stores/era5_like_v3.zarr' },
+    // The arrays as the store's consolidated zarr.json names them, then latitude's first values.
+    expected: () => {
+      const root = JSON.parse(readFileSync(path.join(corpusRoot, 'zarr-pcodec/stores/era5_like_v3.zarr/zarr.json'), 'utf8'));
+      const dtype = { float32: 'f32', float64: 'f64', int64: 'i64' };
+      const arrays = Object.entries(root.consolidated_metadata.metadata)
+        .filter(([, m]) => m.node_type === 'array')
+        .map(([name, m]) => [`/${name}`, dtype[m.data_type], m.shape])
+        .sort((a, b) => a[0].localeCompare(b[0]));
+      return printed(...arrays, [readTyped(Float64Array, 'zarr-pcodec/expected/era5_like_v3.zarr/latitude.bin').subarray(0, 3)]);
+    },
+  },
   'worker-pool': {
     files: { 'data.pco': 'pco/classic_f64_n1000.pco' },
     expected: pcoExpected,
