@@ -174,6 +174,26 @@ test('a zarrita store gives the same nodes; numdecode\'s LocalStore is walked li
   expect(era5.nodes).toEqual((await list(path.join(storesDir, 'era5_like_v3.zarr'))).nodes);
 });
 
+test('v2 without consolidated metadata, groups in groups: the directory walked, each node as its files say', async () => {
+  const src = path.join(storesDir, 'era5_like_v2.zarr');
+  const dir = path.join(tmp, 'nested_v2.zarr');
+  mkdirSync(path.join(dir, 'sub', 'lat'), { recursive: true });
+  writeFileSync(path.join(dir, '.zgroup'), JSON.stringify({ zarr_format: 2 }));
+  writeFileSync(path.join(dir, 'sub', '.zgroup'), JSON.stringify({ zarr_format: 2 }));
+  writeFileSync(path.join(dir, 'sub', '.zattrs'), JSON.stringify({ title: 'inner' }));
+  for (const f of ['.zarray', '.zattrs']) writeFileSync(path.join(dir, 'sub', 'lat', f), readFileSync(path.join(src, 'latitude', f)));
+  const got = await list(dir);
+  expect(got).toMatchObject({ kind: 'group', zarrFormat: 2, consolidated: false, complete: true, errors: [] });
+  expect(got.nodes.map((n) => [n.path, n.kind])).toEqual([['/', 'group'], ['/sub', 'group'], ['/sub/lat', 'array']]);
+  expect(got.nodes[1].attributes).toEqual({ title: 'inner' });
+  const latitude = (await list(src)).nodes.find((n) => n.path === '/latitude');
+  expect(got.nodes[2]).toEqual({ ...latitude, path: '/sub/lat' });
+  // Through a store that cannot be listed, only what is named: the root and the hinted array.
+  const named = await list(new FileSystemStore(dir), { hints: ['sub/lat'] });
+  expect(named.complete).toBe(false);
+  expect(named.nodes.map((n) => n.path)).toEqual(['/', '/sub/lat']);
+});
+
 describe('over HTTP', () => {
   function serveStores(req, res) {
     const file = path.join(storesDir, decodeURIComponent(new URL(req.url, 'http://x').pathname));
