@@ -54,9 +54,10 @@ async function chooseGroup(reader, group) {
   throw new BpcellsError(`${reader.name} ${why}: pass { group } (${matrixGroupList(groups)})`, { file: reader.name });
 }
 
-// The HDF5 file; options.blockSize and cacheBytes are its block cache's, hdf5TimeLimit its calls' limit.
+// The HDF5 file; options.blockSize and cacheBytes are its block cache's, hdf5TimeLimit its calls' limit,
+// concurrency the requests its passes may have in flight at once (js/io's option).
 function openReader(file, head, options) {
-  return openHdf5(file, head, { blockSize: options.blockSize, cacheBytes: options.cacheBytes, timeLimit: options.hdf5TimeLimit });
+  return openHdf5(file, head, { blockSize: options.blockSize, cacheBytes: options.cacheBytes, timeLimit: options.hdf5TimeLimit, concurrency: options.concurrency });
 }
 
 /**

@@ -50,7 +50,7 @@ function readAhead(passes) {
   return passes < 3 ? 0 : Math.min(MAX_AHEAD_BLOCKS, 2 ** (passes - 2));
 }
 
-/** An open HDF5 file: queued operations run in passes (see the header comment). options: blockSize, cacheBytes (the lazy file's), timeLimit (ms). */
+/** An open HDF5 file: queued operations run in passes (see the header comment). options: blockSize, cacheBytes, concurrency (the lazy file's), timeLimit (ms). */
 export class Hdf5Handle {
   constructor(rt, file, size, options = {}) {
     this.rt = rt;
@@ -151,6 +151,64 @@ export class Hdf5Handle {
     return new Hdf5Error(`${what}: ${detail} ${where}`, { ...this._where(op.what), cause: err });
   }
 
+  // Runs one operation (the file is open): resolved, rejected, or set aside in `again` when it
+  // read bytes not fetched yet. `call(allowance, fn)`: how the HDF5 call is guarded.
+  _runOp(op, again, call) {
+    const lazy = this.lazy;
+    if (this.rt.broken) {
+      op.reject(this._error(op, this.rt.broken)); // an earlier call of this batch broke the runtime
+      return;
+    }
+    lazy.beginPass();
+    this.rt.stderr.length = 0;
+    let result;
+    let failure = null;
+    this.current = op.what;
+    try {
+      result = call(op.allowance, () => op.fn(this.rt.Module, this.fileId));
+    } catch (err) {
+      failure = err;
+    } finally {
+      this.current = null;
+    }
+    if (lazy.missed && op.settle?.()) {
+      op.resolve(undefined);
+      return;
+    }
+    if (lazy.missed) {
+      op.missing = lazy.missing;
+      op.missedBytes = lazy.missedBytes;
+      again.push(op);
+      return;
+    }
+    if (failure) op.reject(this._error(op, failure));
+    else op.resolve(result);
+    this.rt.stderr.length = 0;
+  }
+
+  // Runs a batch of operations. A file read synchronously runs each under its own time limit. Over
+  // async sources the whole batch runs under one (Node's watchdog costs about 1 ms a call, as much
+  // as the HDF5 work of a small read; a batch's HDF5 work is bounded by the bytes cached): the
+  // operation running when time runs out fails, and those after it with the broken runtime.
+  _runBatch(batch, again) {
+    const budget = (allowance, fn) => withMemoryBudget(this.rt.Module, allowance, fn);
+    if (this.lazy.sync) {
+      for (const op of batch) this._runOp(op, again, (allowance, fn) => this._call(allowance, fn));
+      return;
+    }
+    let at = 0;
+    try {
+      withTimeLimit(this.timeLimit, () => {
+        for (; at < batch.length; at++) this._runOp(batch[at], again, budget);
+      });
+    } catch (err) {
+      this.current = null;
+      if (at >= batch.length) throw err;
+      batch[at].reject(this._error(batch[at], err));
+      for (const op of batch.slice(at + 1)) op.reject(this._error(op, this.rt.broken ?? err));
+    }
+  }
+
   async _pump() {
     this.pumping = true;
     try {
@@ -184,39 +242,7 @@ export class Hdf5Handle {
             continue;
           }
         }
-        if (again.length === 0) {
-          for (const op of batch) {
-            if (this.rt.broken) {
-              op.reject(this._error(op, this.rt.broken)); // an earlier call of this batch broke the runtime
-              continue;
-            }
-            lazy.beginPass();
-            this.rt.stderr.length = 0;
-            let result;
-            let failure = null;
-            this.current = op.what;
-            try {
-              result = this._call(op.allowance, () => op.fn(this.rt.Module, this.fileId));
-            } catch (err) {
-              failure = err;
-            } finally {
-              this.current = null;
-            }
-            if (lazy.missed && op.settle?.()) {
-              op.resolve(undefined);
-              continue;
-            }
-            if (lazy.missed) {
-              op.missing = lazy.missing;
-              op.missedBytes = lazy.missedBytes;
-              again.push(op);
-              continue;
-            }
-            if (failure) op.reject(this._error(op, failure));
-            else op.resolve(result);
-            this.rt.stderr.length = 0;
-          }
-        }
+        if (again.length === 0) this._runBatch(batch, again);
         if (again.length === 0) continue;
         this._closeFile();
         this.passes += 1;

@@ -287,7 +287,7 @@ export class Hdf5Reader {
 
 /**
  * Opens an HDF5 byte file (a js/io RangeFile) for reading; `head`: its first bytes when already
- * read (async sources). options: blockSize, cacheBytes (the lazy file's block cache), timeLimit (ms).
+ * read (async sources). options: blockSize, cacheBytes (the lazy file's block cache), concurrency (requests a pass may have in flight), timeLimit (ms).
  */
 export async function openHdf5(file, head, options = {}) {
   const handle = await openHandle(file, options);
