@@ -22,7 +22,7 @@ export type {
   AlpDecodeOptions,
   AlpView,
 } from './alp.js';
-export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError } from './errors.js';
+export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError, ZarrError, Hdf5Error } from './errors.js';
 export type { NumdecodeErrorCode } from './errors.js';
 
 /** Loads the ALP WebAssembly module only; resolves to this entry's namespace. */

@@ -39,7 +39,7 @@ export type {
   BpcellsHdf5Matrix,
   BpcellsGroupInfo,
 } from './bpcells/index.js';
-export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError } from './errors.js';
+export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError, ZarrError, Hdf5Error } from './errors.js';
 export type { NumdecodeErrorCode, NumdecodeErrorDetails } from './errors.js';
 
 /** Loads the BPCells WebAssembly module ahead of the first open(); resolves to this entry's namespace. */

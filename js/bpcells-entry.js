@@ -16,7 +16,7 @@ export { DTYPES } from './dtypes.js';
 export { memoryUsage, releaseMemory, autoReleaseMemory } from './wasm/memory.js';
 export * as bpcells from './bpcells/index.js';
 export * as io from './io/index.js';
-export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError } from './errors.js';
+export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError, ZarrError, Hdf5Error } from './errors.js';
 
 /**
  * Loads the BPCells WebAssembly module ahead of the first open() (options as numdecode's init(),

@@ -15,7 +15,7 @@ export * as bpcells from './bpcells/index.js';
 // One range-reading layer (local, http(s), Blob, buffer, user object) under every container reader.
 export * as io from './io/index.js';
 // One error family for every format and container (see errors.js for the codes).
-export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError } from './errors.js';
+export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError, ZarrError, Hdf5Error } from './errors.js';
 
 /**
  * Loads the WebAssembly modules of options.formats (default: every format) and resolves to the

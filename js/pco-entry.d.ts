@@ -27,7 +27,7 @@ export type {
   PcoDecodeOptions,
   PcoTypedDecodeOptions,
 } from './pco.js';
-export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError } from './errors.js';
+export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError, ZarrError, Hdf5Error } from './errors.js';
 export type { NumdecodeErrorCode } from './errors.js';
 
 /** Loads the Pco WebAssembly module only; resolves to this entry's namespace. */

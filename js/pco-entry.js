@@ -15,7 +15,7 @@ export { wasmInput } from './wasm/inputs.js';
 export { memoryUsage, releaseMemory, autoReleaseMemory } from './wasm/memory.js';
 export { DTYPES, toFloat32 } from './dtypes.js';
 export * as pco from './pco.js';
-export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError } from './errors.js';
+export { CODES, NumdecodeError, IoError, PcoError, AlpError, BpcellsError, ParquetError, ZarrError, Hdf5Error } from './errors.js';
 
 /**
  * Loads the Pco WebAssembly module (options as numdecode's init(), without `formats`) and
