@@ -338,8 +338,9 @@ export interface BpcellsHdf5Options extends BpcellsOpenOptions {
   /** HDF5 only: the matrix group ('mat', 'a/counts'); default: the file's only matrix group. */
   group?: string;
   /**
-   * HDF5 only, Node: how long one synchronous HDF5 call may run, in ms (default 30000). A damaged
-   * file can make HDF5 loop; the call then fails with a BpcellsError and h5wasm is reloaded.
+   * HDF5 only, Node: how long one synchronous HDF5 call may run, in ms (default 30000; over async
+   * sources, the calls run between two fetches together). A damaged file can make HDF5 loop; the
+   * call then fails with a BpcellsError and h5wasm is reloaded.
    */
   hdf5TimeLimit?: number;
   /** HDF5 only: block size (bytes) of the lazy block cache for async sources (default 1024). */
