@@ -5,7 +5,9 @@
 // being answered (a client that asks its questions together makes one wave; one that waits for
 // each answer makes one wave per request). `server.delay = ms` holds every answer back that long,
 // so that requests sent together surely arrive inside one wave (issue 27).
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 
 export async function startServer() {
   const state = { handler: null, log: [], inFlight: 0, peak: 0, waves: 0, delay: 0, sockets: new Set() };
@@ -78,4 +80,18 @@ export function pattern(n, salt = 0) {
   const out = new Uint8Array(n);
   for (let i = 0; i < n; i++) out[i] = (Math.imul(i + salt * 7919, 2654435761) >>> 24) & 0xff;
   return out;
+}
+
+/**
+ * Answers with the file of folder `root` that the request's URL path names (Range requests as
+ * serveRange does them); 404 for what is not there or lies outside `root`. For tests that serve
+ * a corpus folder over HTTP: `server.handler = (req, res) => serveDirectory(req, res, dir)`.
+ */
+export function serveDirectory(req, res, root) {
+  const file = path.join(root, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+  if (!file.startsWith(root + path.sep) || !existsSync(file) || !statSync(file).isFile()) {
+    res.writeHead(404);
+    return res.end();
+  }
+  return serveRange(req, res, readFileSync(file));
 }

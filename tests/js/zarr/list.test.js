@@ -14,7 +14,7 @@ import { NumdecodeError, ZarrError as BaseZarrError } from '../../../js/errors.j
 import { init } from '../../../js/index.js';
 import { LocalStore, ZarrError, list, openArray, read } from '../../../js/zarr.js';
 import { corpusRoot, readBytes, readJson } from '../helpers/corpus.js';
-import { serveRange, startServer } from '../helpers/io-test-server.js';
+import { serveDirectory, startServer } from '../helpers/io-test-server.js';
 
 const zarrDir = path.join(corpusRoot, 'zarr-pcodec');
 const storesDir = path.join(zarrDir, 'stores');
@@ -195,14 +195,7 @@ test('v2 without consolidated metadata, groups in groups: the directory walked, 
 });
 
 describe('over HTTP', () => {
-  function serveStores(req, res) {
-    const file = path.join(storesDir, decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    if (!file.startsWith(storesDir) || !existsSync(file) || !statSync(file).isFile()) {
-      res.writeHead(404);
-      return res.end();
-    }
-    return serveRange(req, res, readFileSync(file));
-  }
+  const serveStores = (req, res) => serveDirectory(req, res, storesDir);
 
   test('consolidated v3 and v2: the whole hierarchy in one round trip, the same as from the directory', async () => {
     for (const store of ['era5_like_v3.zarr', 'era5_like_v2.zarr']) {
@@ -323,14 +316,7 @@ describe('openArray(): an array for read(), with the same guards', () => {
     const local = await read(await openArray(path.join(storesDir, 'sharded_v3.zarr'), '/labels_index_start'));
     expect(local.shape).toEqual([600, 700]);
     expect(Buffer.from(bytes(local.data)).equals(Buffer.from(bytes(want)))).toBe(true);
-    server.handler = (req, res) => {
-      const file = path.join(storesDir, decodeURIComponent(new URL(req.url, 'http://x').pathname));
-      if (!existsSync(file) || !statSync(file).isFile()) {
-        res.writeHead(404);
-        return res.end();
-      }
-      return serveRange(req, res, readFileSync(file));
-    };
+    server.handler = (req, res) => serveDirectory(req, res, storesDir);
     const remote = await openArray(`${server.base}/sharded_v3.zarr`, 'labels_index_start');
     const box = await read(remote, { selection: [{ start: 250, stop: 262 }, { start: 500, stop: 520 }] });
     expect(box.shape).toEqual([12, 20]);

@@ -3,12 +3,11 @@
 // that requests sent together arrive in one wave): the store's v3 and v2 root documents asked for
 // together, never v2's 404s one after another before a v3 store opens; then all chunks of a slice at once.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { init } from '../../../js/index.js';
 import { openZarr } from '../../../js/zarr-explore/explorer.js';
 import { corpusRoot, readBytes, readJson } from '../helpers/corpus.js';
-import { serveRange, startServer } from '../helpers/io-test-server.js';
+import { serveDirectory, startServer } from '../helpers/io-test-server.js';
 
 const storesDir = path.join(corpusRoot, 'zarr-pcodec', 'stores');
 const manifest = readJson(path.join(corpusRoot, 'zarr-pcodec'), 'expected/manifest.json');
@@ -22,14 +21,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 // Files of the corpus stores by URL path; 404 for what is not there.
-function serveStores(req, res) {
-  const file = path.join(storesDir, decodeURIComponent(new URL(req.url, 'http://x').pathname));
-  if (!file.startsWith(storesDir) || !existsSync(file) || !statSync(file).isFile()) {
-    res.writeHead(404);
-    return res.end();
-  }
-  return serveRange(req, res, readFileSync(file));
-}
+const serveStores = (req, res) => serveDirectory(req, res, storesDir);
 
 const paths = () => server.state.log.map((r) => new URL(r.url, 'http://x').pathname);
 
