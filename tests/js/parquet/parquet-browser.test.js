@@ -6,6 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { openBrowser, chromiumAvailable } from '../helpers/chromium.js';
 import { corpusRoot, readJson } from '../helpers/corpus.js';
+import { buildParquet, compress } from './parquet-build.js';
 
 const dir = path.join(corpusRoot, 'parquet-alp');
 const manifest = readJson(dir, 'manifest.json');
@@ -99,4 +100,37 @@ test('the demo opens a .parquet URL: schema, a column plotted from the worker, a
   await page.click('#back-to-parquet');
   expect(await page.evaluate(() => !document.getElementById('view-parquet').hidden)).toBe(true);
   expect(browser.pageErrors.slice(errorsBefore)).toEqual([]);
+});
+
+test('SNAPPY pages decompress in place in the page too (hysnappy\'s module caught as it is made)', async () => {
+  const values = Float64Array.from({ length: 5000 }, (_, i) => Math.round(Math.cos(i / 37) * 1e6) / 1e3);
+  const bytes = buildParquet({
+    columns: [{ name: 'x', type: 'DOUBLE', values, required: true }],
+    rowGroups: [3000, 2000],
+    codec: 'SNAPPY',
+    pages: (c, g) => (g === 0 ? [{ rows: 1500, encoding: 'PLAIN' }, { rows: 1500, encoding: 'PLAIN' }] : [{ rows: 2000, encoding: 'PLAIN' }]),
+  });
+  const url = `data:application/octet-stream;base64,${Buffer.from(bytes).toString('base64')}`;
+  // back on the test page (the demo test above leaves it)
+  await browser.page.goto(`${browser.base}/tests/js/parquet/parquet-browser.html`);
+  await browser.page.waitForFunction(() => window.pageReady === true, null, { timeout: 30000 });
+  const r = await browser.page.evaluate((u) => window.readParquet(u, {}, true), url);
+  expect(Buffer.from(r.columns.x.base64, 'base64').equals(Buffer.from(values.buffer))).toBe(true);
+  // the loader gave back WebAssembly.Instance as it found it, and its pages share one buffer
+  expect(await browser.page.evaluate(() => WebAssembly.Instance.name)).toBe('Instance');
+  const a = Uint8Array.from({ length: 40000 }, (_, i) => (i * 7) % 251);
+  const b = Uint8Array.from({ length: 30000 }, (_, i) => (i * 13) % 251);
+  const same = await browser.page.evaluate(
+    async ([ca, na, cb, nb]) => {
+      const { loadCodec } = await import('/js/parquet/codecs.js');
+      const inflate = await loadCodec('SNAPPY');
+      const x = inflate(Uint8Array.from(ca), na);
+      const first = { buffer: x.buffer, sum: x.reduce((s, v) => s + v, 0) };
+      const y = inflate(Uint8Array.from(cb), nb);
+      return { shared: y.buffer === first.buffer, sums: [first.sum, y.reduce((s, v) => s + v, 0)] };
+    },
+    [Array.from(compress('SNAPPY', a)), a.length, Array.from(compress('SNAPPY', b)), b.length],
+  );
+  expect(same).toEqual({ shared: true, sums: [a.reduce((s, v) => s + v, 0), b.reduce((s, v) => s + v, 0)] });
+  expect(browser.pageErrors).toEqual([]);
 });
