@@ -1,5 +1,6 @@
 // `node bench/memory.mjs` (its second table), or alone: `node bench/memory-reads.mjs [--runs 2]
-// [--tiles 20] [--only parquet,zarr,bpcells]`. Whole reads of each container against issue 31's
+// [--tiles 20] [--only parquet,zarr,bpcells] [--ahead]` (--ahead: also a first read with V8's
+// compiling moved before the baseline). Whole reads of each container against issue 31's
 // target: peak RSS <= output + 2 x the largest compressed unit (a Parquet column chunk, a Zarr
 // chunk (an inner chunk of a shard), a BPCells packed stream: its words and seek tables) + the
 // runtime's baseline.
@@ -176,7 +177,11 @@ async function child(when, kind, args) {
 }
 
 // ---- the table ------------------------------------------------------------------------------------
-export async function wholeReads({ runs = 2, tiles = '20', only = ['parquet', 'zarr', 'bpcells'], log = console.log } = {}) {
+// A first read with V8's compiling done before the baseline: wasm compiled optimized at
+// instantiation, JS left unoptimized (slower code; it shows what the first read itself holds).
+const AHEAD_FLAGS = ['--no-liftoff', '--no-opt', '--no-maglev'];
+
+export async function wholeReads({ runs = 2, tiles = '20', only = ['parquet', 'zarr', 'bpcells'], ahead = false, log = console.log } = {}) {
   const cases = [];
   let zarrDir = null;
   if (only.includes('parquet')) {
@@ -200,10 +205,11 @@ export async function wholeReads({ runs = 2, tiles = '20', only = ['parquet', 'z
   const rows = [];
   try {
     for (const c of cases) {
-      for (const when of ['first', 'later']) {
+      for (const when of ahead ? ['first', 'ahead', 'later'] : ['first', 'later']) {
         const got = [];
+        const flags = when === 'ahead' ? AHEAD_FLAGS : [];
         for (let r = 0; r < runs; r++) {
-          const p = spawnSync(process.execPath, ['--expose-gc', self, '--child', when, c.kind, JSON.stringify(c.args)], { encoding: 'utf8', cwd: root });
+          const p = spawnSync(process.execPath, ['--expose-gc', ...flags, self, '--child', when === 'ahead' ? 'first' : when, c.kind, JSON.stringify(c.args)], { encoding: 'utf8', cwd: root });
           if (p.status !== 0) throw new Error(`${c.name} failed: ${p.stderr}`);
           got.push(JSON.parse(p.stdout));
         }
@@ -217,6 +223,7 @@ export async function wholeReads({ runs = 2, tiles = '20', only = ['parquet', 'z
   const span = (xs) => (Math.min(...xs) === Math.max(...xs) ? mb(xs[0]) : `${mb(Math.min(...xs))}-${mb(Math.max(...xs))}`);
   log(`\nWhole reads, peak RSS over the baseline (a fresh process each, ${runs} runs; MB): target peak <= bound = output + 2 x the largest compressed unit.`);
   log('"first": the first read in the process (V8 compiles and tiers up its code during it); "later": after one read, releaseMemory() and the file opened again');
+  if (ahead) log(`"ahead": a first read in a process run with ${AHEAD_FLAGS.join(' ')} (wasm compiled optimized before the baseline)`);
   log(`${'case'.padEnd(42)} ${'read'.padEnd(6)} ${'baseline'.padStart(11)} ${'output'.padStart(7)} ${'unit'.padStart(5)} ${'bound'.padStart(6)} ${'peak'.padStart(11)} ${'over bound'.padStart(11)} ${'wasm+'.padStart(7)} ${'V8 heap+'.padStart(9)}  met`);
   for (const { name, when, got } of rows) {
     const { output, unit } = got[0];
@@ -231,5 +238,5 @@ export async function wholeReads({ runs = 2, tiles = '20', only = ['parquet', 'z
 if (process.argv[2] === '--child') {
   await child(process.argv[3], process.argv[4], JSON.parse(process.argv[5]));
 } else if (process.argv[1] === self) {
-  await wholeReads({ runs: Number(option('runs', '2')), tiles: option('tiles', '20'), only: option('only', 'parquet,zarr,bpcells').split(',') });
+  await wholeReads({ runs: Number(option('runs', '2')), tiles: option('tiles', '20'), only: option('only', 'parquet,zarr,bpcells').split(','), ahead: process.argv.includes('--ahead') });
 }
