@@ -13,6 +13,8 @@
 const SIGNATURE = [0x54, 0x52, 0x45, 0x45]; // "TREE"
 const HEADER = 24; // signature, type, level, entries used, two sibling addresses (8-byte addresses)
 const ADDR = 8;
+const KEY1 = 24; // a key of a rank-1 dataset: size, filter mask, two offsets
+const MAX_LEVEL = 32;
 
 /** True when `bytes` (what HDF5 just read at some address) start a chunk B-tree node. */
 export function isChunkNode(bytes) {
@@ -75,7 +77,9 @@ export class ChunkIndex {
   }
 
   saw(path, address, bytes) {
-    if (!path || !isChunkNode(bytes)) return;
+    // A node of a rank-1 dataset is read whole: 24 + 24 + 2K x 32 bytes (K: the file's chunk
+    // B-tree rank, 32 by default). Other reads that happen to start with "TREE" are not taken.
+    if (!path || !isChunkNode(bytes) || (bytes.length - HEADER - KEY1) % (2 * (KEY1 + ADDR)) !== 0 || bytes[5] > MAX_LEVEL) return;
     const root = this.roots.get(path);
     if (!root || bytes[5] > root.level) this.roots.set(path, { address, length: bytes.length, level: bytes[5] });
   }
