@@ -7,6 +7,10 @@ import { toRestore, updateView } from '../lib/view-state.js';
 
 const parquet = () => import('../../js/parquet.js');
 
+// The file on show: its footer, read once, and its cache serve every read of the view (a column
+// picked after inspect() fetched the chunks costs no request).
+let shown = null;
+
 // Per top-level column: the sum over row groups of what inspect() lists per column chunk.
 function columnSummary(info) {
   const byName = new Map(info.schema.map((s) => [s.name, { ...s, codecs: new Set(), encodings: new Set(), pages: 0, alpPages: 0, exceptions: 0, compressed: 0, uncompressed: 0, values: 0 }]));
@@ -49,9 +53,14 @@ function pageRows(info, column) {
  *   requestCsv: () => Promise<Blob>}} options
  */
 export async function renderParquet({ name, source, setStage, run, ask, openAlpPage, requestCsv }) {
-  const { inspect, readPages, read } = await parquet();
-  setStage(`reading the footer and page headers of ${name}`);
-  const info = await inspect(source);
+  const { open, readPages } = await parquet();
+  setStage(`reading the footer of ${name}`);
+  shown?.close();
+  shown = null;
+  const file = await open(source);
+  shown = file;
+  setStage(`reading the page headers of ${name}`);
+  const info = await file.inspect();
   const section = $('view-parquet');
   const columns = columnSummary(info);
   const floats = columns.filter((c) => c.type === 'FLOAT' || c.type === 'DOUBLE');
@@ -94,7 +103,7 @@ export async function renderParquet({ name, source, setStage, run, ask, openAlpP
     const col = floats.find((c) => c.name === column);
     setStage(`reading ${column}`);
     const t0 = performance.now();
-    const got = await read(source, { columns: [column] });
+    const got = await file.read({ columns: [column] });
     const readMs = performance.now() - t0;
     const { values, valid } = got.columns[column];
     const dtype = values instanceof Float32Array ? 'f32' : 'f64';
