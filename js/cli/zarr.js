@@ -161,7 +161,8 @@ function progressLine(stream = process.stderr) {
 
 async function listOrRead(values, format, maxBytes, store, out) {
   if (values.array === undefined) {
-    if (values.json) out.write(JSON.stringify({ store: store.name, zarr_format: store.zarrFormat, kind: store.rootKind, consolidated: store.consolidated, nodes: store.nodes }, null, 2) + '\n');
+    // list()'s names (numdecode/zarr), so that a script moves between the CLI and the library unchanged.
+    if (values.json) out.write(JSON.stringify({ store: store.name, kind: store.rootKind, zarrFormat: store.zarrFormat, consolidated: store.consolidated, nodes: store.nodes }, null, 2) + '\n');
     else out.write(listingText(store));
     return;
   }

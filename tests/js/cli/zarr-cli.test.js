@@ -181,7 +181,7 @@ test('the listing names every array with shape, data type, chunks, shards and co
   expect(local).toMatch(/inner codec pcodec \(numdecode\)/);
   expect(local).not.toMatch(/cannot be read here/);
   const v2 = JSON.parse(await runZarr(storeDir('era5_like_v2.zarr'), '--json'));
-  expect(v2).toMatchObject({ zarr_format: 2, kind: 'group', consolidated: true });
+  expect(v2).toMatchObject({ zarrFormat: 2, kind: 'group', consolidated: true });
   const t2m = v2.nodes.find((n) => n.path === '/t2m').description;
   expect(t2m).toMatchObject({ shape: [24, 181, 360], dataType: 'float32', dtype: 'f32', v2Dtype: '<f4', chunks: [1, 91, 180], chunkKeyEncoding: { name: 'v2', separator: '.' }, fillValue: 'NaN', dimensionNames: ['time', 'latitude', 'longitude'] });
   expect(t2m.codecs).toEqual([expect.objectContaining({ name: 'pcodec', role: 'compressor', decoder: 'numdecode' })]);
