@@ -48,6 +48,32 @@ describe('chunk B-tree planner', () => {
     expect(reader.index.plan(p, chunk, 0, n)).toEqual([]);
   });
 
+  test('over HTTP, a damaged chunk B-tree ends in an Hdf5Error naming the dataset, after a bounded fetch', async () => {
+    const root = reader.index.roots.get('/mat/index_data');
+    const bad = body.slice();
+    // Child 1 of index_data's root points at the superblock: not a B-tree node.
+    new DataView(bad.buffer).setBigUint64(root.address + 24 + 2 * 24 + 8, 0n, true);
+    server.handler = (req, res) => serveRange(req, res, bad);
+    const file = openFile(`${server.base}/bad.h5`, { cacheBytes: 0, gap: 0, blockSize: 0 });
+    const r = await openHdf5(file, null);
+    try {
+      const info = await r.datasetInfo('/mat/index_data');
+      expect(Buffer.from(await r.readElements('/mat/index_data', info, 0, 10)).equals(Buffer.from(body.subarray(13616, 13656)))).toBe(true);
+      server.handler = (req, res) => serveRange(req, res, bad);
+      const err = await r.readElements('/mat/index_data', info, 60000, 60010).catch((e) => e);
+      expect(err.name).toBe('Hdf5Error');
+      expect(err.dataset).toBe('/mat/index_data');
+      const sent = server.state.log.reduce((n, x) => {
+        const [, a, b] = /^bytes=(\d+)-(\d+)$/.exec(x.range);
+        return n + Number(b) - Number(a) + 1;
+      }, 0);
+      expect(sent).toBeLessThan(16384);
+    } finally {
+      r.close();
+      server.handler = (req, res) => serveRange(req, res, body);
+    }
+  });
+
   test('a damaged node decodes to nothing', () => {
     const root = reader.index.roots.get('/mat/index_data');
     const bytes = body.slice(root.address, root.address + root.length);
