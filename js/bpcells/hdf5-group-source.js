@@ -201,6 +201,21 @@ export class Hdf5GroupSource {
     );
   }
 
+  /**
+   * Reads the seek tables whole now, when together they fit `budget` bytes (the matrix reader then
+   * holds them: openMatrix's prefetchBytes), beside open's first reads rather than after them; their
+   * reads also fetch every B-tree leaf of the data arrays, so that a column after open needs only
+   * its data chunks.
+   */
+  async preload(budget) {
+    const names = Object.keys(SEEK_DATA);
+    const arrays = (await Promise.all(names.map((n) => this._array(n).catch(() => null)))).map((a, i) => a && { a, name: names[i] });
+    const present = arrays.filter(Boolean);
+    const bytes = present.reduce((n, { a }) => n + a.count * ELEM[a.type], 0);
+    if (present.length === 0 || bytes > budget) return;
+    await Promise.all(present.map(async ({ a, name }) => this._values(a, 0, a.count, await this._near(name, a, 0, a.count))));
+  }
+
   // Where a read of entries [i0, i1) of seek table `a` (`name`) will likely lead: {path, chunks,
   // from, to} of the data array (see SEEK_DATA), or undefined.
   async _near(name, a, i0, i1) {

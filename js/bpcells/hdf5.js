@@ -74,6 +74,8 @@ export async function openHdf5File(file, head, options = {}) {
     // the version rules out is simply not in the group (a name lookup, no error).
     const early = reader.synchronous ? [] : WARM_EARLY.map((name) => src.warm([name]).catch(() => null));
     const prefetchBytes = options.prefetchBytes ?? (reader.synchronous ? HDF5_PREFETCH_SYNC : HDF5_PREFETCH_ASYNC);
+    // Seek tables the matrix reader will hold whole (prefetchBytes) are read early too.
+    if (!reader.synchronous && prefetchBytes > 0) early.push(src.preload(prefetchBytes).catch(() => null));
     const m = await openMatrix(src, { ...options, prefetchBytes });
     // Over HTTP (and other async sources), prime HDF5's chunk indexes of the arrays a read uses.
     await Promise.all(early);

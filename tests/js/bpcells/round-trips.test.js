@@ -124,6 +124,32 @@ describe('HDF5 file (20000 x 2000, packed, col-major)', () => {
     }
   });
 
+  test('prefetchBytes: 4 MiB (seek tables held, every data B-tree leaf fetched at open): open in 6 round trips, then a column in 1, values exact', async () => {
+    server.handler = serveH5;
+    const m = await bpcells.open(`${server.base}/matrix.h5`, { group: 'mat', prefetchBytes: 4 << 20 });
+    try {
+      // The 15 data leaves (2 KiB each, ~235 KB apart) are 15 more requests: 2 more round trips at 6 at a time.
+      expect(server.state.waves).toBe(6);
+      expect(server.state.peak).toBeLessThanOrEqual(6);
+      expect(sent()).toBeLessThanOrEqual(380000); // 366 688: the three seek tables (184 KB) and the leaves (45 KB) more
+      for (const [a, b] of [
+        [1500, 1501],
+        [700, 703],
+        [300, 340],
+      ]) {
+        server.handler = serveH5;
+        const r = await m.read(a, b);
+        expect(server.state.waves).toBe(1);
+        expect(files()).toEqual(['matrix.h5', 'matrix.h5']); // the index and the value chunks, together
+        const [p0, p1] = [idxptr[a], idxptr[b]];
+        expect(sameBytes(u8(r.index), index.subarray(4 * p0, 4 * p1))).toBe(true);
+        expect(sameBytes(u8(r.val), val.subarray(4 * p0, 4 * p1))).toBe(true);
+      }
+    } finally {
+      m.close();
+    }
+  });
+
   test('every column read whole after open: 4 round trips (seek tables and the 15 data B-tree leaves, 6 requests at a time; then every chunk at once), values exact', async () => {
     server.handler = serveH5;
     const m = await bpcells.open(`${server.base}/matrix.h5`, { group: 'mat' });
