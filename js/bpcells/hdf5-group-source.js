@@ -177,11 +177,9 @@ export class Hdf5GroupSource {
   }
 
   /**
-   * Makes HDF5 find the first value of each named large dataset, without fetching it: its object
-   * header and chunk B-tree root (and first leaf) are then cached, the root's address is known to
-   * the reads' planner (js/hdf5/chunk-index.js), and a later read of any range costs one or two
-   * round trips fewer. Over HTTP this is a few kilobytes per dataset. A small dataset (what is
-   * read whole on first use anyway) is read whole now. Once per name.
+   * Makes HDF5 find (not fetch) the first value of each named large dataset: its object header and
+   * chunk B-tree root and leaf are cached and known to the reads' planner (js/hdf5/chunk-index.js),
+   * which saves later reads one or two round trips. Small datasets are read whole. Once per name.
    */
   async warm(names) {
     await Promise.all(

@@ -86,10 +86,9 @@ export class Hdf5Handle {
   /**
    * Runs fn(Module, fileId) until it completes without missing bytes. `what` names the object
    * for errors; fn's own NumdecodeErrors pass through, other failures become Hdf5Errors.
-   * Over async sources: `plan()` names byte ranges to fetch with the operation's misses (the
-   * chunks it will read, the B-tree nodes on the way: from this.index); `settle()`, asked after a
-   * pass that missed, may end the operation there (resolved with undefined: a warm-up that only
-   * wanted HDF5's metadata cached); `heapAhead`: see HEAP_AHEAD.
+   * Async sources: `plan()` gives byte ranges to fetch with the operation's misses (chunk-index.js);
+   * `settle()`, after a pass that missed, may end it there (resolved with undefined: a warm-up);
+   * `heapAhead`: see HEAP_AHEAD.
    */
   run(what, fn, { readAhead = true, bytes = 0, plan = null, settle = null, heapAhead = false } = {}) {
     if (this.closed) return Promise.reject(new Hdf5Error(`${this.name}: the HDF5 file was closed`, this._where(what)));
@@ -186,10 +185,9 @@ export class Hdf5Handle {
     this.rt.stderr.length = 0;
   }
 
-  // Runs a batch of operations. A file read synchronously runs each under its own time limit. Over
-  // async sources the whole batch runs under one (Node's watchdog costs about 1 ms a call, as much
-  // as the HDF5 work of a small read; a batch's HDF5 work is bounded by the bytes cached): the
-  // operation running when time runs out fails, and those after it with the broken runtime.
+  // Runs a batch of operations, each under its own time limit for a file read synchronously, all
+  // under one over async sources (the watchdog costs ~1 ms a call, as much as a small read's HDF5
+  // work): the operation running when time runs out fails, those after it with the broken runtime.
   _runBatch(batch, again) {
     const budget = (allowance, fn) => withMemoryBudget(this.rt.Module, allowance, fn);
     if (this.lazy.sync) {
@@ -255,8 +253,7 @@ export class Hdf5Handle {
         // crossing many chunks needs a logarithmic number of passes, not one per chunk.
         // A missed raw-data chunk (a large read) is likely followed by the next one: fetch as
         // much again after it.
-        // An operation with a plan (the chunks of a read, once HDF5 has shown their B-tree) needs
-        // no read-ahead: it fetches what HDF5 will read.
+        // An operation with a plan fetches what HDF5 will read: no read-ahead.
         const bs = lazy.blockSize;
         const extra = [];
         const wants = retry

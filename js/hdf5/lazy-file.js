@@ -119,12 +119,10 @@ export class LazyHdf5File {
   }
 
   /**
-   * Fetches missing blocks in one batch of concurrent ranges: `wants` is a list of {blocks: Set,
-   * ahead: number} (each missing block extended by `ahead` blocks: read-ahead for operations that
-   * keep missing) and `extra` byte ranges [start, end) planned ahead (chunk B-tree nodes, chunks).
-   * Runs of uncached blocks closer than `gapBlocks` are merged; while there are more runs than
-   * requests the origin answers at once (`concurrency`), the closest are merged too (gaps up to
-   * MERGE_GAP bytes): one more request past the limit would cost a whole round trip.
+   * Fetches missing blocks in one batch of concurrent ranges: `wants`: [{blocks: Set, ahead}] (each
+   * block extended by `ahead` blocks), `extra`: planned byte ranges [start, end). Runs closer than
+   * `gapBlocks` are merged, and the closest (up to MERGE_GAP apart) while there are more runs than
+   * `concurrency`.
    */
   async fetchMissing(wants, extra = [], gapBlocks = 1) {
     const bs = this.blockSize;
