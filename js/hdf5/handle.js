@@ -201,7 +201,7 @@ export class Hdf5Handle {
       });
     } catch (err) {
       this.current = null;
-      if (at >= batch.length) throw err;
+      if (at >= batch.length) return; // stopped after the last operation had finished: nothing lost
       batch[at].reject(this._error(batch[at], err));
       for (const op of batch.slice(at + 1)) op.reject(this._error(op, this.rt.broken ?? err));
     }
