@@ -4,7 +4,7 @@
 import { init, buildInfo, pco, alp, bpcells, PcoError, type BuildInfo } from 'numdecode';
 import { registerPcodec, PCODEC_CODEC_NAMES, list } from 'numdecode/zarr';
 import { createWorkerPool, type WorkerPool } from 'numdecode/worker';
-import { read, type ParquetReadResult } from 'numdecode/parquet';
+import { read, open, type ParquetReadResult } from 'numdecode/parquet';
 
 export async function viewer(bytes: Uint8Array, page: Uint8Array): Promise<number> {
   await init({ simd: false });
@@ -78,4 +78,26 @@ export async function bpcellsPage(url: string): Promise<number> {
 export async function zarrArrays(url: string): Promise<number[][]> {
   const { nodes } = await list(url);
   return nodes.flatMap((n) => (n.kind === 'array' ? [n.shape] : []));
+}
+
+// Columns and matrices narrow on a literal under every resolution: no cast.
+export async function narrowed(url: string): Promise<number> {
+  const file = await open(url);
+  const { columns } = await file.read({ columns: file.columns.slice(0, 1) });
+  file.close();
+  let sum = 0;
+  for (const column of Object.values(columns)) {
+    if (column.kind === 'float' && column.type === 'DOUBLE') {
+      const values: Float64Array = column.values;
+      sum += values[0];
+    } else if (column.kind === 'list') {
+      sum += column.offsets[1];
+    }
+  }
+  const matrix = await bpcells.open(url);
+  if (matrix.dtype === 'f32') {
+    const val: Float32Array = (await matrix.read(0, 1)).val;
+    sum += val[0];
+  }
+  return sum;
 }
