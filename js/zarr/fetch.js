@@ -3,7 +3,7 @@
 // end or the start of the shard, as its metadata says), then the chunks the selection needs in
 // coalesced ranges. Each task hands what it fetched to the sink (decode and place) before it
 // ends, so that a bounded number of tasks in flight bounds the bytes held (js/zarr/schedule.js).
-import { CODES, NumdecodeError } from '../errors.js';
+import { CODES, NumdecodeError, ZarrError } from '../errors.js';
 import { mergeRanges } from '../io/merge.js';
 import { chunkParts, shardGroups } from './plan.js';
 
@@ -30,7 +30,7 @@ const NO_CHUNK = 0xffffffff; // both halves of 2^64 - 1: the chunk is not stored
  */
 
 function fetchError(layout, key, message, cause, code = CODES.BAD_DATA) {
-  return new NumdecodeError(`zarr read: array ${layout.path}: ${key}: ${message}`, { code, file: key, dataset: layout.path, cause });
+  return new ZarrError(`zarr read: array ${layout.path}: ${key}: ${message}`, { code, file: key, array: layout.path, dataset: layout.path, cause });
 }
 
 // The store's own errors (HTTP, file system) carry what happened; they gain the key and the array.

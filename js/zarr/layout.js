@@ -3,7 +3,7 @@
 // shards index their chunks. zarrita keeps these in private fields, so they come from the array's
 // metadata document as written (zarr.json, or .zarray for v2), read through the array's own store:
 // from memory for consolidated stores and stores opened with openStore (js/zarr/open.js).
-import { CODES, NumdecodeError } from '../errors.js';
+import { CODES, ZarrError } from '../errors.js';
 import { FLOAT16_BITS_CODEC, FLOAT16_BITS_V2_ID, PCODEC_CODEC_NAMES } from './codec-names.js';
 
 /** The symbol under which a store made by openStore answers metadata documents it already holds. */
@@ -29,14 +29,14 @@ const versionOf = new WeakMap(); // store -> 'v3' | 'v2', the metadata that answ
 const decoder = new TextDecoder();
 
 function layoutError(array, message, code = CODES.UNSUPPORTED) {
-  return new NumdecodeError(`zarr read: array ${array.path}: ${message}`, { code, dataset: array.path });
+  return new ZarrError(`zarr read: array ${array.path}: ${message}`, { code, array: array.path, dataset: array.path });
 }
 
 function parseJson(array, key, bytes) {
   try {
     return JSON.parse(decoder.decode(bytes));
   } catch (err) {
-    throw new NumdecodeError(`zarr read: ${key} is not valid JSON (${err.message})`, { code: CODES.BAD_DATA, file: key, dataset: array.path, cause: err });
+    throw new ZarrError(`zarr read: ${key} is not valid JSON (${err.message})`, { code: CODES.BAD_DATA, file: key, array: array.path, dataset: array.path, cause: err });
   }
 }
 

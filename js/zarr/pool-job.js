@@ -44,7 +44,7 @@ export async function decodeBoxes(input, meta, batch) {
       const box = Uint32Array.from(meta.subarray(at + 2, at + 2 + boxLength));
       let packed;
       try {
-        packed = decodeBox(bytes, dtype, box, { file: keys[i], dataset });
+        packed = decodeBox(bytes, dtype, box, { file: keys[i], array: dataset, dataset });
       } catch (err) {
         err.jobIndex = i;
         throw err;

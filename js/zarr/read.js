@@ -10,7 +10,7 @@
 // decodes each pcodec chunk in wasm straight into its place in the output: one copy per output
 // row, no chunk-sized JS array. With a worker pool the workers decode into one SharedArrayBuffer
 // output (js/zarr/pool-decode.js). Chunks of other codecs go through zarrita's codec pipeline.
-import { CODES, NumdecodeError, abortError } from '../errors.js';
+import { CODES, ZarrError, abortError } from '../errors.js';
 import { ensureFormat } from '../wasm/load.js';
 import { boxParams, decodeBox, releaseBoxScratch } from './chunk-decode.js';
 import { fetchTasks, unreadTasks } from './fetch.js';
@@ -79,9 +79,10 @@ const isZeroBits = (value) => Object.is(value, 0) || value === 0n;
 
 function chunkError(layout, key, err) {
   if (err?.code === CODES.ABORTED || err?.name === 'AbortError') return err;
-  return new NumdecodeError(`zarr read: array ${layout.path}: chunk ${key}: ${err?.message ?? err}`, {
+  return new ZarrError(`zarr read: array ${layout.path}: chunk ${key}: ${err?.message ?? err}`, {
     code: err?.code ?? CODES.BAD_DATA,
     file: key,
+    array: layout.path,
     dataset: layout.path,
     cause: err,
   });
@@ -93,8 +94,9 @@ function zarritaPipeline(array, layout) {
   const symbol = Object.getOwnPropertySymbols(array).find((s) => s.description === 'zarrita.context');
   const codec = symbol ? array[symbol]?.codec : undefined;
   if (typeof codec?.decode !== 'function') {
-    throw new NumdecodeError(`zarr read: array ${layout.path}: its codecs are not pcodec, and this zarrita does not show its codec pipeline; read it with zarrita's get`, {
+    throw new ZarrError(`zarr read: array ${layout.path}: its codecs are not pcodec, and this zarrita does not show its codec pipeline; read it with zarrita's get`, {
       code: CODES.UNSUPPORTED,
+      array: layout.path,
       dataset: layout.path,
     });
   }
@@ -212,7 +214,7 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
     finish = async () => decoder.close();
   } else if (layout.pco) {
     await ensureFormat('pco', init);
-    const details = { dataset: layout.path };
+    const details = { array: layout.path, dataset: layout.path };
     sink = {
       consumesAtOnce: true, // decodeBox copies the bytes into wasm memory before it returns
       chunk(item, bytes) {

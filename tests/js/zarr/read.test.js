@@ -8,7 +8,7 @@ import { cpSync, mkdtempSync, rmSync, truncateSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as zarr from 'zarrita';
-import { init } from '../../../js/index.js';
+import { init, ZarrError } from '../../../js/index.js';
 import { LocalStore, read, registerPcodec } from '../../../js/zarr.js';
 import { float16BitsStore } from '../../../js/zarr/float16-bits.js';
 import { bytesOf, corpusRoot, expectSameBytes, readBytes, readJson, sha256 } from '../helpers/corpus.js';
@@ -218,7 +218,8 @@ describe('failures', () => {
     const store = wrappedStore('era5_like_v3.zarr', (key, bytes) => (key === '/t2m/c/3/0/1' ? bytes.subarray(0, bytes.length >> 1) : bytes));
     const arr = await zarr.open(zarr.root(store).resolve('t2m'), { kind: 'array' });
     const err = await read(arr).catch((e) => e);
-    expect(err).toMatchObject({ code: 'ERR_BAD_DATA', file: '/t2m/c/3/0/1', dataset: '/t2m' });
+    expect(err).toMatchObject({ code: 'ERR_BAD_DATA', file: '/t2m/c/3/0/1', array: '/t2m', dataset: '/t2m' });
+    expect(err).toBeInstanceOf(ZarrError);
     expect(err.message).toContain('/t2m/c/3/0/1');
     // Only the chunk is damaged: a selection without it reads.
     expect((await read(arr, { selection: [2] })).shape).toEqual([181, 360]);
@@ -237,7 +238,7 @@ describe('failures', () => {
       return bytes;
     });
     const arr = await zarr.open(zarr.root(store).resolve('tp'), { kind: 'array' });
-    await expect(read(arr)).rejects.toMatchObject({ code: 'ERR_NETWORK', file: '/tp/1.2.0', dataset: '/tp', message: expect.stringContaining('connection reset') });
+    await expect(read(arr)).rejects.toMatchObject({ code: 'ERR_NETWORK', file: '/tp/1.2.0', array: '/tp', dataset: '/tp', message: expect.stringContaining('connection reset') });
   });
 
   test('abort stops fetching: no chunk is asked for after it', async () => {
@@ -325,7 +326,7 @@ describe('in a worker pool', () => {
       cpSync(path.join(zarrDir, 'stores', 'era5_like_v3.zarr'), dir, { recursive: true });
       truncateSync(path.join(dir, 't2m/c/3/0/1'), 200);
       const arr = await zarr.open(zarr.root(new LocalStore(dir)).resolve('t2m'), { kind: 'array' });
-      await expect(read(arr, { pool })).rejects.toMatchObject({ code: 'ERR_BAD_DATA', file: '/t2m/c/3/0/1', dataset: '/t2m' });
+      await expect(read(arr, { pool })).rejects.toMatchObject({ code: 'ERR_BAD_DATA', file: '/t2m/c/3/0/1', array: '/t2m', dataset: '/t2m' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
