@@ -281,6 +281,7 @@ export class Hdf5Handle {
       }
     } finally {
       this.pumping = false;
+      this.lazy.settle();
     }
   }
 

@@ -38,6 +38,10 @@ export class LazyHdf5File {
     this.onRead = null; // (position, bytes): every read HDF5 made from the cache (chunk-index.js)
     this.blocks = new Map(); // block number -> Uint8Array (insertion order = age)
     this.missing = new Set(); // block numbers missed by the current pass
+    // Blocks the operations in progress have read or fetched: never evicted under them, or an
+    // operation needing more than cacheBytes would lose its own blocks between passes and miss
+    // them again, pass after pass. settle() lets them go once no operation is left.
+    this.inUse = new Set();
     this.ioError = null; // a synchronous read that failed (reported instead of HDF5's message)
     this.fs = runtime.FS;
     this.path = `${DIR}/${++nextId}-${String(file.name ?? 'file').replace(/[^\w.-]/g, '_').slice(-60)}`;
@@ -98,6 +102,7 @@ export class LazyHdf5File {
     let at = 0;
     for (let b = b0; b <= b1; b++) {
       const block = this.blocks.get(b);
+      this.inUse.add(b);
       const from = b === b0 ? position - b * bs : 0;
       const n = Math.min(dst.length - at, block.length - from);
       dst.set(block.subarray(from, from + n), at);
@@ -165,7 +170,10 @@ export class LazyHdf5File {
       if (bytes.length !== byteRanges[i][1] - byteRanges[i][0]) {
         throw new Hdf5Error(`${this.file.name}: got ${bytes.length} bytes for range [${byteRanges[i]}]`, { file: this.file.name });
       }
-      for (let b = s; b <= e; b++) this.blocks.set(b, bytes.subarray((b - s) * bs, Math.min(bytes.length, (b - s + 1) * bs)));
+      for (let b = s; b <= e; b++) {
+        this.blocks.set(b, bytes.subarray((b - s) * bs, Math.min(bytes.length, (b - s + 1) * bs)));
+        this.inUse.add(b);
+      }
     });
   }
 
@@ -211,14 +219,22 @@ export class LazyHdf5File {
     }
   }
 
-  // Oldest blocks go first when the cache is over budget (only between passes).
+  // Oldest blocks go first when the cache is over budget (only between passes), except the blocks
+  // of operations in progress: the cache may hold more than cacheBytes while one needs more.
   _evict() {
     let total = this.blocks.size * this.blockSize;
     for (const b of this.blocks.keys()) {
       if (total <= this.cacheBytes) break;
+      if (this.inUse.has(b)) continue;
       this.blocks.delete(b);
       total -= this.blockSize;
     }
+  }
+
+  /** No operation is in progress: their blocks may be evicted now, down to cacheBytes. */
+  settle() {
+    this.inUse.clear();
+    this._evict();
   }
 
   close() {

@@ -222,6 +222,23 @@ describe('lazy reading over HTTP', () => {
     m.close();
   });
 
+  test('a block cache smaller than one read: the whole matrix still reads, exactly (its blocks are kept while the read needs them)', async () => {
+    const exp = expected(c);
+    // 256 KiB of cache for a read of ~3.8 MB: evicting the read's own blocks between its passes
+    // once made it miss them again until it gave up after 64 fetch rounds.
+    const m = await bpcells.open(`${base}/${c.dir}/matrix.h5`, { group: 'mat', cacheBytes: 256 << 10 });
+    try {
+      const r = await m.read();
+      expect(same(r.index, exp.index)).toBe(true);
+      expect(same(r.val, exp.val)).toBe(true);
+      // Between operations the cache is back within its budget: a column read after it still works.
+      const again = await m.read(1500, 1501);
+      expect(same(again.val, exp.val.subarray(exp.idxptr[1500], exp.idxptr[1501]))).toBe(true);
+    } finally {
+      m.close();
+    }
+  });
+
   test('maxReadBytes stops the download with an error naming the file', async () => {
     const err = await bpcells.open(`${base}/${c.dir}/matrix.h5`, { group: 'mat', maxReadBytes: 40000 }).catch((e) => e);
     expect(err).toBeInstanceOf(bpcells.BpcellsError);
