@@ -124,6 +124,10 @@ async function run(message) {
   }
 }
 
+// Jobs run one after another in the order they came (the pool posts the next before this one
+// answers, so that it waits here rather than a round trip away).
+let previous = Promise.resolve();
+
 listen(async (message) => {
   if (message?.type === 'init') {
     try {
@@ -134,5 +138,7 @@ listen(async (message) => {
     }
     return;
   }
-  await run(message);
+  const turn = previous.then(() => run(message));
+  previous = turn.catch(() => {});
+  await turn;
 });
