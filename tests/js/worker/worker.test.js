@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { init, pco } from '../../../js/index.js';
+import { init, pco, CODES } from '../../../js/index.js';
 import { createWorkerPool, planBatches, WorkerPool } from '../../../js/worker/index.js';
 import { bytesOf, corpusRoot, expectSameBytes, pcoCases, pcoCorruptCases, pcoDir, projectRoot, readBytes, sha256 } from '../helpers/corpus.js';
 
@@ -213,6 +213,26 @@ test('a worker that dies: its job rejects, a fresh worker takes its place', asyn
     await lost;
     expectSameBytes(bytesOf(await next), readBytes(pcoDir, 'classic_u32_n1000.bin'), 'after a worker died');
     expect(own.stats()).toMatchObject({ size: 1, busy: 0, failed: 1 });
+  } finally {
+    await own.terminate();
+  }
+});
+
+test('a job posted behind one whose worker dies: sent again from a copy, or failed when its input was moved there', async () => {
+  const own = await createWorkerPool({ size: 1 });
+  try {
+    const big = readBytes(pcoDir, 'bench_f64_sensor_2m.pco');
+    const lost = expect(own.decodePco(big)).rejects.toThrow(/the worker died/);
+    const moved = readBytes(pcoDir, 'classic_u32_n1000.pco');
+    const movedJob = own.decodePco(moved, { transfer: true }); // posted to the same worker, behind it
+    const copied = own.decodePco(readBytes(pcoDir, 'classic_u32_n1000.pco'));
+    expect(own.stats()).toMatchObject({ busy: 1, queued: 2 });
+    expect(moved.byteLength).toBe(0); // its buffer went to the worker
+    own._terminateWorker(0);
+    await lost;
+    const err = await movedJob.catch((e) => e);
+    expect([err.code, err.message]).toEqual([CODES.ABORTED, expect.stringMatching(/moved input was stopped/)]);
+    expectSameBytes(bytesOf(await copied), readBytes(pcoDir, 'classic_u32_n1000.bin'), 'sent again after its worker died');
   } finally {
     await own.terminate();
   }
