@@ -19,7 +19,7 @@ let server;
 beforeAll(async () => {
   await init();
   server = await startServer();
-  server.delay = 15;
+  server.delay = 40; // longer than the client's CPU between the requests of one wave, on a loaded machine too
 });
 afterAll(() => server?.close());
 
@@ -68,14 +68,6 @@ describe('directory (20000 x 3000, packed, col-major)', () => {
 });
 
 describe('HDF5 file (20000 x 2000, packed, col-major)', () => {
-  // HDF5 works between waves (tens of ms of CPU on a loaded machine): answers held back longer keep
-  // the requests of one pass inside one wave however slowly the client sends them.
-  beforeAll(() => {
-    server.delay = 40;
-  });
-  afterAll(() => {
-    server.delay = 15;
-  });
   const h5Dir = path.join(path.dirname(setDir), 'bpcells-hdf5', 'large_packed_uint_col_20000x2000');
   const serveH5 = (req, res) => serveCorpus(req, res, h5Dir);
   const read = (f) => new Uint8Array(readFileSync(path.join(h5Dir, f)));

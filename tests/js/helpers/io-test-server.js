@@ -15,7 +15,21 @@ export async function startServer() {
     if (state.inFlight === 0) state.waves += 1;
     state.inFlight += 1;
     state.peak = Math.max(state.peak, state.inFlight);
-    res.on('close', () => (state.inFlight -= 1));
+    // Out of flight once the answer is handed over (res.end, before the client can see it and
+    // ask again: 'close' can come after the client's next request, merging two waves), or when
+    // the connection ends without one.
+    let answered = false;
+    const done = () => {
+      if (answered) return;
+      answered = true;
+      state.inFlight -= 1;
+    };
+    const end = res.end;
+    res.end = function (...args) {
+      done();
+      return end.apply(this, args);
+    };
+    res.on('close', done);
     state.log.push({ method: req.method, url: req.url, range: req.headers.range ?? null, ifRange: req.headers['if-range'] ?? null });
     const handler = state.handler;
     if (state.delay > 0) setTimeout(() => handler(req, res), state.delay);

@@ -102,7 +102,7 @@ describe('open() over HTTP: stats are what crossed the wire', () => {
   let server;
   beforeAll(async () => {
     server = await startServer();
-    server.delay = 20; // requests sent together arrive in one wave
+    server.delay = 40; // requests sent together arrive in one wave
   });
   afterAll(() => server.close());
 

@@ -535,7 +535,7 @@ describe('round trips (issue 27): counted as waves of requests by the test serve
   let server;
   beforeAll(async () => {
     server = await startServer();
-    server.delay = 25; // every answer waits: requests sent together arrive in one wave
+    server.delay = 40; // every answer waits: requests sent together arrive in one wave
   });
   afterAll(() => server.close());
 

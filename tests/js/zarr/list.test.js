@@ -200,7 +200,7 @@ describe('over HTTP', () => {
   test('consolidated v3 and v2: the whole hierarchy in one round trip, the same as from the directory', async () => {
     for (const store of ['era5_like_v3.zarr', 'era5_like_v2.zarr']) {
       server.handler = serveStores;
-      server.delay = 15;
+      server.delay = 40;
       const got = await list(`${server.base}/${store}/`);
       expect(server.state.waves).toBe(1);
       expect(got).toMatchObject({ store: `${server.base}/${store}/`, consolidated: true, complete: true });
