@@ -204,7 +204,7 @@ function withSignal(file, signal) {
 /**
  * Opens a Parquet file for several reads: the footer is read once, here (over HTTP one suffix
  * range request for most files), and every read() after it fetches only column chunks.
- * @returns {Promise<object>} { name, size, numRows, createdBy, version, schema, columns, rowGroups,
+ * @returns {Promise<object>} { file, size, numRows, createdBy, version, schema, columns, rowGroups,
  *   stats, read(options), inspect(), close() }: stats count what crossed the wire since open, each
  *   read()'s result what that read fetched
  */

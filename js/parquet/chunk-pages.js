@@ -6,13 +6,18 @@ import { readPageHeaderAt } from './pages.js';
 import { columnError } from './column-error.js';
 
 /** Byte range [start, end) of a column chunk, checked against the file. */
-export function chunkRange(chunk, fileSize) {
-  const meta = chunk.meta_data;
-  if (!meta) throw 'the column chunk has no metadata (an external file_path is not supported)';
+/** Where a column chunk's first page starts: its dictionary page, else its first data page. */
+export function chunkStart(meta) {
   const data = Number(meta.data_page_offset);
   const dict = meta.dictionary_page_offset === undefined ? undefined : Number(meta.dictionary_page_offset);
   // some writers store dictionary_page_offset 0 for "none"
-  const start = dict !== undefined && dict > 0 && dict < data ? dict : data;
+  return dict !== undefined && dict > 0 && dict < data ? dict : data;
+}
+
+export function chunkRange(chunk, fileSize) {
+  const meta = chunk.meta_data;
+  if (!meta) throw 'the column chunk has no metadata (an external file_path is not supported)';
+  const start = chunkStart(meta);
   const length = Number(meta.total_compressed_size);
   // An empty chunk (parquet-cpp's 0-row row group of an empty table: offset 0, size 0) has no pages.
   if (length === 0 && Number(meta.num_values) === 0) return { start: 0, end: 0 };

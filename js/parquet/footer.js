@@ -3,6 +3,7 @@
 import { parquetMetadataAsync, parquetSchema } from 'hyparquet';
 import { ParquetError, NumdecodeError } from '../errors.js';
 import { readTail } from '../io/index.js';
+import { chunkStart } from './chunk-pages.js';
 
 // The first request reads the file's tail: its size and, in most files, the whole footer (one
 // round trip over HTTP, a suffix range). Small, so that reading one column of a small file over
@@ -135,7 +136,7 @@ export function leafColumns(schema) {
 }
 
 /** The schema as inspect() and open() report it: one entry per leaf column. */
-export function schemaOf(leaves) {
+function schemaOf(leaves) {
   return leaves.map((l) => ({
     name: l.path,
     type: l.element.type,
@@ -162,8 +163,6 @@ export function describeFooter(footer, name) {
     totalByteSize: Number(rg.total_byte_size),
     columns: rg.columns.map((chunk, c) => {
       const meta = chunk.meta_data ?? {};
-      const data = Number(meta.data_page_offset);
-      const dict = Number(meta.dictionary_page_offset ?? 0); // 0: none, for some writers
       return {
         column: leaves[c]?.path,
         type: meta.type,
@@ -172,7 +171,7 @@ export function describeFooter(footer, name) {
         numValues: Number(meta.num_values),
         compressedBytes: Number(meta.total_compressed_size),
         uncompressedBytes: Number(meta.total_uncompressed_size),
-        offset: dict > 0 && dict < data ? dict : data,
+        offset: chunkStart(meta),
         offsetIndex: chunk.offset_index_offset !== undefined,
         columnIndex: chunk.column_index_offset !== undefined,
       };
