@@ -247,26 +247,22 @@ export class Hdf5GroupSource {
         file: a.path,
       });
     }
-    if (start >= HEADER && a.count * elem > SMALL_WHOLE) {
-      // Values only, read fresh for this call (not the cached whole of a small dataset): handed
-      // out as they came from HDF5, without a second copy of the range.
-      const b0 = start - HEADER;
-      const b1 = end - HEADER;
-      const i0 = Math.floor(b0 / elem);
-      const bytes = await this._values(a, i0, Math.ceil(b1 / elem), await this._near(name, a, i0, Math.ceil(b1 / elem)));
-      return bytes.subarray(b0 - i0 * elem, b1 - i0 * elem);
-    }
-    const out = new Uint8Array(end - start);
-    const header = new TextEncoder().encode(MAGIC[a.type]);
-    if (start < HEADER) out.set(header.subarray(start, Math.min(HEADER, end)), 0);
+    let values = null; // the range's values, as HDF5 returned them
     if (end > HEADER) {
       const b0 = Math.max(start, HEADER) - HEADER;
       const b1 = end - HEADER;
       const i0 = Math.floor(b0 / elem);
       const i1 = Math.ceil(b1 / elem);
       const bytes = await this._values(a, i0, i1, await this._near(name, a, i0, i1));
-      out.set(bytes.subarray(b0 - i0 * elem, b1 - i0 * elem), Math.max(start, HEADER) - start);
+      values = bytes.subarray(b0 - i0 * elem, b1 - i0 * elem);
+      // Values only, read fresh for this call (not the cached whole of a small dataset): handed out
+      // as they came, without a second copy of the range.
+      if (start >= HEADER && a.count * elem > SMALL_WHOLE) return values;
     }
+    const out = new Uint8Array(end - start);
+    const header = new TextEncoder().encode(MAGIC[a.type]);
+    if (start < HEADER) out.set(header.subarray(start, Math.min(HEADER, end)), 0);
+    if (values) out.set(values, Math.max(start, HEADER) - start);
     return out;
   }
 
