@@ -17,15 +17,21 @@ function nodeModules() {
 
 const scratch = new Uint8Array(1 << 20);
 
-// `length` bytes of the file from `start` (fewer if it ends first).
-function readAll(fs, fd, length, start = 0) {
-  const out = new Uint8Array(length);
+// Fills `target` with the file's bytes from `start`: how many there were (fewer if it ends first).
+function readFully(fs, fd, target, start) {
   let done = 0;
-  while (done < length) {
-    const n = fs.readSync(fd, out, done, length - done, start + done);
+  while (done < target.length) {
+    const n = fs.readSync(fd, target, done, target.length - done, start + done);
     if (n === 0) break;
     done += n;
   }
+  return done;
+}
+
+// `length` bytes of the file from `start` (fewer if it ends first).
+function readAll(fs, fd, length, start = 0) {
+  const out = new Uint8Array(length);
+  const done = readFully(fs, fd, out, start);
   return done === length ? out : out.subarray(0, done);
 }
 
@@ -119,13 +125,7 @@ export class LocalStore {
     const fd = this.#open(key);
     if (fd === undefined) return undefined;
     try {
-      let done = 0;
-      while (done < target.length) {
-        const n = this.#fs.readSync(fd, target, done, target.length - done, offset + done);
-        if (n === 0) break;
-        done += n;
-      }
-      return done;
+      return readFully(this.#fs, fd, target, offset);
     } finally {
       this.#fs.closeSync(fd);
     }
