@@ -28,7 +28,7 @@ const SOURCE = /\.(js|mjs)$/;
 // until it is placed here (and in docs/architecture.md's map).
 export const LAYERS = [
   ['base', ['js/errors.js', 'js/dtypes.js', 'js/bytes.js', 'js/number-text.js', 'js/deprecate.js', 'js/csv.js', 'js/hdf5/signature.js', 'js/sniff.js']],
-  ['io and wasm', ['js/io/', 'js/wasm/', 'js/worker/index.js']],
+  ['io and wasm', ['js/io/', 'js/wasm/', 'js/worker/index.js', 'js/worker/messages.js']],
   ['formats', ['js/pco.js', 'js/pco/', 'js/alp.js', 'js/hdf5/']],
   ['containers', ['js/bpcells/', 'js/parquet/', 'js/parquet.js', 'js/zarr/', 'js/zarr.js']],
   ['entries', ['js/index.js', 'js/pco-entry.js', 'js/alp-entry.js', 'js/bpcells-entry.js', 'js/worker/worker.js']],

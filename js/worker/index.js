@@ -11,6 +11,9 @@
 // cloned into the worker). Results come back with their typed arrays transferred, not copied.
 
 import { CODES, NumdecodeError, abortError, deserializeError } from '../errors.js';
+import { SpareBuffers, planBatches, prepareArgs } from './messages.js';
+
+export { planBatches };
 
 const terminatedError = () => new NumdecodeError('numdecode worker pool: terminated', { code: CODES.ABORTED });
 
@@ -95,60 +98,12 @@ function decodeArgs(bytes, options) {
 // location fields and cause.
 const toError = deserializeError;
 
-// Prepares a job's arguments for postMessage. Typed arrays among them (top level, and one level
-// into arrays) are either moved (transfer: their whole ArrayBuffers detach here) or copied here,
-// only the bytes they view, with the copies moved: one copy, where structured cloning would copy
-// the whole underlying buffer (a chunk viewed inside a shard, say) twice.
-function prepareArgs(args, transfer) {
-  const moved = new Set();
-  const prepare = (value) => {
-    if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
-      if (transfer) {
-        if (value.buffer instanceof ArrayBuffer) moved.add(value.buffer);
-        return value;
-      }
-      // new + set, not slice() (slow on views of wasm memory); Node's Buffer must not be
-      // constructed with new, so it is copied as the Uint8Array it is.
-      const Type = typeof globalThis.Buffer === 'function' && value instanceof globalThis.Buffer ? Uint8Array : value.constructor;
-      const copy = new Type(value.length);
-      copy.set(value);
-      moved.add(copy.buffer);
-      return copy;
-    }
-    if (transfer && value instanceof ArrayBuffer) moved.add(value);
-    return value;
-  };
-  const prepared = args.map((a) => (Array.isArray(a) ? a.map(prepare) : prepare(a)));
-  return { args: prepared, transfer: [...moved] };
-}
-
 function validateJob(job) {
   if (job === null || typeof job !== 'object') throw new TypeError('numdecode worker pool: a job is {format, op, args}');
   if (typeof job.format !== 'string' || typeof job.op !== 'string') {
     throw new TypeError('numdecode worker pool: job.format and job.op must be strings');
   }
   if (job.args !== undefined && !Array.isArray(job.args)) throw new TypeError('numdecode worker pool: job.args must be an array');
-}
-
-// Groups consecutive items (by byte size) into batches of about total / (4 * workers) bytes,
-// at most 256 items each; an item at least that large is a batch of its own.
-export function planBatches(sizes, workers) {
-  const total = sizes.reduce((a, b) => a + b, 0);
-  const target = Math.max(1, Math.ceil(total / (4 * workers)));
-  const batches = [];
-  let current = [];
-  let bytes = 0;
-  sizes.forEach((size, i) => {
-    if (current.length && (bytes + size > target || current.length >= 256)) {
-      batches.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(i);
-    bytes += size;
-  });
-  if (current.length) batches.push(current);
-  return batches;
 }
 
 // Jobs posted to one worker before the one it runs has answered: the next message waits in the
@@ -172,6 +127,7 @@ export class WorkerPool {
   #initOptions;
   #completed = 0;
   #failed = 0;
+  #spares = new SpareBuffers();
 
   /** Use createWorkerPool(). */
   constructor(initOptions) {
@@ -334,7 +290,32 @@ export class WorkerPool {
     const job = (bytes) => ({ format: 'pco', op: 'decode', args: decodeArgs(bytes, options) });
     if (options?.batch === false) return Promise.all(list.map((bytes) => this.run(job(bytes), options)));
     const batches = planBatches(list.map((f) => f.byteLength), Math.max(this.size, 1));
-    const results = await Promise.all(batches.map((indexes) => this.runBatch(indexes.map((i) => job(list[i])), options)));
+    // Moved files go as they are, one job each in a batch (no copy); copied ones go back to back in
+    // one buffer a batch (a job object and a buffer per small file cost more to send than to decode).
+    if (options?.transfer === true) {
+      const results = await Promise.all(batches.map((indexes) => this.runBatch(indexes.map((i) => job(list[i])), options)));
+      return results.flat();
+    }
+    const decodeOptions = options?.maxOutputBytes === undefined ? undefined : { maxOutputBytes: options.maxOutputBytes };
+    const results = await Promise.all(
+      batches.map((indexes) => {
+        const prepare = () => {
+          const { packed, ends } = this.#spares.pack(indexes.map((i) => list[i]));
+          const args = decodeOptions === undefined ? [packed, ends] : [packed, ends, decodeOptions];
+          return { message: { format: 'pcoMany', op: 'decodeFiles', args }, transfer: [packed.buffer, ends.buffer] };
+        };
+        return this.#enqueue(prepare(), options?.signal, prepare).then(
+          ({ results, files: sent }) => {
+            this.#spares.keep(sent.buffer);
+            return results;
+          },
+          (err) => {
+            if (err?.jobIndex !== undefined) err.jobIndex = indexes[err.jobIndex]; // the file's index in `files`
+            throw err;
+          },
+        );
+      }),
+    );
     return results.flat();
   }
 

@@ -14,6 +14,7 @@ const NAMESPACES = {
   io: () => import('../io/index.js'),
   zarr: () => import('../zarr/pool-job.js'), // a Zarr read's chunk batches (js/zarr/pool-decode.js)
   parquet: () => import('../parquet/pool-job.js'), // a Parquet read's column chunks (js/parquet/pool-read.js)
+  pcoMany: () => import('../pco/pool-job.js'), // pool.decodePcoMany's files, many to a message
 };
 
 // A browser worker's global is a WorkerGlobalScope; Node's worker_threads has none.
@@ -46,11 +47,15 @@ function transferables(value, found = new Set(), depth = 0) {
   return found;
 }
 
+// Each namespace's module once it has loaded: a dynamic import() per job cost as much as decoding
+// a small file.
+const loaded = new Map();
+
 async function lookup(format, op) {
   if (!Object.hasOwn(NAMESPACES, format)) {
     throw new Error(`numdecode worker: unknown format ${JSON.stringify(format)} (one of ${Object.keys(NAMESPACES).join(', ')})`);
   }
-  const api = await NAMESPACES[format]();
+  const api = loaded.get(format) ?? loaded.set(format, await NAMESPACES[format]()).get(format);
   const fn = Object.hasOwn(api, op) ? api[op] : undefined;
   if (typeof fn !== 'function') {
     const ops = Object.keys(api).filter((k) => typeof api[k] === 'function');

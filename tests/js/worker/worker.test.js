@@ -40,6 +40,28 @@ test('decodePcoMany: every corpus file, in input order, bit-exact', async () => 
   }
 });
 
+test('decodePcoMany: a second call, packed into the buffers the first sent back, is bit-exact too; a bad file names its index in the input', async () => {
+  // Reversed order, so that each batch reuses a buffer that carried other files before.
+  const again = [...withValues].reverse();
+  const results = await pool.decodePcoMany(again.map((c) => readBytes(pcoDir, c.file)));
+  for (const [i, c] of again.entries()) expectSameBytes(bytesOf(results[i]), readBytes(pcoDir, c.expected), c.name);
+  const files = withValues.slice(0, 40).map((c) => readBytes(pcoDir, c.file));
+  files.splice(29, 0, new Uint8Array([1, 2, 3]));
+  const err = await pool.decodePcoMany(files).catch((e) => e);
+  expect(err).toBeInstanceOf(Error);
+  let here;
+  try {
+    pco.decode(files[29]);
+  } catch (e) {
+    here = e;
+  }
+  expect(err.code).toBe(here.code); // the same error as on this thread
+  expect(err.message).toBe(here.message);
+  expect(err.jobIndex).toBe(29);
+  // The caller's arrays are copied, not moved.
+  expect(files.every((f) => f.byteLength > 0)).toBe(true);
+});
+
 test('decodePcoMany without batching gives the same', async () => {
   const picked = withValues.slice(0, 12);
   const results = await pool.decodePcoMany(picked.map((c) => readBytes(pcoDir, c.file)), { batch: false });
