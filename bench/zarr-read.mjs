@@ -18,7 +18,7 @@
 //   read, pool N    numdecode's read with a pool of N workers (a SharedArrayBuffer output)
 // A fresh output is memory the process has never touched: on a VM where a first touch is slow, that
 // costs the same for zarrita and read; "first touch" prints what it costs alone.
-// fizarrita's getWorker (Chromium, cross-origin isolated) is not measured here: see docs/zarr.md.
+// In Chromium (cross-origin isolated), against fizarrita's getWorker and zarrita.get: bench/zarr-browser.mjs.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
