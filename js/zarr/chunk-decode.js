@@ -56,3 +56,38 @@ export function decodeBox(bytes, dtype, box, details) {
 export function releaseBoxScratch() {
   getModule('pco')._numdecode_pco_release_box();
 }
+
+/**
+ * Sizes the module's slab (js/zarr/slab.js) for `bytes`: returns its address in wasm memory.
+ * @param {number} bytes
+ * @returns {number}
+ */
+export function sizeSlab(bytes) {
+  const size = binding('pco', '_numdecode_pco_size_slab');
+  return call([], () => size(bytes)) >>> 0;
+}
+
+/**
+ * Decodes `bytes` as decodeBox does, but places the box straight into the module's slab: its first
+ * value at `offset` (values into the slab), then `strides` (values, one per stored axis) apart.
+ * @param {Uint8Array} bytes @param {string} dtype @param {Uint32Array} box from boxParams
+ * @param {number} offset @param {number[]} strides
+ * @param {{file?: string, dataset?: string}} [details]
+ */
+export function decodeBoxToSlab(bytes, dtype, box, offset, strides, details) {
+  const mod = getModule('pco');
+  const decode = binding('pco', '_numdecode_pco_decode_box_to_slab');
+  const code = dtypeCode(mod, dtype);
+  call(
+    [bytes],
+    (ptr, len) => {
+      const heap = mod.HEAPU32;
+      heap.set(box, mod._numdecode_pco_box_params() >>> 2);
+      const params = mod._numdecode_pco_slab_params() >>> 2;
+      heap[params] = offset;
+      for (let a = 0; a < strides.length; a++) heap[params + 1 + a] = strides[a];
+      return decode(ptr, len, code, box.length / 4);
+    },
+    details,
+  );
+}

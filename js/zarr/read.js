@@ -20,6 +20,7 @@ import { fillBox, outputGeometry, packDecodedChunk, placeBox } from './place.js'
 import { dimensionParts, normalizeSelection, partCount, selectionShape } from './plan.js';
 import { poolDecoder } from './pool-decode.js';
 import { runTasks } from './schedule.js';
+import { slabWriter } from './slab.js';
 
 /** Chunk fetches (or shard ranges) in flight at once, by default. */
 export const DEFAULT_CONCURRENCY = 16;
@@ -215,14 +216,25 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
   } else if (layout.pco) {
     await ensureFormat('pco', init);
     const details = { array: layout.path, dataset: layout.path };
+    // A local folder lends its chunks in order: they can be assembled into slabs (js/zarr/slab.js).
+    const slabs = slabWriter(layout, parts, geometry, storedOutputAxes, data, typeof array.store.readView === 'function');
     sink = {
       consumesAtOnce: true, // decodeBox copies the bytes into wasm memory before it returns
       chunk(item, bytes) {
         if (signal?.aborted) return;
+        details.file = item.key;
+        if (slabs) {
+          try {
+            slabs.chunk(item, bytes, boxOf(item.parts), details);
+          } catch (err) {
+            throw chunkError(layout, item.key, err);
+          }
+          progress(bytes.length);
+          return;
+        }
         const { base, counts } = placement(item.parts);
         let packed;
         try {
-          details.file = item.key;
           packed = decodeBox(bytes, layout.pcoDtype, boxOf(item.parts), details);
         } catch (err) {
           throw chunkError(layout, item.key, err);
@@ -230,7 +242,12 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
         placeBox(outBytes, width, geometry, base, counts, packed);
         progress(bytes.length);
       },
-      missing,
+      missing: slabs
+        ? (item) => {
+            slabs.missing(item);
+            progress(0);
+          }
+        : missing,
     };
     finish = async () => releaseBoxScratch();
   } else {

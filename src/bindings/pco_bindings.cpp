@@ -204,9 +204,52 @@ void pack_box(const uint8_t* src, uint8_t* dst, size_t width, unsigned n, const 
   }
 }
 
+// A slab: consecutive whole rows of the output (every chunk of one step of its outermost axis),
+// assembled here so that JS copies it out at once instead of a row at a time per chunk.
+uint32_t slab_params[kMaxBoxAxes + 1];  // JS fills: the box's first value in the slab, then its stride per axis (values)
+
+ByteBuffer& slab_buffer() {
+  static ByteBuffer buffer;
+  return buffer;
+}
+
+// Copies the box of a C-order array of `extent` from src to dst, whose stride along each box axis is
+// dst_stride (bytes): rows along the innermost axis, one memcpy each where they are contiguous.
+void place_box(const uint8_t* src, uint8_t* dst, size_t width, unsigned n, const uint32_t* extent, const uint32_t* start,
+               const uint32_t* step, const uint32_t* count, const size_t* dst_stride) {
+  size_t stride[kMaxBoxAxes];  // bytes
+  size_t s = width;
+  for (unsigned a = n; a-- > 0;) {
+    stride[a] = s;
+    s *= extent[a];
+  }
+  const unsigned axis = n - 1;  // rows along the innermost axis
+  const size_t run = step[axis] == 1 && dst_stride[axis] == width ? size_t(count[axis]) * width : 0;
+  uint32_t at[kMaxBoxAxes] = {};
+  for (;;) {
+    const uint8_t* from = src;
+    uint8_t* to = dst;
+    for (unsigned a = 0; a < axis; ++a) {
+      from += (size_t(start[a]) + size_t(at[a]) * step[a]) * stride[a];
+      to += size_t(at[a]) * dst_stride[a];
+    }
+    from += size_t(start[axis]) * width;
+    if (run) {
+      std::memcpy(to, from, run);
+    } else {
+      const size_t jump = size_t(step[axis]) * width;
+      for (uint32_t i = 0; i < count[axis]; ++i, from += jump, to += dst_stride[axis]) std::memcpy(to, from, width);
+    }
+    unsigned a = axis;
+    while (a > 0 && ++at[a - 1] == count[a - 1]) at[--a] = 0;
+    if (a == 0) return;
+  }
+}
+
 // Decodes one chunk (expected_dtype: the standalone dtype code the array needs) and packs the box
-// described in box_params over n axes. Leaves {ptr, bytes, dtype} for JS, valid until the next call.
-uintptr_t decode_box(uintptr_t ptr, size_t len, unsigned expected_dtype, unsigned n) {
+// described in box_params over n axes into the box buffer, or (to_slab) places it in the slab as
+// slab_params say. Leaves {ptr, bytes, dtype} for JS, valid until the next call (to_slab: 0 bytes).
+uintptr_t decode_box(uintptr_t ptr, size_t len, unsigned expected_dtype, unsigned n, bool to_slab) {
   return guarded([&]() -> uintptr_t {
     if (n == 0 || n > kMaxBoxAxes) fail("a chunk box has 1 to ", kMaxBoxAxes, " axes, got ", n);
     const DType dtype = parse_dtype(expected_dtype);
@@ -222,6 +265,16 @@ uintptr_t decode_box(uintptr_t ptr, size_t len, unsigned expected_dtype, unsigne
       packed *= count[a];
     }
     const size_t width = dtype_bytes(dtype);
+    size_t dst_stride[kMaxBoxAxes];
+    if (to_slab) {
+      // The last value the box would write must lie inside the slab.
+      uint64_t last = slab_params[0];
+      for (unsigned a = 0; a < n; ++a) {
+        dst_stride[a] = size_t(slab_params[1 + a]) * width;
+        last += uint64_t(count[a] - 1) * slab_params[1 + a];
+      }
+      if ((last + 1) * width > slab_buffer().size()) fail("the box does not fit in the slab of ", slab_buffer().size(), " bytes");
+    }
     StandaloneFile& f = scratch_file();
     // A chunk decodes to exactly its shape's values: a few bytes of Pco claiming more are refused early.
     read_standalone(heap_bytes(ptr, len), f, true, values * width);
@@ -232,6 +285,11 @@ uintptr_t decode_box(uintptr_t ptr, size_t len, unsigned expected_dtype, unsigne
       fail("the chunk holds ", f.values.size() / width, " values but its shape needs ", values);
     static DecodeResult result;
     const uint8_t* out = f.values.data();
+    if (to_slab) {
+      place_box(out, slab_buffer().data() + size_t(slab_params[0]) * width, width, n, extent, start, step, count, dst_stride);
+      result = {uint32_t(reinterpret_cast<uintptr_t>(slab_buffer().data())), 0, uint32_t(dtype)};
+      return reinterpret_cast<uintptr_t>(&result);
+    }
     if (packed != values) {
       ByteBuffer& buffer = box_buffer();
       buffer.resize(packed * width);
@@ -243,9 +301,18 @@ uintptr_t decode_box(uintptr_t ptr, size_t len, unsigned expected_dtype, unsigne
   });
 }
 
+// The slab sized for `bytes` (its old contents kept where they fit), or 0 when memory runs out.
+uintptr_t size_slab(double bytes) {
+  return guarded([&]() -> uintptr_t {
+    slab_buffer().resize(static_cast<size_t>(bytes));
+    return reinterpret_cast<uintptr_t>(slab_buffer().data());
+  });
+}
+
 void release_large_box() {
   constexpr size_t kKeep = size_t{64} << 20;
   if (box_buffer().size() > kKeep) box_buffer() = ByteBuffer{};
+  slab_buffer() = ByteBuffer{};
   release_large_scratch();
 }
 // ---- end of Zarr chunks ------------------------------------------------------------------------
@@ -339,7 +406,12 @@ EMSCRIPTEN_KEEPALIVE int numdecode_pco_release_view(uint32_t handle) { return re
 EMSCRIPTEN_KEEPALIVE const uint32_t* numdecode_pco_view_stats() { return view_stats(); }
 EMSCRIPTEN_KEEPALIVE uint32_t* numdecode_pco_box_params() { return box_params; }
 EMSCRIPTEN_KEEPALIVE uintptr_t numdecode_pco_decode_box(uintptr_t ptr, size_t len, unsigned expected_dtype, unsigned axes) {
-  return decode_box(ptr, len, expected_dtype, axes);
+  return decode_box(ptr, len, expected_dtype, axes, false);
+}
+EMSCRIPTEN_KEEPALIVE uint32_t* numdecode_pco_slab_params() { return slab_params; }
+EMSCRIPTEN_KEEPALIVE uintptr_t numdecode_pco_size_slab(double bytes) { return size_slab(bytes); }
+EMSCRIPTEN_KEEPALIVE uintptr_t numdecode_pco_decode_box_to_slab(uintptr_t ptr, size_t len, unsigned expected_dtype, unsigned axes) {
+  return decode_box(ptr, len, expected_dtype, axes, true);
 }
 EMSCRIPTEN_KEEPALIVE void numdecode_pco_release_box() { release_large_box(); }
 }

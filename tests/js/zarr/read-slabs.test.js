@@ -1,0 +1,109 @@
+// numdecode/zarr read() from a local folder (LocalStore lends the chunks in order), where chunks
+// narrower than the output are assembled into slabs in wasm memory (js/zarr/slab.js): whole arrays
+// and selections bit-identical to zarrita.get, missing chunks filled, damaged chunks named; and
+// the slabs are used exactly where they should be.
+import { beforeAll, describe, expect, test } from '@jest/globals';
+import FileSystemStore from '@zarrita/storage/fs';
+import { cpSync, mkdtempSync, rmSync, truncateSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as zarr from 'zarrita';
+import { init } from '../../../js/index.js';
+import { LocalStore, read, registerPcodec } from '../../../js/zarr.js';
+import { arrayLayout } from '../../../js/zarr/layout.js';
+import { outputGeometry } from '../../../js/zarr/place.js';
+import { dimensionParts, normalizeSelection } from '../../../js/zarr/plan.js';
+import { slabWriter } from '../../../js/zarr/slab.js';
+import { bytesOf, corpusRoot, expectSameBytes } from '../helpers/corpus.js';
+
+const storesDir = path.join(corpusRoot, 'zarr-pcodec', 'stores');
+const local = (store, name) => zarr.open(zarr.root(new LocalStore(path.join(storesDir, store))).resolve(name), { kind: 'array' });
+const reference = (store, name) => zarr.open(zarr.root(new FileSystemStore(path.join(storesDir, store))).resolve(name), { kind: 'array' });
+
+beforeAll(async () => {
+  registerPcodec(zarr.registry);
+  await init();
+});
+
+function expectSame(got, want, what) {
+  expect({ what, shape: got.shape, stride: got.stride, type: got.data.constructor.name }).toEqual({
+    what,
+    shape: want.shape,
+    stride: want.stride,
+    type: want.data.constructor.name,
+  });
+  expectSameBytes(bytesOf(got.data), bytesOf(want.data), what);
+}
+
+// Whether a read of `selection` would assemble slabs (what js/zarr/read.js asks of slabWriter).
+async function usesSlabs(arr, selection) {
+  const layout = await arrayLayout(arr);
+  const dims = normalizeSelection(selection, layout.shape);
+  const kept = dims.flatMap((d, axis) => (d.index === undefined ? [axis] : []));
+  const stored = layout.order.filter((axis) => kept.includes(axis));
+  const shape = stored.map((axis) => dims[axis].count);
+  const data = new layout.Output(shape.reduce((a, b) => a * b, 1));
+  return slabWriter(layout, dimensionParts(dims, layout.chunkShape), outputGeometry(shape), stored, data, true) !== null;
+}
+
+describe('slabs from a local folder', () => {
+  const cases = [
+    ['era5_like_v3.zarr', 't2m'], // a missing chunk (NaN fill)
+    ['era5_like_v3.zarr', 'tp'], // a chunk not written (0 fill)
+    ['era5_like_v2.zarr', 't2m'], // "." separator, missing chunk
+    ['era5_like_v3.zarr', 'time'], // int64, one axis
+    ['dtypes_v3.zarr', 'uint64'],
+    ['dtypes_v3.zarr', 'int8'],
+  ];
+  const selectionsFor = (shape) => [
+    null,
+    shape.map((n) => zarr.slice(1, n - 1, 3)), // steps across chunk edges
+    shape.map((n, d) => (d === 0 ? n - 1 : null)), // an integer index on the outer axis
+    shape.map((n, d) => (d === shape.length - 1 ? 7 : null)), // an integer index on the inner axis
+    shape.map((n, d) => (d === shape.length - 1 ? zarr.slice(5, null, 7) : zarr.slice(Math.floor(n / 3), n))), // edge chunks
+    shape.map((n) => zarr.slice(n - 3, null)), // the corner chunk only
+  ];
+  test.each(cases)('%s/%s: whole and selections bit-identical to zarrita.get, fresh and into', async (store, name) => {
+    const arr = await local(store, name);
+    const ref = await reference(store, name);
+    for (const selection of selectionsFor(arr.shape)) {
+      const want = await zarr.get(ref, selection);
+      const what = `${store}/${name} ${JSON.stringify(selection)}`;
+      if (typeof want !== 'object') continue; // a single value: shape [], no slab
+      expectSame(await read(arr, { selection }), want, what);
+      const into = new want.data.constructor(want.data.length).fill(want.data.constructor === BigInt64Array || want.data.constructor === BigUint64Array ? 7n : 7);
+      expectSame(await read(arr, { selection, into }), want, `${what} into`); // missing chunks overwrite what was there
+    }
+  });
+
+  test('used where chunks are narrower than the output, not where they are whole rows, F order, shards or a store that does not lend', async () => {
+    const t2m = await local('era5_like_v3.zarr', 't2m');
+    expect(await usesSlabs(t2m, null)).toBe(true);
+    expect(await usesSlabs(t2m, [zarr.slice(0, 4), zarr.slice(80, 100), zarr.slice(150, 200)])).toBe(true);
+    // Inside one chunk on every inner axis: each box is one piece of the output already.
+    expect(await usesSlabs(t2m, [null, zarr.slice(0, 5), zarr.slice(0, 5)])).toBe(false);
+    expect(await usesSlabs(t2m, [zarr.slice(0, 4), zarr.slice(10, 20), zarr.slice(0, 100)])).toBe(false);
+    expect(await usesSlabs(await local('era5_like_v2.zarr', 'tp'), null)).toBe(false); // order F
+    expect(await usesSlabs(await local('sharded_v3.zarr', 'counts'), null)).toBe(false);
+    const layout = await arrayLayout(t2m);
+    const dims = normalizeSelection(null, layout.shape);
+    const data = new Float32Array(layout.shape.reduce((a, b) => a * b, 1));
+    expect(slabWriter(layout, dimensionParts(dims, layout.chunkShape), outputGeometry(layout.shape), [0, 1, 2], data, false)).toBeNull();
+  });
+
+  test('a damaged chunk in a slab names its key and the array', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'numdecode-zarr-slab-'));
+    try {
+      cpSync(path.join(storesDir, 'era5_like_v3.zarr'), dir, { recursive: true });
+      truncateSync(path.join(dir, 't2m/c/3/0/1'), 200);
+      const arr = await zarr.open(zarr.root(new LocalStore(dir)).resolve('t2m'), { kind: 'array' });
+      expect(await usesSlabs(arr, null)).toBe(true);
+      await expect(read(arr)).rejects.toMatchObject({ code: 'ERR_BAD_DATA', file: '/t2m/c/3/0/1', array: '/t2m' });
+      // The next read starts its slabs afresh.
+      const good = await local('era5_like_v3.zarr', 't2m');
+      expectSame(await read(good), await zarr.get(await reference('era5_like_v3.zarr', 't2m')), 'after a failed read');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
