@@ -26,6 +26,8 @@
 //   read, pool N            read(array, { pool }) with numdecode's worker pool of N (SharedArrayBuffer output)
 //   fizarrita N, shared     getWorker(array, null, { pool, workerUrl, useSharedArrayBuffer: true }), N workers
 //   fizarrita N, transfer   getWorker without SharedArrayBuffer (decoded chunks transferred back and copied)
+//   fetch only              every chunk (shard) file fetched through the same FetchStore, 16 at a time, not
+//                           decoded: the part of every row above that is the loopback HTTP alone
 // A contender that throws is listed with its error instead of times.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

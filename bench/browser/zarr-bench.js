@@ -69,6 +69,30 @@ function createQueue() {
 }
 const zarritaGet = (arr) => zarr.get(arr, null, { createQueue });
 
+// The store's bytes alone: every chunk file (every shard file) of the array fetched through the same
+// FetchStore, 16 at a time, nothing decoded: what the loopback HTTP costs each contender at least.
+async function fetchOnly(store, arr, meta) {
+  const grid = meta.shape.map((n, d) => Math.ceil(n / meta.chunk_grid.configuration.chunk_shape[d]));
+  // Zarr v3 key encodings: "default" (c/0/1/2) and "v2" (0.1.2)
+  const v2 = meta.chunk_key_encoding?.name === 'v2';
+  const separator = meta.chunk_key_encoding?.configuration?.separator ?? (v2 ? '.' : '/');
+  const keys = [];
+  (function walk(prefix, d) {
+    if (d === grid.length) return keys.push(prefix.join(separator));
+    for (let i = 0; i < grid[d]; i++) walk([...prefix, i], d + 1);
+  })(v2 ? [] : ['c'], 0);
+  let next = 0;
+  let bytes = 0;
+  const fetcher = async () => {
+    while (next < keys.length) {
+      const got = await store.get(arr.resolve(keys[next++]).path);
+      bytes += got?.byteLength ?? 0;
+    }
+  };
+  await Promise.all(Array.from({ length: ZARRITA_CONCURRENCY }, fetcher));
+  return { files: keys.length, bytes };
+}
+
 // Widest integer view of the bytes (NaNs compare by bits, not by value).
 function words(data) {
   const { buffer, byteOffset, byteLength } = data;
@@ -117,6 +141,9 @@ window.benchArray = async ({ name, runs, workers, workerUrl }) => {
       contenders.push([`fizarrita ${n}, ${way}`, () => getWorker(arr, null, { pool: fizarritaPool(key, n), workerUrl, useSharedArrayBuffer }), key]);
     }
   }
+  const meta = JSON.parse(new TextDecoder().decode(await store.get(arr.resolve('zarr.json').path)));
+  if (!['default', 'v2'].includes(meta.chunk_key_encoding?.name)) throw new Error(`${name}: fetch only knows the default and v2 chunk key encodings`);
+  contenders.push(['fetch only, 16 at a time', () => fetchOnly(store, arr, meta)]);
   const samples = Object.fromEntries(contenders.map(([c]) => [c, []]));
   const errors = {};
   const checks = {};
@@ -138,6 +165,7 @@ window.benchArray = async ({ name, runs, workers, workerUrl }) => {
       }
       continue;
     }
+    if (c.startsWith('fetch only')) continue; // no values to compare
     const diff = difference(want, got);
     checks[c] = diff ?? 'same bytes';
     if (diff) errors[c] = `WRONG OUTPUT: ${diff}`;
@@ -153,7 +181,7 @@ window.benchArray = async ({ name, runs, workers, workerUrl }) => {
       const t0 = performance.now();
       const got = await bounded(run(), c);
       samples[c].push(performance.now() - t0);
-      if (got.data.length !== values) throw new Error(`${c}: ${got.data.length} values instead of ${values}`);
+      if (!c.startsWith('fetch only') && got.data.length !== values) throw new Error(`${c}: ${got.data.length} values instead of ${values}`);
     }
   }
   log(`${name}: done`);
