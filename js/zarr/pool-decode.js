@@ -17,6 +17,8 @@ const MESSAGES_PER_WORKER = 2;
 const BUDGET_BYTES = 16 * 1024 * 1024;
 // Chunks the workers read themselves, waiting or in the workers, before the planning waits.
 const BUDGET_UNREAD = 4096;
+// Slabs of more chunks than this are not assembled in the workers (a batch holds whole slabs).
+const MAX_SLAB_CHUNKS = 1024;
 
 const isShared = (buffer) => typeof SharedArrayBuffer === 'function' && buffer instanceof SharedArrayBuffer;
 
@@ -28,8 +30,11 @@ const isShared = (buffer) => typeof SharedArrayBuffer === 'function' && buffer i
  *   placed: called for each chunk once its values are in the output; root: the local folder the
  *   workers read the chunks from (then decodeUnread() hands chunks over); missing: a chunk they found absent
  */
-export function poolDecoder(pool, { layout, geometry, data, outBytes, signal, placed, root, missing }) {
+export function poolDecoder(pool, { layout, geometry, data, outBytes, signal, placed, root, missing, slabs }) {
   const shared = isShared(data.buffer);
+  // Workers that read the chunks themselves into a shared output assemble slabs (js/zarr/slab.js)
+  // when each batch holds whole ones.
+  const plan = shared && root !== undefined && slabs && slabs.chunksPerSlab <= MAX_SLAB_CHUNKS ? slabs : null;
   const width = layout.bytesPerElement;
   const chunkValues = layout.chunkShape.reduce((a, b) => a * b, 1);
   const pending = [];
@@ -58,18 +63,20 @@ export function poolDecoder(pool, { layout, geometry, data, outBytes, signal, pl
   function send(batch) {
     inFlight++;
     const boxLength = batch[0].box.length;
-    const stride = 2 + boxLength + 1 + batch[0].place.counts.length;
+    const stride = 2 + boxLength + 1 + batch[0].place.counts.length + (plan ? 3 : 0);
     const meta = new Float64Array(batch.length * stride);
     const input = root === undefined ? new Uint8Array(batch.reduce((n, c) => n + c.bytes.length, 0)) : null;
     let at = 0;
     batch.forEach((c, i) => {
       input?.set(c.bytes, at);
-      meta.set([at, c.bytes?.length ?? 0, ...c.box, c.place.base, ...c.place.counts], i * stride);
+      const slab = plan ? [c.slab.base, c.slab.values, c.slab.offset] : [];
+      meta.set([at, c.bytes?.length ?? 0, ...c.box, c.place.base, ...c.place.counts, ...slab], i * stride);
       at += c.bytes?.length ?? 0;
     });
     const weights = batch.reduce((n, c) => n + weight(c), 0);
     const output = shared ? { buffer: data.buffer, byteOffset: data.byteOffset, byteLength: data.byteLength } : null;
-    const description = { dtype: layout.pcoDtype, width, boxLength, shape: geometry.shape, keys: batch.map((c) => c.key), dataset: layout.path, output, root };
+    const slab = plan ? { strides: plan.strides, rowValues: plan.rowValues, fill: layout.fill, type: data.constructor.name } : null;
+    const description = { dtype: layout.pcoDtype, width, boxLength, shape: geometry.shape, keys: batch.map((c) => c.key), dataset: layout.path, output, root, slab };
     pool.run({ format: 'zarr', op: 'decodeBoxes', args: [input, meta, description] }, { transfer: true, signal }).then(
       (result) => {
         inFlight--;
@@ -78,7 +85,8 @@ export function poolDecoder(pool, { layout, geometry, data, outBytes, signal, pl
         let k = 0;
         batch.forEach((c, i) => {
           if (absent.has(i)) {
-            missing(c.item);
+            if (plan) placed(0); // the worker filled it in its slab
+            else missing(c.item);
             return;
           }
           if (!shared) placeBox(outBytes, width, geometry, c.place.base, c.place.counts, result.boxes[k]);
@@ -103,15 +111,34 @@ export function poolDecoder(pool, { layout, geometry, data, outBytes, signal, pl
       const idle = inFlight < pool.size;
       const full = pendingValues >= BATCH_VALUES || draining !== null;
       if (!(idle || (full && inFlight < MESSAGES_PER_WORKER * pool.size))) return;
-      const batch = [pending.shift()];
-      let bytes = weight(batch[0]);
-      while (pending.length && batch.length * chunkValues < BATCH_VALUES && bytes + weight(pending[0]) <= MAX_BATCH_BYTES) {
-        bytes += weight(pending[0]);
-        batch.push(pending.shift());
-      }
+      const size = plan ? wholeSlabs() : batchSize();
+      if (size === 0) return; // a slab still coming in
+      const batch = pending.splice(0, size);
       pendingValues -= batch.length * chunkValues;
       send(batch);
     }
+  }
+
+  // How many pending chunks make a batch: about BATCH_VALUES, at most MAX_BATCH_BYTES.
+  function batchSize() {
+    let n = 1;
+    let bytes = weight(pending[0]);
+    while (n < pending.length && n * chunkValues < BATCH_VALUES && bytes + weight(pending[n]) <= MAX_BATCH_BYTES) bytes += weight(pending[n++]);
+    return n;
+  }
+
+  // The same, cut where a slab ends: whole slabs only (at least one), or 0 while the first slab's
+  // chunks are still being handed over.
+  function wholeSlabs() {
+    const want = batchSize();
+    let end = 0; // the end of the last whole slab within `want`, or of the first slab
+    for (let i = 1; i <= pending.length; i++) {
+      const ends = i === pending.length ? draining !== null : pending[i].slab.base !== pending[i - 1].slab.base;
+      if (!ends) continue;
+      if (end > 0 && i > want) break;
+      end = i;
+    }
+    return end;
   }
 
   function hand(chunk) {
@@ -136,7 +163,7 @@ export function poolDecoder(pool, { layout, geometry, data, outBytes, signal, pl
     },
     /** The same for a chunk the workers read themselves (root given): `item` goes to missing() if it is absent. */
     decodeUnread(item, box, place) {
-      return hand({ key: item.key, bytes: null, box, place, item });
+      return hand({ key: item.key, bytes: null, box, place, item, slab: plan?.of(item.parts) });
     },
     /** Sends what is left and resolves once every chunk is in the output; rejects with the first failure. */
     drain() {

@@ -3,10 +3,12 @@
 // without a SharedArrayBuffer, sends the packed boxes back (moved, not copied) for the caller to place.
 // The chunks come in the message, or, from a local folder, the worker reads them itself: reading
 // small files costs as much CPU as decoding them, and that way it is spread over the workers too.
+// Given whole slabs (batch.slab), it assembles them in wasm memory and copies each out once.
 import { ensureFormat } from '../wasm/load.js';
 import { decodeBox, releaseBoxScratch } from './chunk-decode.js';
 import { LocalStore } from './local-store.js';
 import { outputGeometry, placeBox } from './place.js';
+import { slabAssembler } from './slab.js';
 
 const stores = new Map(); // root -> LocalStore
 
@@ -20,10 +22,11 @@ const stores = new Map(); // root -> LocalStore
  */
 export async function decodeBoxes(input, meta, batch) {
   await ensureFormat('pco');
-  const { dtype, width, boxLength, shape, keys, dataset, output, root } = batch;
+  const { dtype, width, boxLength, shape, keys, dataset, output, root, slab } = batch;
   const geometry = outputGeometry(shape);
   const out = output ? new Uint8Array(output.buffer, output.byteOffset, output.byteLength) : null;
-  const stride = 2 + boxLength + 1 + shape.length;
+  const stride = 2 + boxLength + 1 + shape.length + (slab ? 3 : 0);
+  if (slab) return decodeSlabs(meta, batch, geometry, stride);
   const store = root === undefined ? null : stores.get(root) ?? stores.set(root, new LocalStore(root)).get(root);
   const result = { boxes: out ? null : [], missing: [], sizes: [] };
   try {
@@ -59,6 +62,47 @@ export async function decodeBoxes(input, meta, batch) {
         result.boxes.push(copy);
       }
     }
+  } finally {
+    releaseBoxScratch();
+  }
+  return result;
+}
+
+// A batch of whole slabs (batch.slab: their strides, the fill value and the output's class), from
+// a local folder into the shared output: each chunk placed in its slab in wasm memory, each slab
+// copied out once (js/zarr/slab.js). Missing chunks are filled here, in their slab.
+function decodeSlabs(meta, batch, geometry, stride) {
+  const { dtype, boxLength, shape, keys, dataset, output, root, slab } = batch;
+  const data = new globalThis[slab.type](output.buffer, output.byteOffset, output.byteLength / batch.width);
+  const slabs = slabAssembler(slab, geometry, data, dtype, slab.fill);
+  const store = stores.get(root) ?? stores.set(root, new LocalStore(root)).get(root);
+  const result = { boxes: null, missing: [], sizes: [] };
+  try {
+    for (let i = 0; i < keys.length; i++) {
+      const at = i * stride;
+      const counts = Array.from(meta.subarray(at + 3 + boxLength, at + 3 + boxLength + shape.length));
+      const where = { base: meta[at + stride - 3], values: meta[at + stride - 2], offset: meta[at + stride - 1] };
+      let bytes;
+      try {
+        bytes = store.readView(keys[i]);
+      } catch (err) {
+        err.file = keys[i];
+        throw err;
+      }
+      if (bytes === undefined) {
+        slabs.missing(where, counts);
+        result.missing.push(i);
+        continue;
+      }
+      result.sizes.push(bytes.length);
+      try {
+        slabs.chunk(where, bytes, Uint32Array.from(meta.subarray(at + 2, at + 2 + boxLength)), { file: keys[i], array: dataset, dataset });
+      } catch (err) {
+        err.jobIndex = i;
+        throw err;
+      }
+    }
+    slabs.end();
   } finally {
     releaseBoxScratch();
   }

@@ -20,7 +20,7 @@ import { fillBox, outputGeometry, packDecodedChunk, placeBox } from './place.js'
 import { dimensionParts, normalizeSelection, partCount, selectionShape } from './plan.js';
 import { poolDecoder } from './pool-decode.js';
 import { runTasks } from './schedule.js';
-import { slabWriter } from './slab.js';
+import { slabAssembler, slabPlan } from './slab.js';
 
 /** Chunk fetches (or shard ranges) in flight at once, by default. */
 export const DEFAULT_CONCURRENCY = 16;
@@ -202,7 +202,8 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
   if (pool !== undefined) {
     // From a local folder the workers read the chunks themselves (unsharded arrays).
     const root = array.store instanceof LocalStore && !layout.shard ? array.store.root : undefined;
-    const decoder = poolDecoder(pool, { layout, geometry, data, outBytes, signal, placed: progress, root, missing });
+    const slabs = root === undefined ? null : slabPlan(layout, parts, geometry, storedOutputAxes, true); // chunks go in C order
+    const decoder = poolDecoder(pool, { layout, geometry, data, outBytes, signal, placed: progress, root, missing, slabs });
     // A batch fails as a whole; the worker's error names the chunk that failed.
     const failed = (err) => chunkError(layout, err?.file ?? layout.path, err);
     sink = {
@@ -217,7 +218,9 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
     await ensureFormat('pco', init);
     const details = { array: layout.path, dataset: layout.path };
     // A local folder lends its chunks in order: they can be assembled into slabs (js/zarr/slab.js).
-    const slabs = slabWriter(layout, parts, geometry, storedOutputAxes, data, typeof array.store.readView === 'function');
+    const plan = slabPlan(layout, parts, geometry, storedOutputAxes, typeof array.store.readView === 'function');
+    const slabs = plan && slabAssembler(plan, geometry, data, layout.pcoDtype, layout.fill);
+    const countsOf = (itemParts) => storedOutputAxes.map((axis) => itemParts[axis].count);
     sink = {
       consumesAtOnce: true, // decodeBox copies the bytes into wasm memory before it returns
       chunk(item, bytes) {
@@ -225,7 +228,7 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
         details.file = item.key;
         if (slabs) {
           try {
-            slabs.chunk(item, bytes, boxOf(item.parts), details);
+            slabs.chunk(plan.of(item.parts), bytes, boxOf(item.parts), details);
           } catch (err) {
             throw chunkError(layout, item.key, err);
           }
@@ -244,11 +247,12 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
       },
       missing: slabs
         ? (item) => {
-            slabs.missing(item);
+            slabs.missing(plan.of(item.parts), countsOf(item.parts));
             progress(0);
           }
         : missing,
     };
+    drain = async () => slabs?.end();
     finish = async () => releaseBoxScratch();
   } else {
     const pipeline = zarritaPipeline(array, layout);

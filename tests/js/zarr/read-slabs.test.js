@@ -2,7 +2,7 @@
 // narrower than the output are assembled into slabs in wasm memory (js/zarr/slab.js): whole arrays
 // and selections bit-identical to zarrita.get, missing chunks filled, damaged chunks named; and
 // the slabs are used exactly where they should be.
-import { beforeAll, describe, expect, test } from '@jest/globals';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import FileSystemStore from '@zarrita/storage/fs';
 import { cpSync, mkdtempSync, rmSync, truncateSync } from 'node:fs';
 import os from 'node:os';
@@ -13,16 +13,24 @@ import { LocalStore, read, registerPcodec } from '../../../js/zarr.js';
 import { arrayLayout } from '../../../js/zarr/layout.js';
 import { outputGeometry } from '../../../js/zarr/place.js';
 import { dimensionParts, normalizeSelection } from '../../../js/zarr/plan.js';
-import { slabWriter } from '../../../js/zarr/slab.js';
+import { slabPlan } from '../../../js/zarr/slab.js';
+import { createWorkerPool } from '../../../js/worker/index.js';
 import { bytesOf, corpusRoot, expectSameBytes } from '../helpers/corpus.js';
 
 const storesDir = path.join(corpusRoot, 'zarr-pcodec', 'stores');
 const local = (store, name) => zarr.open(zarr.root(new LocalStore(path.join(storesDir, store))).resolve(name), { kind: 'array' });
 const reference = (store, name) => zarr.open(zarr.root(new FileSystemStore(path.join(storesDir, store))).resolve(name), { kind: 'array' });
 
+let pool;
+
 beforeAll(async () => {
   registerPcodec(zarr.registry);
   await init();
+  pool = await createWorkerPool({ size: 2 });
+});
+
+afterAll(async () => {
+  await pool?.terminate();
 });
 
 function expectSame(got, want, what) {
@@ -35,15 +43,14 @@ function expectSame(got, want, what) {
   expectSameBytes(bytesOf(got.data), bytesOf(want.data), what);
 }
 
-// Whether a read of `selection` would assemble slabs (what js/zarr/read.js asks of slabWriter).
+// Whether a read of `selection` would assemble slabs (what js/zarr/read.js asks of slabPlan).
 async function usesSlabs(arr, selection) {
   const layout = await arrayLayout(arr);
   const dims = normalizeSelection(selection, layout.shape);
   const kept = dims.flatMap((d, axis) => (d.index === undefined ? [axis] : []));
   const stored = layout.order.filter((axis) => kept.includes(axis));
   const shape = stored.map((axis) => dims[axis].count);
-  const data = new layout.Output(shape.reduce((a, b) => a * b, 1));
-  return slabWriter(layout, dimensionParts(dims, layout.chunkShape), outputGeometry(shape), stored, data, true) !== null;
+  return slabPlan(layout, dimensionParts(dims, layout.chunkShape), outputGeometry(shape), stored, true) !== null;
 }
 
 describe('slabs from a local folder', () => {
@@ -73,6 +80,10 @@ describe('slabs from a local folder', () => {
       expectSame(await read(arr, { selection }), want, what);
       const into = new want.data.constructor(want.data.length).fill(want.data.constructor === BigInt64Array || want.data.constructor === BigUint64Array ? 7n : 7);
       expectSame(await read(arr, { selection, into }), want, `${what} into`); // missing chunks overwrite what was there
+      // Workers reading the chunk files themselves, each given whole slabs, into shared memory.
+      expectSame(await read(arr, { selection, pool }), want, `${what} pool`);
+      const shared = new want.data.constructor(new SharedArrayBuffer(want.data.byteLength)).fill(into[0]);
+      expectSame(await read(arr, { selection, pool, into: shared }), want, `${what} pool into`);
     }
   });
 
@@ -87,8 +98,7 @@ describe('slabs from a local folder', () => {
     expect(await usesSlabs(await local('sharded_v3.zarr', 'counts'), null)).toBe(false);
     const layout = await arrayLayout(t2m);
     const dims = normalizeSelection(null, layout.shape);
-    const data = new Float32Array(layout.shape.reduce((a, b) => a * b, 1));
-    expect(slabWriter(layout, dimensionParts(dims, layout.chunkShape), outputGeometry(layout.shape), [0, 1, 2], data, false)).toBeNull();
+    expect(slabPlan(layout, dimensionParts(dims, layout.chunkShape), outputGeometry(layout.shape), [0, 1, 2], false)).toBeNull();
   });
 
   test('a damaged chunk in a slab names its key and the array', async () => {
