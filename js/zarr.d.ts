@@ -21,9 +21,10 @@ export interface PcodecConfiguration {
   [field: string]: unknown;
 }
 
-/** The chunk metadata zarrita passes to fromConfig. */
+/** The chunk metadata zarrita passes to fromConfig (zarrita 0.6, and fizarrita's workers, say data_type). */
 export interface ZarrChunkMeta {
-  dataType: string;
+  dataType?: string;
+  data_type?: string;
   shape: number[];
   codecs?: { name: string; configuration?: unknown }[];
 }

@@ -141,19 +141,19 @@ export class PcodecCodec {
 
   /**
    * @param {object|null|undefined} configuration the codec's JSON configuration (encoder settings, kept as is)
-   * @param {{dataType: string, shape: number[], codecs?: {name: string, configuration?: any}[]}} meta
-   *   zarrita's chunk metadata
+   * @param {{dataType?: string, data_type?: string, shape: number[], codecs?: {name: string, configuration?: any}[]}} meta
+   *   zarrita's chunk metadata (dataType in zarrita 0.7, data_type in 0.6)
    * @param {{init?: import('./wasm/load.js').InitOptions, pool?: {run: Function}}} [options]
    */
   constructor(configuration, meta, options = {}) {
     if (configuration != null && (typeof configuration !== 'object' || Array.isArray(configuration))) {
       throw codecError(`configuration must be a JSON object, got ${JSON.stringify(configuration)}`);
     }
-    const dtype = ZARR_TO_DTYPE[meta?.dataType];
+    // zarrita 0.7 names it dataType; 0.6 (and fizarrita's workers, built on it) data_type.
+    const dataType = meta?.dataType ?? meta?.data_type;
+    const dtype = ZARR_TO_DTYPE[dataType];
     if (dtype === undefined) {
-      throw codecError(
-        `data type ${JSON.stringify(meta?.dataType)} is not one Pco stores (${Object.keys(ZARR_TO_DTYPE).join(', ')})`,
-      );
+      throw codecError(`data type ${JSON.stringify(dataType)} is not one Pco stores (${Object.keys(ZARR_TO_DTYPE).join(', ')})`);
     }
     // Zarr v2 arrays with a big-endian dtype (">f8") get an explicit big-endian "bytes" codec from
     // zarrita. Pco files hold little-endian numbers only, so such metadata cannot describe pcodec chunks.
@@ -162,7 +162,7 @@ export class PcodecCodec {
     /** The configuration as written in the metadata; decoding does not use it. */
     this.configuration = Object.freeze({ ...(configuration ?? {}) });
     this.#dtype = dtype;
-    this.#dataType = meta.dataType;
+    this.#dataType = dataType;
     this.#shape = [...meta.shape];
     this.#strides = cStrides(this.#shape);
     this.#size = this.#shape.reduce((a, b) => a * b, 1);

@@ -143,6 +143,13 @@ describe('the codec object', () => {
     expect(words.some((w) => (w & 0x7fc00000) === 0x7f800000 && (w & 0x003fffff) !== 0)).toBe(true);
   });
 
+  test("zarrita 0.6's chunk metadata (data_type, what fizarrita's workers pass) decodes the same", async () => {
+    const codec = PcodecCodec.fromConfig({}, { data_type: 'float32', shape: [3000], codecs: [] });
+    const chunk = await codec.decode(readBytes(pcoDir, 'special_f32_auto.pco'));
+    expectSameBytes(new Uint8Array(chunk.data.buffer, chunk.data.byteOffset, chunk.data.byteLength), readBytes(pcoDir, 'special_f32_auto.bin'), 'f32 chunk');
+    expect(() => PcodecCodec.fromConfig({}, { data_type: 'bool', shape: [3], codecs: [] })).toThrow(/data type "bool" is not one Pco stores/);
+  });
+
   test('rejects metadata it cannot decode', () => {
     expect(() => PcodecCodec.fromConfig('level=8', meta)).toThrow(/configuration must be a JSON object/);
     expect(() => PcodecCodec.fromConfig({}, { ...meta, dataType: 'bool' })).toThrow(/data type "bool" is not one Pco stores/);
