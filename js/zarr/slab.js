@@ -10,8 +10,9 @@ import { decodeBoxToSlab, sizeSlab } from './chunk-decode.js';
 import { fillBox } from './place.js';
 import { getModule } from '../wasm/load.js';
 
-// The largest slab worth assembling (the module keeps it until the read's releaseBoxScratch).
-export const MAX_SLAB_BYTES = 8 * 1024 * 1024;
+// The largest slab assembled: it is working memory on top of the output (the module keeps it
+// until the read's releaseBoxScratch), and a slab of a few rows already makes the copies few.
+export const MAX_SLAB_BYTES = 1024 * 1024;
 
 /**
  * Where each chunk goes in slabs, or null where slabs do not apply: chunks that do not come in C

@@ -13,7 +13,7 @@ import { LocalStore, read, registerPcodec } from '../../../js/zarr.js';
 import { arrayLayout } from '../../../js/zarr/layout.js';
 import { outputGeometry } from '../../../js/zarr/place.js';
 import { dimensionParts, normalizeSelection } from '../../../js/zarr/plan.js';
-import { slabPlan } from '../../../js/zarr/slab.js';
+import { MAX_SLAB_BYTES, slabPlan } from '../../../js/zarr/slab.js';
 import { createWorkerPool } from '../../../js/worker/index.js';
 import { bytesOf, corpusRoot, expectSameBytes } from '../helpers/corpus.js';
 
@@ -95,6 +95,11 @@ describe('slabs from a local folder', () => {
     expect(await usesSlabs(t2m, [null, zarr.slice(0, 5), zarr.slice(0, 5)])).toBe(false);
     expect(await usesSlabs(t2m, [zarr.slice(0, 4), zarr.slice(10, 20), zarr.slice(0, 100)])).toBe(false);
     expect(await usesSlabs(await local('era5_like_v2.zarr', 'tp'), null)).toBe(false); // order F
+    // tp's chunks are 12 steps deep: a slab of 12 x 181 x 360 f32 is over MAX_SLAB_BYTES; 4 steps are not.
+    const tp = await local('era5_like_v3.zarr', 'tp');
+    expect(12 * 181 * 360 * 4).toBeGreaterThan(MAX_SLAB_BYTES);
+    expect(await usesSlabs(tp, null)).toBe(false);
+    expect(await usesSlabs(tp, [zarr.slice(10, 14)])).toBe(true);
     expect(await usesSlabs(await local('sharded_v3.zarr', 'counts'), null)).toBe(false);
     const layout = await arrayLayout(t2m);
     const dims = normalizeSelection(null, layout.shape);
