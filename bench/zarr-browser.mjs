@@ -4,7 +4,7 @@
 // fizarrita's getWorker (@fideus-labs/fizarrita: zarrita's get with the codec pipeline run in a
 // pool of Web Workers) with the same codec and the same number of workers.
 //
-//   node bench/zarr-browser.mjs [--tiles 20] [--runs 3] [--arrays t2m,tp,counts] [--workers 1,2] [--keep DIR]
+//   node bench/zarr-browser.mjs [--tiles 20] [--runs 3] [--arrays t2m,tp,counts] [--workers 1,2] [--stores http,memory] [--keep DIR]
 //
 // The store is built in a temporary directory by ../shared/tools/make-big-zarr.mjs (as for
 // bench/zarr-read.mjs, whose figures are Node's) and removed afterwards. fizarrita's codec worker,
@@ -16,10 +16,13 @@
 // system Chromium (/usr/bin/chromium, or NUMDECODE_CHROMIUM) runs headless through playwright-core;
 // without it the bench says so and exits 0.
 //
-// Every contender reads the store through zarrita's FetchStore over the same loopback HTTP, so
-// each pays the same fetches. In the page, per array: every contender reads once (warm-up) and
-// its output is compared byte for byte with zarrita.get's (a wrong output fails the bench); then
-// --runs interleaved rounds time each contender after a garbage collection:
+// --stores http: every contender reads the store through zarrita's FetchStore over the same loopback
+// HTTP, so each pays the same fetches (on a 2-core machine they are most of the time: "fetch only").
+// --stores memory: the array's files are fetched into the page once, and a store there hands every
+// contender a fresh copy of each file it asks for: what is left is each contender's own work.
+// In the page, per array: every contender reads once (warm-up) and its output is compared byte for
+// byte with zarrita.get's (a wrong output fails the bench); then --runs interleaved rounds time
+// each contender after a garbage collection:
 //   zarrita.get             zarrita's get with numdecode's pcodec codec, main thread, 16 chunks at a time
 //                           (its default queue fetches every chunk at once, which Chromium refuses on t2m)
 //   read                    numdecode/zarr read(), main thread
@@ -125,8 +128,13 @@ async function startServer(mounts, storePrefix, storeDir) {
   return server;
 }
 
+const STORE_TEXT = {
+  http: 'Store over loopback HTTP: zarrita FetchStore, the same for every contender ("fetch only": the HTTP alone)',
+  memory: "Store in the page's memory (its files fetched once before; every get hands out a fresh copy): each contender's own work",
+};
+
 function table(result) {
-  const { name, values, samples, errors } = result;
+  const { name, storeKind, values, samples, errors } = result;
   const best = (c) => (samples[c]?.length ? Math.min(...samples[c]) : NaN);
   const median = (c) => (samples[c]?.length ? [...samples[c]].sort((a, b) => a - b)[Math.floor(samples[c].length / 2)] : NaN);
   const zarrita = best('zarrita.get');
@@ -136,9 +144,10 @@ function table(result) {
   const ratio = (x) => (Number.isFinite(x) ? x.toFixed(2) : '');
   return Object.keys(samples).map((c) => {
     const pool = /^read, pool (\d+)$/.exec(c)?.[1];
-    if (errors[c]) return { array: name, contender: c, 'best ms': 'failed', 'median ms': '', 'M values/s': '', '× zarrita.get': '', '× fizarrita, same workers': '', error: errors[c] };
+    if (errors[c]) return { array: name, store: storeKind, contender: c, 'best ms': 'failed', 'median ms': '', 'M values/s': '', '× zarrita.get': '', '× fizarrita, same workers': '', error: errors[c] };
     return {
       array: name,
+      store: storeKind,
       contender: c,
       'best ms': best(c).toFixed(0),
       'median ms': median(c).toFixed(0),
@@ -160,6 +169,8 @@ async function main() {
   const runs = Number(option('runs', '3'));
   const arrays = option('arrays', 't2m,tp,counts').split(',');
   const workers = option('workers', '1,2').split(',').map(Number);
+  const stores = option('stores', 'http,memory').split(',');
+  for (const s of stores) if (!STORE_TEXT[s]) throw new Error(`zarr-browser: --stores takes http and/or memory, got ${s}`);
   const dir = option('keep') ?? mkdtempSync(path.join(os.tmpdir(), 'numdecode-zarr-browser-'));
   const { chromium } = await import('playwright-core');
   let server;
@@ -211,21 +222,24 @@ async function main() {
     const chromeVersion = /Chrome\/([\d.]+)/.exec(facts.userAgent)?.[1] ?? facts.userAgent;
     console.log(
       `Zarr whole-array reads in Chromium ${chromeVersion} (headless, cross-origin isolated, wasm ${facts.simd ? 'SIMD' : 'scalar'}), ` +
-        `store of ${tiles} tiles served over loopback HTTP (zarrita FetchStore, the same for every contender); ` +
+        `store of ${tiles} tiles; ` +
         `${os.availableParallelism?.() ?? os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}; best and median of ${runs} interleaved runs; ` +
         `× = that contender's time ÷ this row's (above 1: this row is faster); fizarrita ${fizarritaVersion}, the faster of its two outputs`,
     );
-    for (const name of arrays) {
-      const result = await withTimeout(
-        page.evaluate((o) => window.benchArray(o), { name, runs, workers, workerUrl: `${base}/bundle/fizarrita-worker.js` }),
-        ARRAY_TIMEOUT_MS,
-        `zarr-browser ${name}`,
-      );
-      console.table(table(result));
-      for (const [c, e] of Object.entries(result.errors)) {
-        console.log(`  ${name}, ${c}: ${e}`);
-        // A contender that decodes wrong, or one of numdecode's that fails, fails the bench.
-        if (e.startsWith('WRONG OUTPUT') || !c.startsWith('fizarrita')) failed = true;
+    for (const storeKind of stores) {
+      console.log(STORE_TEXT[storeKind]);
+      for (const name of arrays) {
+        const result = await withTimeout(
+          page.evaluate((o) => window.benchArray(o), { name, runs, workers, storeKind, workerUrl: `${base}/bundle/fizarrita-worker.js` }),
+          ARRAY_TIMEOUT_MS,
+          `zarr-browser ${name} (${storeKind})`,
+        );
+        console.table(table(result));
+        for (const [c, e] of Object.entries(result.errors)) {
+          console.log(`  ${name} (${storeKind}), ${c}: ${e}`);
+          // A contender that decodes wrong, or one of numdecode's that fails, fails the bench.
+          if (e.startsWith('WRONG OUTPUT') || !c.startsWith('fizarrita')) failed = true;
+        }
       }
     }
     await page.evaluate(() => window.closePools());

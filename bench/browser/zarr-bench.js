@@ -71,7 +71,7 @@ const zarritaGet = (arr) => zarr.get(arr, null, { createQueue });
 
 // The store's bytes alone: every chunk file (every shard file) of the array fetched through the same
 // FetchStore, 16 at a time, nothing decoded: what the loopback HTTP costs each contender at least.
-async function fetchOnly(store, arr, meta) {
+function chunkKeys(meta) {
   const grid = meta.shape.map((n, d) => Math.ceil(n / meta.chunk_grid.configuration.chunk_shape[d]));
   // Zarr v3 key encodings: "default" (c/0/1/2) and "v2" (0.1.2)
   const v2 = meta.chunk_key_encoding?.name === 'v2';
@@ -81,6 +81,11 @@ async function fetchOnly(store, arr, meta) {
     if (d === grid.length) return keys.push(prefix.join(separator));
     for (let i = 0; i < grid[d]; i++) walk([...prefix, i], d + 1);
   })(v2 ? [] : ['c'], 0);
+  return keys;
+}
+
+async function fetchOnly(store, arr, meta) {
+  const keys = chunkKeys(meta);
   let next = 0;
   let bytes = 0;
   const fetcher = async () => {
@@ -91,6 +96,46 @@ async function fetchOnly(store, arr, meta) {
   };
   await Promise.all(Array.from({ length: ZARRITA_CONCURRENCY }, fetcher));
   return { files: keys.length, bytes };
+}
+
+/**
+ * The array's files held in the page, for --stores memory: get and getRange hand out a fresh copy
+ * each time, as a fetch would, to every contender alike. What is left is each contender's own
+ * work: scheduling, decoding (on the main thread or in workers) and placing values.
+ */
+class MemoryStore {
+  #files;
+  constructor(files) {
+    this.#files = files;
+  }
+  async get(key) {
+    return this.#files.get(key)?.slice();
+  }
+  async getRange(key, range) {
+    const bytes = this.#files.get(key);
+    if (bytes === undefined) return undefined;
+    return 'suffixLength' in range ? bytes.slice(bytes.length - range.suffixLength) : bytes.slice(range.offset, range.offset + range.length);
+  }
+}
+
+async function loadIntoMemory(fetchStore, name) {
+  const arrPath = `/${name}`;
+  const files = new Map();
+  const metaKey = `${arrPath}/zarr.json`;
+  files.set(metaKey, await fetchStore.get(metaKey));
+  const meta = JSON.parse(new TextDecoder().decode(files.get(metaKey)));
+  const keys = chunkKeys(meta).map((k) => `${arrPath}/${k}`);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: ZARRITA_CONCURRENCY }, async () => {
+      while (next < keys.length) {
+        const key = keys[next++];
+        const bytes = await fetchStore.get(key);
+        if (bytes !== undefined) files.set(key, bytes);
+      }
+    }),
+  );
+  return new MemoryStore(files);
 }
 
 // Widest integer view of the bytes (NaNs compare by bits, not by value).
@@ -125,8 +170,9 @@ function difference(want, got) {
  * One array, every contender: {values, checks, samples: {name: [ms...]}, errors: {name: message}}.
  * options: {name, runs, workers: number[], workerUrl}
  */
-window.benchArray = async ({ name, runs, workers, workerUrl }) => {
-  const store = new zarr.FetchStore(new URL('/store/big.zarr/', location.href).href);
+window.benchArray = async ({ name, runs, workers, workerUrl, storeKind = 'http' }) => {
+  const fetchStore = new zarr.FetchStore(new URL('/store/big.zarr/', location.href).href);
+  const store = storeKind === 'memory' ? await loadIntoMemory(fetchStore, name) : fetchStore;
   const arr = await zarr.open.v3(zarr.root(store).resolve(name), { kind: 'array' });
   const values = arr.shape.reduce((a, b) => a * b, 1);
   const contenders = [['zarrita.get', () => zarritaGet(arr)], ['read', () => read(arr)]];
@@ -143,16 +189,16 @@ window.benchArray = async ({ name, runs, workers, workerUrl }) => {
   }
   const meta = JSON.parse(new TextDecoder().decode(await store.get(arr.resolve('zarr.json').path)));
   if (!['default', 'v2'].includes(meta.chunk_key_encoding?.name)) throw new Error(`${name}: fetch only knows the default and v2 chunk key encodings`);
-  contenders.push(['fetch only, 16 at a time', () => fetchOnly(store, arr, meta)]);
+  if (storeKind === 'http') contenders.push(['fetch only, 16 at a time', () => fetchOnly(store, arr, meta)]);
   const samples = Object.fromEntries(contenders.map(([c]) => [c, []]));
   const errors = {};
   const checks = {};
 
   // Warm-up and check: every contender's output against zarrita.get's, byte for byte.
-  log(`${name}: zarrita.get (reference)`);
+  log(`${name} (${storeKind}): zarrita.get (reference)`);
   const want = await zarritaGet(arr);
   for (const [c, run, poolKey] of contenders) {
-    log(`${name}: warm-up and check of ${c}`);
+    log(`${name} (${storeKind}): warm-up and check of ${c}`);
     let got;
     try {
       got = await bounded(run(), c);
@@ -176,7 +222,7 @@ window.benchArray = async ({ name, runs, workers, workerUrl }) => {
   const timed = contenders.filter(([c]) => errors[c] === undefined);
   for (let r = 0; r < runs; r++) {
     for (const [c, run] of timed) {
-      log(`${name}: run ${r + 1}/${runs}, ${c}`);
+      log(`${name} (${storeKind}): run ${r + 1}/${runs}, ${c}`);
       globalThis.gc?.();
       const t0 = performance.now();
       const got = await bounded(run(), c);
@@ -184,8 +230,8 @@ window.benchArray = async ({ name, runs, workers, workerUrl }) => {
       if (!c.startsWith('fetch only') && got.data.length !== values) throw new Error(`${c}: ${got.data.length} values instead of ${values}`);
     }
   }
-  log(`${name}: done`);
-  return { name, values, dtype: arr.dtype, chunks: arr.chunks, samples, errors, checks };
+  log(`${name} (${storeKind}): done`);
+  return { name, storeKind, values, dtype: arr.dtype, chunks: arr.chunks, samples, errors, checks };
 };
 
 /** What the Node side prints above the tables. */
