@@ -16,6 +16,7 @@
 //   zarrita.get     zarrita 0.7.5's get with numdecode's pcodec codec, same store (js/zarr/local-store.js)
 //   read            numdecode's read on this thread; "into" writes into an output allocated once
 //   read, pool N    numdecode's read with a pool of N workers (a SharedArrayBuffer output)
+//   read into, pool N   the same into one shared output allocated once
 // A fresh output is memory the process has never touched: on a VM where a first touch is slow, that
 // costs the same for zarrita and read; "first touch" prints what it costs alone.
 // In Chromium (cross-origin isolated), against fizarrita's getWorker and zarrita.get: bench/zarr-browser.mjs.
@@ -68,7 +69,12 @@ async function child() {
     run = () => read(arr, { into });
   } else {
     pool = await createWorkerPool({ size: Number(how.replace(/\D/g, '')), init: { formats: ['pco'] } });
-    run = () => read(arr, { pool });
+    if (how.startsWith('read into')) {
+      const into = (await read(arr, { pool })).data; // shared memory, touched once
+      run = () => read(arr, { pool, into });
+    } else {
+      run = () => read(arr, { pool });
+    }
   }
   const baseline = process.memoryUsage().rss;
   if (process.argv.includes('--memory')) {
@@ -137,7 +143,7 @@ function parent() {
   const made = spawnSync(process.execPath, [maker, dir, tiles], { encoding: 'utf8' });
   if (made.status !== 0) throw new Error(`make-big-zarr failed: ${made.stderr}`);
   const storeDir = path.join(dir, 'big.zarr');
-  const contenders = ['first touch', 'decoder alone', 'zarrita.get', 'read', 'read into', ...workers.map((n) => `read, pool ${n}`)];
+  const contenders = ['first touch', 'decoder alone', 'zarrita.get', 'read', 'read into', ...workers.map((n) => `read, pool ${n}`), ...workers.map((n) => `read into, pool ${n}`)];
   console.log(`Zarr whole-array reads, store of ${tiles} tiles in ${dir}; Node ${process.versions.node}, ${os.availableParallelism?.() ?? os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}; best and median of ${runs} processes each`);
   try {
     for (const name of arrays) {
