@@ -38,8 +38,11 @@ export interface DecodeManyOptions extends DecodePcoOptions {
 export interface WorkerPoolStats {
   size: number;
   busy: number;
+  /** Messages waiting, or posted to a worker that is running another. */
   queued: number;
+  /** Jobs that succeeded: each job of a batch, each file of decodePcoMany. */
   completed: number;
+  /** Jobs that failed. */
   failed: number;
 }
 

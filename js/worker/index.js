@@ -236,11 +236,12 @@ export class WorkerPool {
   // prepared: {message, transfer}; again: prepares it anew (copies of the caller's arrays), or null
   // when the caller's buffers themselves were moved (options.transfer): such a job, posted behind
   // another to a worker that is then stopped, cannot be sent again.
-  #enqueue({ message, transfer }, signal, again) {
+  // files: how many jobs the message stands for in stats() (decodePcoMany's files), 1 else.
+  #enqueue({ message, transfer }, signal, again, files = 1) {
     if (this.#terminated) return Promise.reject(terminatedError());
     if (signal?.aborted) return Promise.reject(abortError(signal, 'numdecode worker pool job'));
     return new Promise((resolve, reject) => {
-      const item = { id: this.#nextId++, message, transfer, again, resolve, reject };
+      const item = { id: this.#nextId++, message, transfer, again, resolve, reject, files };
       if (signal) {
         const onAbort = () => this.#abort(item, abortError(signal, 'numdecode worker pool job'));
         signal.addEventListener('abort', onAbort, { once: true });
@@ -304,7 +305,7 @@ export class WorkerPool {
           const args = decodeOptions === undefined ? [packed, ends] : [packed, ends, decodeOptions];
           return { message: { format: 'pcoMany', op: 'decodeFiles', args }, transfer: [packed.buffer, ends.buffer] };
         };
-        return this.#enqueue(prepare(), options?.signal, prepare).then(
+        return this.#enqueue(prepare(), options?.signal, prepare, indexes.length).then(
           ({ results, files: sent }) => {
             this.#spares.keep(sent.buffer);
             return results;
@@ -384,7 +385,9 @@ export class WorkerPool {
     const [item] = slot.jobs.splice(at, 1);
     if (slot.jobs.length === 0) slot.handle.unref();
     if (msg.error) {
+      // A file of decodePcoMany's that fails ends its message: the ones before it were decoded.
       this.#failed++;
+      this.#completed += Math.min(msg.error.jobIndex ?? 0, item.files - 1);
       item.reject(toError(msg.error));
     } else if (msg.results) {
       const failedAt = msg.results.findIndex((r) => r.error);
@@ -399,7 +402,7 @@ export class WorkerPool {
         item.reject(err);
       }
     } else {
-      this.#completed++;
+      this.#completed += item.files;
       item.resolve(msg.result);
     }
     this.#dispatch();

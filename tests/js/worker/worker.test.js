@@ -43,12 +43,16 @@ test('decodePcoMany: every corpus file, in input order, bit-exact', async () => 
 test('decodePcoMany: a second call, packed into the buffers the first sent back, is bit-exact too; a bad file names its index in the input', async () => {
   // Reversed order, so that each batch reuses a buffer that carried other files before.
   const again = [...withValues].reverse();
+  const before = pool.stats();
   const results = await pool.decodePcoMany(again.map((c) => readBytes(pcoDir, c.file)));
+  expect(pool.stats().completed - before.completed).toBe(again.length); // every file counts as a job
   for (const [i, c] of again.entries()) expectSameBytes(bytesOf(results[i]), readBytes(pcoDir, c.expected), c.name);
   const files = withValues.slice(0, 40).map((c) => readBytes(pcoDir, c.file));
   files.splice(29, 0, new Uint8Array([1, 2, 3]));
+  const failedBefore = pool.stats().failed;
   const err = await pool.decodePcoMany(files).catch((e) => e);
   expect(err).toBeInstanceOf(Error);
+  expect(pool.stats().failed - failedBefore).toBe(1);
   let here;
   try {
     pco.decode(files[29]);
