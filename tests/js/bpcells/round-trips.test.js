@@ -122,7 +122,11 @@ describe('HDF5 file (20000 x 2000, packed, col-major)', () => {
     const m = await bpcells.open(`${server.base}/matrix.h5`, { group: 'mat', prefetchBytes: 4 << 20 });
     try {
       // The 15 data leaves (2 KiB each, ~235 KB apart) are 15 more requests: 2 more round trips at 6 at a time.
-      expect(server.state.waves).toBe(6);
+      // Those go as slots free up (the 7th when the 1st is answered): on a loaded machine one can
+      // start while the others of its six are still being answered, and the server counts the
+      // two as one wave. So 6, or 5 when that happens; never more.
+      expect(server.state.waves).toBeLessThanOrEqual(6);
+      expect(server.state.waves).toBeGreaterThanOrEqual(5);
       expect(server.state.peak).toBeLessThanOrEqual(6);
       expect(sent()).toBeLessThanOrEqual(380000); // 366 688: the three seek tables (184 KB) and the leaves (45 KB) more
       for (const [a, b] of [
@@ -149,7 +153,10 @@ describe('HDF5 file (20000 x 2000, packed, col-major)', () => {
     try {
       server.handler = serveH5;
       const r = await m.read();
-      expect(server.state.waves).toBe(4); // 18 before issue 27's B-tree planning
+      // 18 before issue 27's B-tree planning; 3 when the leaves' second six start while the first
+      // six are still being answered (see the prefetchBytes test).
+      expect(server.state.waves).toBeLessThanOrEqual(4);
+      expect(server.state.waves).toBeGreaterThanOrEqual(3);
       expect(server.state.peak).toBeLessThanOrEqual(6);
       expect(sameBytes(u8(r.index), index)).toBe(true);
       expect(sameBytes(u8(r.val), val)).toBe(true);
