@@ -63,19 +63,20 @@ export function poolDecoder(pool, { layout, geometry, data, outBytes, signal, pl
   function send(batch) {
     inFlight++;
     const boxLength = batch[0].box.length;
-    const stride = 2 + boxLength + 1 + batch[0].place.counts.length + (plan ? 3 : 0);
+    const outRank = batch[0].place.counts.length;
+    const stride = 2 + boxLength + 1 + outRank + (plan ? 2 + outRank : 0);
     const meta = new Float64Array(batch.length * stride);
     const input = root === undefined ? new Uint8Array(batch.reduce((n, c) => n + c.bytes.length, 0)) : null;
     let at = 0;
     batch.forEach((c, i) => {
       input?.set(c.bytes, at);
-      const slab = plan ? [c.slab.base, c.slab.values, c.slab.offset] : [];
+      const slab = plan ? [c.slab.base, c.slab.offset, ...c.slab.counts] : [];
       meta.set([at, c.bytes?.length ?? 0, ...c.box, c.place.base, ...c.place.counts, ...slab], i * stride);
       at += c.bytes?.length ?? 0;
     });
     const weights = batch.reduce((n, c) => n + weight(c), 0);
     const output = shared ? { buffer: data.buffer, byteOffset: data.byteOffset, byteLength: data.byteLength } : null;
-    const slab = plan ? { strides: plan.strides, rowValues: plan.rowValues, fill: layout.fill, type: data.constructor.name } : null;
+    const slab = plan ? { axes: plan.axes, rank: plan.rank, fill: layout.fill, type: data.constructor.name } : null;
     const description = { dtype: layout.pcoDtype, width, boxLength, shape: geometry.shape, keys: batch.map((c) => c.key), dataset: layout.path, output, root, slab };
     pool.run({ format: 'zarr', op: 'decodeBoxes', args: [input, meta, description] }, { transfer: true, signal }).then(
       (result) => {

@@ -15,6 +15,7 @@ const stores = new Map(); // root -> LocalStore
 /**
  * @param {Uint8Array | null} input the batch's chunks back to back (null: read them from batch.root)
  * @param {Float64Array} meta per chunk: offset, length, box (boxLength values), output base, counts
+ *   (and with batch.slab, its slab: see decodeSlabs)
  * @param {{dtype: string, width: number, boxLength: number, shape: number[], keys: string[], dataset: string,
  *   root?: string, output: {buffer: SharedArrayBuffer, byteOffset: number, byteLength: number} | null}} batch
  * @returns {Promise<{boxes: Uint8Array[] | null, missing: number[], sizes: number[]}>} boxes: the packed
@@ -25,7 +26,7 @@ export async function decodeBoxes(input, meta, batch) {
   const { dtype, width, boxLength, shape, keys, dataset, output, root, slab } = batch;
   const geometry = outputGeometry(shape);
   const out = output ? new Uint8Array(output.buffer, output.byteOffset, output.byteLength) : null;
-  const stride = 2 + boxLength + 1 + shape.length + (slab ? 3 : 0);
+  const stride = 2 + boxLength + 1 + shape.length + (slab ? 2 + shape.length : 0);
   if (slab) return decodeSlabs(meta, batch, geometry, stride);
   const store = root === undefined ? null : stores.get(root) ?? stores.set(root, new LocalStore(root)).get(root);
   const result = { boxes: out ? null : [], missing: [], sizes: [] };
@@ -68,9 +69,10 @@ export async function decodeBoxes(input, meta, batch) {
   return result;
 }
 
-// A batch of whole slabs (batch.slab: their strides, the fill value and the output's class), from
-// a local folder into the shared output: each chunk placed in its slab in wasm memory, each slab
-// copied out once (js/zarr/slab.js). Missing chunks are filled here, in their slab.
+// A batch of whole slabs (batch.slab: the output's axes, the array's rank, the fill value and the
+// output's class; per chunk in meta after its counts: its slab's output base, its offset there and
+// the slab's counts), from a local folder into the shared output: each chunk placed in its slab in
+// wasm memory, each slab copied out once (js/zarr/slab.js). Missing chunks are filled in their slab.
 function decodeSlabs(meta, batch, geometry, stride) {
   const { dtype, boxLength, shape, keys, dataset, output, root, slab } = batch;
   const data = new globalThis[slab.type](output.buffer, output.byteOffset, output.byteLength / batch.width);
@@ -81,7 +83,8 @@ function decodeSlabs(meta, batch, geometry, stride) {
     for (let i = 0; i < keys.length; i++) {
       const at = i * stride;
       const counts = Array.from(meta.subarray(at + 3 + boxLength, at + 3 + boxLength + shape.length));
-      const where = { base: meta[at + stride - 3], values: meta[at + stride - 2], offset: meta[at + stride - 1] };
+      const slabAt = at + 3 + boxLength + shape.length;
+      const where = { base: meta[slabAt], offset: meta[slabAt + 1], counts: Array.from(meta.subarray(slabAt + 2, slabAt + 2 + shape.length)) };
       let bytes;
       try {
         bytes = store.readView(keys[i]);
