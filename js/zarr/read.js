@@ -220,34 +220,27 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
     // A local folder lends its chunks in order: they can be assembled into slabs (js/zarr/slab.js).
     const plan = slabPlan(layout, parts, geometry, storedOutputAxes, typeof array.store.readView === 'function');
     const slabs = plan && slabAssembler(plan, geometry, data, layout.pcoDtype, layout.fill);
-    const countsOf = (itemParts) => storedOutputAxes.map((axis) => itemParts[axis].count);
     sink = {
       consumesAtOnce: true, // decodeBox copies the bytes into wasm memory before it returns
       chunk(item, bytes) {
         if (signal?.aborted) return;
         details.file = item.key;
-        if (slabs) {
-          try {
-            slabs.chunk(plan.of(item.parts), bytes, boxOf(item.parts), details);
-          } catch (err) {
-            throw chunkError(layout, item.key, err);
-          }
-          progress(bytes.length);
-          return;
-        }
-        const { base, counts } = placement(item.parts);
         let packed;
         try {
-          packed = decodeBox(bytes, layout.pcoDtype, boxOf(item.parts), details);
+          if (slabs) slabs.chunk(plan.of(item.parts), bytes, boxOf(item.parts), details);
+          else packed = decodeBox(bytes, layout.pcoDtype, boxOf(item.parts), details);
         } catch (err) {
           throw chunkError(layout, item.key, err);
         }
-        placeBox(outBytes, width, geometry, base, counts, packed);
+        if (!slabs) {
+          const { base, counts } = placement(item.parts);
+          placeBox(outBytes, width, geometry, base, counts, packed);
+        }
         progress(bytes.length);
       },
       missing: slabs
         ? (item) => {
-            slabs.missing(plan.of(item.parts), countsOf(item.parts));
+            slabs.missing(plan.of(item.parts), placement(item.parts).counts);
             progress(0);
           }
         : missing,
