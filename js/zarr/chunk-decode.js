@@ -36,20 +36,27 @@ export function boxParams(extent, start, step, count) {
  */
 export function decodeBox(bytes, dtype, box, details) {
   const mod = getModule('pco');
-  const decode = binding('pco', '_numdecode_pco_decode_box');
-  const code = dtypeCode(mod, dtype);
-  const at =
-    call(
-      [bytes],
-      (ptr, len) => {
-        // After the input's copy: growing memory replaces HEAPU32.
-        mod.HEAPU32.set(box, mod._numdecode_pco_box_params() >>> 2);
-        return decode(ptr, len, code, box.length / 4);
-      },
-      details,
-    ) >>> 2;
+  const at = callDecodeBox('_numdecode_pco_decode_box', bytes, dtype, box, details) >>> 2;
   const heap = mod.HEAPU32;
   return mod.HEAPU8.subarray(heap[at], heap[at] + heap[at + 1]);
+}
+
+// Calls one of the module's box decoders on `bytes`, with the box (and for a slab, where the box
+// goes in it: slabParams) written to the module's parameter arrays.
+function callDecodeBox(name, bytes, dtype, box, details, slabParams) {
+  const mod = getModule('pco');
+  const decode = binding('pco', name);
+  const code = dtypeCode(mod, dtype);
+  return call(
+    [bytes],
+    (ptr, len) => {
+      // After the input's copy: growing memory replaces HEAPU32.
+      mod.HEAPU32.set(box, mod._numdecode_pco_box_params() >>> 2);
+      if (slabParams) mod.HEAPU32.set(slabParams, mod._numdecode_pco_slab_params() >>> 2);
+      return decode(ptr, len, code, box.length / 4);
+    },
+    details,
+  );
 }
 
 /** Lets the module drop a large decode buffer once a read is over (it keeps up to 64 MB for the next). */
@@ -75,19 +82,5 @@ export function sizeSlab(bytes) {
  * @param {{file?: string, dataset?: string}} [details]
  */
 export function decodeBoxToSlab(bytes, dtype, box, offset, strides, details) {
-  const mod = getModule('pco');
-  const decode = binding('pco', '_numdecode_pco_decode_box_to_slab');
-  const code = dtypeCode(mod, dtype);
-  call(
-    [bytes],
-    (ptr, len) => {
-      const heap = mod.HEAPU32;
-      heap.set(box, mod._numdecode_pco_box_params() >>> 2);
-      const params = mod._numdecode_pco_slab_params() >>> 2;
-      heap[params] = offset;
-      for (let a = 0; a < strides.length; a++) heap[params + 1 + a] = strides[a];
-      return decode(ptr, len, code, box.length / 4);
-    },
-    details,
-  );
+  callDecodeBox('_numdecode_pco_decode_box_to_slab', bytes, dtype, box, details, Uint32Array.of(offset, ...strides));
 }
