@@ -15,7 +15,8 @@ import { outputGeometry } from '../../../js/zarr/place.js';
 import { dimensionParts, normalizeSelection } from '../../../js/zarr/plan.js';
 import { MAX_SLAB_BYTES, slabPlan } from '../../../js/zarr/slab.js';
 import { createWorkerPool } from '../../../js/worker/index.js';
-import { bytesOf, corpusRoot, expectSameBytes } from '../helpers/corpus.js';
+import { corpusRoot } from '../helpers/corpus.js';
+import { expectSameAsZarrita } from '../helpers/zarr-expect.js';
 
 const storesDir = path.join(corpusRoot, 'zarr-pcodec', 'stores');
 const local = (store, name) => zarr.open(zarr.root(new LocalStore(path.join(storesDir, store))).resolve(name), { kind: 'array' });
@@ -32,16 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await pool?.terminate();
 });
-
-function expectSame(got, want, what) {
-  expect({ what, shape: got.shape, stride: got.stride, type: got.data.constructor.name }).toEqual({
-    what,
-    shape: want.shape,
-    stride: want.stride,
-    type: want.data.constructor.name,
-  });
-  expectSameBytes(bytesOf(got.data), bytesOf(want.data), what);
-}
 
 // Whether a read of `selection` would assemble slabs (what js/zarr/read.js asks of slabPlan).
 async function usesSlabs(arr, selection) {
@@ -77,13 +68,13 @@ describe('slabs from a local folder', () => {
       const want = await zarr.get(ref, selection);
       const what = `${store}/${name} ${JSON.stringify(selection)}`;
       if (typeof want !== 'object') continue; // a single value: shape [], no slab
-      expectSame(await read(arr, { selection }), want, what);
+      expectSameAsZarrita(await read(arr, { selection }), want, what);
       const into = new want.data.constructor(want.data.length).fill(want.data.constructor === BigInt64Array || want.data.constructor === BigUint64Array ? 7n : 7);
-      expectSame(await read(arr, { selection, into }), want, `${what} into`); // missing chunks overwrite what was there
+      expectSameAsZarrita(await read(arr, { selection, into }), want, `${what} into`); // missing chunks overwrite what was there
       // Workers reading the chunk files themselves, each given whole slabs, into shared memory.
-      expectSame(await read(arr, { selection, pool }), want, `${what} pool`);
+      expectSameAsZarrita(await read(arr, { selection, pool }), want, `${what} pool`);
       const shared = new want.data.constructor(new SharedArrayBuffer(want.data.byteLength)).fill(into[0]);
-      expectSame(await read(arr, { selection, pool, into: shared }), want, `${what} pool into`);
+      expectSameAsZarrita(await read(arr, { selection, pool, into: shared }), want, `${what} pool into`);
     }
   });
 
@@ -117,7 +108,7 @@ describe('slabs from a local folder', () => {
       await expect(read(arr)).rejects.toMatchObject({ code: 'ERR_BAD_DATA', file: '/t2m/c/3/0/1', array: '/t2m' });
       // The next read starts its slabs afresh.
       const good = await local('era5_like_v3.zarr', 't2m');
-      expectSame(await read(good), await zarr.get(await reference('era5_like_v3.zarr', 't2m')), 'after a failed read');
+      expectSameAsZarrita(await read(good), await zarr.get(await reference('era5_like_v3.zarr', 't2m')), 'after a failed read');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -12,6 +12,7 @@ import { init, ZarrError } from '../../../js/index.js';
 import { LocalStore, read, registerPcodec } from '../../../js/zarr.js';
 import { float16BitsStore } from '../../../js/zarr/float16-bits.js';
 import { bytesOf, corpusRoot, expectSameBytes, readBytes, readJson, sha256 } from '../helpers/corpus.js';
+import { expectSameAsZarrita } from '../helpers/zarr-expect.js';
 
 const zarrDir = path.join(corpusRoot, 'zarr-pcodec');
 const manifest = readJson(zarrDir, 'expected/manifest.json');
@@ -67,17 +68,6 @@ function expectedSelection(all, shape, width, selection) {
     for (let d = shape.length - 1; d >= 0 && ++at[d] === counts[d]; d--) at[d] = 0;
   }
   return out;
-}
-
-function expectSameAsZarrita(got, want, what) {
-  if (typeof want !== 'object') want = { data: new got.data.constructor([want]), shape: [], stride: [] };
-  expect({ what, shape: got.shape, stride: got.stride, type: got.data.constructor.name }).toEqual({
-    what,
-    shape: want.shape,
-    stride: want.stride,
-    type: want.data.constructor.name,
-  });
-  expectSameBytes(bytesOf(got.data), bytesOf(want.data), what);
 }
 
 const zarritaReads = (m) => m.index_location !== 'start' && !(m.dtype === 'float16' && typeof globalThis.Float16Array !== 'function');
