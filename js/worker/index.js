@@ -89,9 +89,9 @@ async function spawn() {
   };
 }
 
-// pco.decode's arguments: the decoder's own options (maxOutputBytes) travel with the job.
-function decodeArgs(bytes, options) {
-  return options?.maxOutputBytes === undefined ? [bytes] : [bytes, { maxOutputBytes: options.maxOutputBytes }];
+// A decode job's arguments: its inputs, then the decoder's own options (maxOutputBytes) where given.
+function decodeArgs(inputs, options) {
+  return options?.maxOutputBytes === undefined ? inputs : [...inputs, { maxOutputBytes: options.maxOutputBytes }];
 }
 
 // The worker's error rebuilt here: same class (NumdecodeError family, TypeError, ...), code,
@@ -276,7 +276,7 @@ export class WorkerPool {
 
   /** pco.decode in a worker; options.maxOutputBytes goes to the decoder, transfer to run(). */
   decodePco(bytes, options) {
-    return this.run({ format: 'pco', op: 'decode', args: decodeArgs(bytes, options) }, options);
+    return this.run({ format: 'pco', op: 'decode', args: decodeArgs([bytes], options) }, options);
   }
 
   /**
@@ -288,7 +288,7 @@ export class WorkerPool {
    */
   async decodePcoMany(files, options = {}) {
     const list = Array.from(files);
-    const job = (bytes) => ({ format: 'pco', op: 'decode', args: decodeArgs(bytes, options) });
+    const job = (bytes) => ({ format: 'pco', op: 'decode', args: decodeArgs([bytes], options) });
     if (options?.batch === false) return Promise.all(list.map((bytes) => this.run(job(bytes), options)));
     const batches = planBatches(list.map((f) => f.byteLength), Math.max(this.size, 1));
     // Moved files go as they are, one job each in a batch (no copy); copied ones go back to back in
@@ -297,13 +297,11 @@ export class WorkerPool {
       const results = await Promise.all(batches.map((indexes) => this.runBatch(indexes.map((i) => job(list[i])), options)));
       return results.flat();
     }
-    const decodeOptions = options?.maxOutputBytes === undefined ? undefined : { maxOutputBytes: options.maxOutputBytes };
     const results = await Promise.all(
       batches.map((indexes) => {
         const prepare = () => {
           const { packed, ends } = this.#spares.pack(indexes.map((i) => list[i]));
-          const args = decodeOptions === undefined ? [packed, ends] : [packed, ends, decodeOptions];
-          return { message: { format: 'pcoMany', op: 'decodeFiles', args }, transfer: [packed.buffer, ends.buffer] };
+          return { message: { format: 'pcoMany', op: 'decodeFiles', args: decodeArgs([packed, ends], options) }, transfer: [packed.buffer, ends.buffer] };
         };
         return this.#enqueue(prepare(), options?.signal, prepare, indexes.length).then(
           ({ results, files: sent }) => {

@@ -64,6 +64,17 @@ test('decodePcoMany: a second call, packed into the buffers the first sent back,
   expect(err.jobIndex).toBe(29);
   // The caller's arrays are copied, not moved.
   expect(files.every((f) => f.byteLength > 0)).toBe(true);
+  // The decoder's own options travel with the packed files.
+  const limited = await pool.decodePcoMany([files[0]], { maxOutputBytes: 8 }).catch((e) => e);
+  let limitedHere;
+  try {
+    pco.decode(files[0], { maxOutputBytes: 8 });
+  } catch (e) {
+    limitedHere = e;
+  }
+  expect(limitedHere).toBeInstanceOf(Error);
+  expect(limited.message).toBe(limitedHere.message);
+  expect(limited.jobIndex).toBe(0);
 });
 
 test('decodePcoMany without batching gives the same', async () => {
