@@ -26,9 +26,10 @@ const isShared = (buffer) => typeof SharedArrayBuffer === 'function' && buffer i
  * @param {{run: Function, size: number}} pool
  * @param {{layout: object, geometry: {shape: number[], strides: number[]}, data: ArrayBufferView,
  *   outBytes: Uint8Array, signal?: AbortSignal, placed: (bytes: number) => void, root?: string,
- *   missing: (item: object) => void}} read
+ *   missing: (item: object) => void, slabs?: ReturnType<typeof import('./slab.js').slabPlan>}} read
  *   placed: called for each chunk once its values are in the output; root: the local folder the
- *   workers read the chunks from (then decodeUnread() hands chunks over); missing: a chunk they found absent
+ *   workers read the chunks from (then decodeUnread() hands chunks over); missing: a chunk they found
+ *   absent; slabs: where each chunk goes in slabs, used when the workers read the folder into shared memory
  */
 export function poolDecoder(pool, { layout, geometry, data, outBytes, signal, placed, root, missing, slabs }) {
   const shared = isShared(data.buffer);
