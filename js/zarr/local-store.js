@@ -79,8 +79,7 @@ export class LocalStore {
   }
 
   /**
-   * The whole file of `key` read now, or undefined when there is none (what get() answers; a
-   * read's workers call it for the chunks they decode).
+   * The whole file of `key` read now, or undefined when there is none (what get() answers).
    * @returns {Uint8Array | undefined}
    */
   readSync(key) {
@@ -99,7 +98,8 @@ export class LocalStore {
 
   /**
    * As readSync, but a file of up to 1 MiB comes as a view of one reused buffer, valid until the
-   * next call: for a reader that consumes it at once (js/zarr/fetch.js), no fresh array per chunk
+   * next call: for a reader that consumes it at once (js/zarr/fetch.js, and a read's workers in
+   * js/zarr/pool-job.js), no fresh array per chunk
    * (thousands of small ones, garbage held until V8 collects it: ~6 MB over a read's output).
    * @returns {Uint8Array | undefined}
    */
