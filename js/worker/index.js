@@ -11,7 +11,7 @@
 // cloned into the worker). Results come back with their typed arrays transferred, not copied.
 
 import { CODES, NumdecodeError, abortError, deserializeError } from '../errors.js';
-import { SpareBuffers, planBatches, prepareArgs } from './messages.js';
+import { DROPPED, SpareBuffers, planBatches, prepareArgs, settleCall } from './messages.js';
 
 export { planBatches };
 
@@ -193,6 +193,10 @@ export class WorkerPool {
    * @returns {Promise<any>} the operation's result; rejects with the worker's error
    */
   run(job, options = {}) {
+    return this.#enqueueJob(job, options, null);
+  }
+
+  #enqueueJob(job, options, group) {
     try {
       validateJob(job);
     } catch (err) {
@@ -203,7 +207,7 @@ export class WorkerPool {
       const { args, transfer } = prepareArgs(job.args ?? [], move);
       return { message: { format: job.format, op: job.op, args }, transfer };
     };
-    return this.#enqueue(prepare(), options?.signal, move ? null : prepare);
+    return this.#enqueue(prepare(), options?.signal, move ? null : prepare, { group });
   }
 
   /**
@@ -214,6 +218,10 @@ export class WorkerPool {
    * @param {{transfer?: boolean}} [options]
    */
   runBatch(jobs, options = {}) {
+    return this.#runBatch(jobs, options, null);
+  }
+
+  #runBatch(jobs, options, group) {
     try {
       if (!Array.isArray(jobs)) throw new TypeError('numdecode worker pool: runBatch takes an array of jobs');
       jobs.forEach(validateJob);
@@ -230,18 +238,19 @@ export class WorkerPool {
       });
       return { message: { batch }, transfer: [...transfer] };
     };
-    return this.#enqueue(prepare(), options?.signal, move ? null : prepare);
+    return this.#enqueue(prepare(), options?.signal, move ? null : prepare, { group });
   }
 
   // prepared: {message, transfer}; again: prepares it anew (copies of the caller's arrays), or null
   // when the caller's buffers themselves were moved (options.transfer): such a job, posted behind
   // another to a worker that is then stopped, cannot be sent again.
-  // files: how many jobs the message stands for in stats() (decodePcoMany's files), 1 else.
-  #enqueue({ message, transfer }, signal, again, files = 1) {
+  // files: how many jobs the message stands for in stats() (decodePcoMany's files), 1 else;
+  // group: the call the message belongs to, for #dropQueued.
+  #enqueue({ message, transfer }, signal, again, { files = 1, group = null } = {}) {
     if (this.#terminated) return Promise.reject(terminatedError());
     if (signal?.aborted) return Promise.reject(abortError(signal, 'numdecode worker pool job'));
     return new Promise((resolve, reject) => {
-      const item = { id: this.#nextId++, message, transfer, again, resolve, reject, files };
+      const item = { id: this.#nextId++, message, transfer, again, resolve, reject, files, group };
       if (signal) {
         const onAbort = () => this.#abort(item, abortError(signal, 'numdecode worker pool job'));
         signal.addEventListener('abort', onAbort, { once: true });
@@ -252,6 +261,13 @@ export class WorkerPool {
       this.#queue.push(item);
       this.#dispatch();
     });
+  }
+
+  // A call that has failed drops its messages not yet posted (their results would be thrown away).
+  #dropQueued(group) {
+    const dropped = this.#queue.filter((item) => item.group === group);
+    this.#queue = this.#queue.filter((item) => item.group !== group);
+    for (const item of dropped) item.reject(DROPPED);
   }
 
   // An aborted job: dropped from the queue, or, when a worker already runs it, that worker is
@@ -282,28 +298,36 @@ export class WorkerPool {
   /**
    * pco.decode of each file, spread over the workers; resolves in input order. Small files go
    * to the workers in batches (about four batches per worker) so that messaging does not
-   * dominate; options.batch = false sends one message per file.
+   * dominate; options.batch = false sends one message per file. A failing file rejects the call
+   * with its error (err.jobIndex: its index in `files`) once the call's other messages have come
+   * back or been dropped unsent, so the pool is not left working for a failed call.
    * @param {Iterable<Uint8Array>} files
    * @param {{transfer?: boolean, batch?: boolean}} [options]
    */
   async decodePcoMany(files, options = {}) {
     const list = Array.from(files);
     const job = (bytes) => ({ format: 'pco', op: 'decode', args: decodeArgs([bytes], options) });
-    if (options?.batch === false) return Promise.all(list.map((bytes) => this.run(job(bytes), options)));
+    // One call's messages: when one fails the others not yet posted are dropped, and the call
+    // settles once those posted have come back, so a failed call leaves the pool idle.
+    const group = {};
+    const settle = (promises) => settleCall(promises, () => this.#dropQueued(group));
+    if (options?.batch === false) {
+      return settle(list.map((bytes) => this.#enqueueJob(job(bytes), options, group)));
+    }
     const batches = planBatches(list.map((f) => f.byteLength), Math.max(this.size, 1));
     // Moved files go as they are, one job each in a batch (no copy); copied ones go back to back in
     // one buffer a batch (a job object and a buffer per small file cost more to send than to decode).
     if (options?.transfer === true) {
-      const results = await Promise.all(batches.map((indexes) => this.runBatch(indexes.map((i) => job(list[i])), options)));
+      const results = await settle(batches.map((indexes) => this.#runBatch(indexes.map((i) => job(list[i])), options, group)));
       return results.flat();
     }
-    const results = await Promise.all(
+    const results = await settle(
       batches.map((indexes) => {
         const prepare = () => {
           const { packed, ends } = this.#spares.pack(indexes.map((i) => list[i]));
           return { message: { format: 'pcoMany', op: 'decodeFiles', args: decodeArgs([packed, ends], options) }, transfer: [packed.buffer, ends.buffer] };
         };
-        return this.#enqueue(prepare(), options?.signal, prepare, indexes.length).then(
+        return this.#enqueue(prepare(), options?.signal, prepare, { files: indexes.length, group }).then(
           ({ results, files: sent }) => {
             this.#spares.keep(sent.buffer);
             return results;

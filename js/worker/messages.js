@@ -1,5 +1,6 @@
 // How jobs become messages to a worker: their arguments copied or moved, many small items grouped
-// into batches, and decodePcoMany's files packed back to back into buffers that are used again.
+// into batches, decodePcoMany's files packed back to back into buffers that are used again, and
+// one call's many messages settled together.
 
 // Prepares a job's arguments for postMessage. Typed arrays among them (top level, and one level
 // into arrays) are either moved (transfer: their whole ArrayBuffers detach here) or copied here,
@@ -75,4 +76,27 @@ export class SpareBuffers {
     let kept = this.#buffers.reduce((n, b) => n + b.byteLength, 0);
     while (kept > MAX_SPARE_BYTES) kept -= this.#buffers.shift().byteLength;
   }
+}
+
+// What a message dropped unsent (its call has failed) rejects with; settleCall never reports it.
+export const DROPPED = Symbol('dropped');
+
+// Waits for every promise of one call; the first failure calls onFailure once (which drops the
+// call's messages still queued). Resolves to the values in order, or rejects with the failure of
+// the lowest index.
+export async function settleCall(promises, onFailure) {
+  let failed = false;
+  const watched = promises.map((p) =>
+    p.catch((err) => {
+      if (!failed) {
+        failed = true;
+        onFailure();
+      }
+      throw err;
+    }),
+  );
+  const outcomes = await Promise.allSettled(watched);
+  const failure = outcomes.find((o) => o.status === 'rejected' && o.reason !== DROPPED);
+  if (failure) throw failure.reason;
+  return outcomes.map((o) => o.value);
 }

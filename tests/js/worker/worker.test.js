@@ -62,6 +62,13 @@ test('decodePcoMany: a second call, packed into the buffers the first sent back,
   expect(err.code).toBe(here.code); // the same error as on this thread
   expect(err.message).toBe(here.message);
   expect(err.jobIndex).toBe(29);
+  // The call settled after its other batches: none still queued or running. Failing in the first
+  // batch drops the batches not yet sent; the error is the lowest index's.
+  expect(pool.stats()).toMatchObject({ busy: 0, queued: 0 });
+  const early = await pool.decodePcoMany([files[29], ...files]).catch((e) => e);
+  expect(early.jobIndex).toBe(0);
+  expect(early.message).toBe(here.message);
+  expect(pool.stats()).toMatchObject({ busy: 0, queued: 0 });
   // The caller's arrays are copied, not moved.
   expect(files.every((f) => f.byteLength > 0)).toBe(true);
   // The decoder's own options travel with the packed files.
