@@ -41,7 +41,7 @@ export function ensureFormat(format: WasmFormat, initOptions?: InitOptions): Pro
 export function formatLoaded(format: WasmFormat): boolean;
 /** Facts about the loaded modules; throws if none has loaded. */
 export function buildInfo(): BuildInfo;
-/** True when this engine can run the SIMD build (wasm SIMD128 and exception handling). */
+/** True when this engine can run the SIMD build (wasm SIMD128, exception handling, bulk memory). */
 export function simdSupported(): boolean;
 /** The format's loaded module (throws ERR_NOT_INITIALIZED before it loads); for the format wrappers. */
 export function getModule(format: WasmFormat): any;

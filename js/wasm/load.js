@@ -41,15 +41,16 @@ const loadedWith = new Map(); // format -> where its module came from (module / 
 let onUse = null; // called by getModule (memory.js's automatic release), or null
 let chosenSimd = null; // the build the first load chose, for every format
 
-// A minimal module whose only function opens an exception-handling block (try ... end) and uses
-// SIMD instructions (i8x16.splat, i8x16.popcnt): it validates only where the engine supports both
-// wasm SIMD128 and wasm exception handling, which the SIMD build throws with (see CMakeLists.txt).
+// A minimal module whose only function opens an exception-handling block (try ... end), copies
+// memory (memory.copy, bulk memory) and uses SIMD instructions (i8x16.splat, i8x16.popcnt): it
+// validates only where the engine supports wasm SIMD128, exception handling and bulk memory, which
+// the SIMD build is compiled with (see CMakeLists.txt).
 const SIMD_PROBE = new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 13, 1, 11, 0, 6, 64, 11, 65, 0, 253,
-  15, 253, 98, 11,
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 5, 3, 1, 0, 0, 10, 23, 1, 21, 0, 6, 64, 11,
+  65, 0, 65, 0, 65, 0, 252, 10, 0, 0, 65, 0, 253, 15, 253, 98, 11,
 ]);
 
-/** True when this JS engine can run the SIMD build (wasm SIMD128 and exception handling). */
+/** True when this JS engine can run the SIMD build (wasm SIMD128, exception handling, bulk memory). */
 export function simdSupported() {
   try {
     return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
