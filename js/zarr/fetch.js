@@ -25,8 +25,10 @@ const NO_CHUNK = 0xffffffff; // both halves of 2^64 - 1: the chunk is not stored
  * What receives the fetched chunks: chunk(item, bytes) for a stored chunk (it may return a promise:
  * the task waits for it), missing(item) for one that is not stored (fill value). consumesAtOnce:
  * chunk() is synchronous and keeps nothing of `bytes`, which may then be lent (a reused buffer).
+ * located(item, shardKey, {offset, length}): given, a shard's chunks are not read here but handed
+ * over where they lie in the shard (workers that read a local folder themselves).
  * @typedef {{chunk: (item: ChunkItem, bytes: Uint8Array) => void | Promise<void>, missing: (item: ChunkItem) => void,
- *   consumesAtOnce?: boolean}} ChunkSink
+ *   consumesAtOnce?: boolean, located?: (item: ChunkItem, shardKey: string, entry: {offset: number, length: number}) => Promise<void>}} ChunkSink
  */
 
 function fetchError(layout, key, message, cause, code = CODES.BAD_DATA) {
@@ -167,6 +169,8 @@ function shardTask(store, layout, group, sink, signal, lent) {
       else if (entry.damaged) throw fetchError(layout, key, `its shard index entry ${entry.at} (offset ${entry.offset}, length ${entry.length}) is damaged`);
       else stored.push({ chunk, entry });
     }
+    // A sink whose workers read the shard themselves (a local folder) gets where each chunk lies.
+    if (typeof sink.located === 'function') return stored.map(({ chunk, entry }) => () => sink.located(chunk, key, entry));
     // The ranges become tasks of their own: every range of every shard goes out together.
     return coalesce(stored).map((range) => async () => {
       if (lent && !index.whole) return lentRange(store, layout, key, range, sink, lent, signal);

@@ -131,6 +131,24 @@ export class LocalStore {
     }
   }
 
+  /**
+   * Bytes [offset, offset + length) of the file of `key`, lent as readView lends (up to 1 MiB as a
+   * view of one reused buffer, valid until the next call): a shard's chunk read by a worker
+   * (js/zarr/pool-job.js). Fewer bytes when the file ends first; undefined when there is no file.
+   * @param {string} key @param {number} offset @param {number} length
+   * @returns {Uint8Array | undefined}
+   */
+  readRangeView(key, offset, length) {
+    const fd = this.#open(key);
+    if (fd === undefined) return undefined;
+    try {
+      const target = length <= scratch.length ? scratch.subarray(0, length) : new Uint8Array(length);
+      return target.subarray(0, readFully(this.#fs, fd, target, offset));
+    } finally {
+      this.#fs.closeSync(fd);
+    }
+  }
+
   /** The whole file of `key`, or undefined when there is none. */
   get(key, options) {
     return this.#answer(options?.signal, () => this.readSync(key));

@@ -28,7 +28,7 @@ const isShared = (buffer) => typeof SharedArrayBuffer === 'function' && buffer i
  *   outBytes: Uint8Array, signal?: AbortSignal, placed: (bytes: number) => void, root?: string,
  *   missing: (item: object) => void, slabs?: ReturnType<typeof import('./slab.js').slabPlan>}} read
  *   placed: called for each chunk once its values are in the output; root: the local folder the
- *   workers read the chunks from (then decodeUnread() hands chunks over); missing: a chunk they found
+ *   workers read the chunks from (then decodeUnread() or, sharded, decodeLocated() hands chunks over); missing: a chunk they found
  *   absent; slabs: where each chunk goes in slabs, used when the workers read the folder into shared memory
  */
 export function poolDecoder(pool, { layout, geometry, data, outBytes, signal, placed, root, missing, slabs }) {
@@ -72,13 +72,16 @@ export function poolDecoder(pool, { layout, geometry, data, outBytes, signal, pl
     batch.forEach((c, i) => {
       input?.set(c.bytes, at);
       const slab = plan ? [c.slab.base, c.slab.offset, ...c.slab.counts] : [];
-      meta.set([at, c.bytes?.length ?? 0, ...c.box, c.place.base, ...c.place.counts, ...slab], i * stride);
+      // Where the chunk's bytes are: in `input`, or (a shard's chunk the worker reads) in its shard.
+      const [from, length] = c.shard ? [c.offset, c.length] : [at, c.bytes?.length ?? 0];
+      meta.set([from, length, ...c.box, c.place.base, ...c.place.counts, ...slab], i * stride);
       at += c.bytes?.length ?? 0;
     });
     const weights = batch.reduce((n, c) => n + weight(c), 0);
     const output = shared ? { buffer: data.buffer, byteOffset: data.byteOffset, byteLength: data.byteLength } : null;
     const slab = plan ? { axes: plan.axes, rank: plan.rank, fill: layout.fill, type: data.constructor.name } : null;
-    const description = { dtype: layout.pcoDtype, width, boxLength, shape: geometry.shape, keys: batch.map((c) => c.key), dataset: layout.path, output, root, slab };
+    const shards = batch[0].shard === undefined ? null : batch.map((c) => c.shard);
+    const description = { dtype: layout.pcoDtype, width, boxLength, shape: geometry.shape, keys: batch.map((c) => c.key), dataset: layout.path, output, root, shards, slab };
     pool.run({ format: 'zarr', op: 'decodeBoxes', args: [input, meta, description] }, { transfer: true, signal }).then(
       (result) => {
         inFlight--;
@@ -166,6 +169,10 @@ export function poolDecoder(pool, { layout, geometry, data, outBytes, signal, pl
     /** The same for a chunk the workers read themselves (root given): `item` goes to missing() if it is absent. */
     decodeUnread(item, box, place) {
       return hand({ key: item.key, bytes: null, box, place, item, slab: plan?.of(item.parts) });
+    },
+    /** The same for a shard's chunk (root given): the workers read its `length` bytes at `offset` in the shard's file. */
+    decodeLocated(item, shard, { offset, length }, box, place) {
+      return hand({ key: item.key, bytes: null, shard, offset, length, box, place, item });
     },
     /** Sends what is left and resolves once every chunk is in the output; rejects with the first failure. */
     drain() {

@@ -4,6 +4,7 @@
 // The chunks come in the message, or, from a local folder, the worker reads them itself: reading
 // small files costs as much CPU as decoding them, and that way it is spread over the workers too.
 // Given whole slabs (batch.slab), it assembles them in wasm memory and copies each out once.
+import { CODES, NumdecodeError } from '../errors.js';
 import { ensureFormat } from '../wasm/load.js';
 import { decodeBox, releaseBoxScratch } from './chunk-decode.js';
 import { LocalStore } from './local-store.js';
@@ -12,12 +13,22 @@ import { slabAssembler } from './slab.js';
 
 const stores = new Map(); // root -> LocalStore
 
+// A shard's chunk, where the shard's index (read by the caller) says it lies.
+function shardChunk(store, shard, offset, length) {
+  const bytes = store.readRangeView(shard, offset, length);
+  if (bytes === undefined || bytes.length < length) {
+    throw new NumdecodeError(`bytes ${offset}-${offset + length - 1} that its shard index names are not in the shard ${shard}`, { code: CODES.BAD_DATA });
+  }
+  return bytes;
+}
+
 /**
- * @param {Uint8Array | null} input the batch's chunks back to back (null: read them from batch.root)
+ * @param {Uint8Array | null} input the batch's chunks back to back (null: read them from batch.root:
+ *   each chunk's file, or with batch.shards the range of its shard that meta gives)
  * @param {Float64Array} meta per chunk: offset, length, box (boxLength values), output base, counts,
  *   and with batch.slab its slab's output base, the chunk's offset there and the slab's counts
  * @param {{dtype: string, width: number, boxLength: number, shape: number[], keys: string[], dataset: string,
- *   root?: string, output: {buffer: SharedArrayBuffer, byteOffset: number, byteLength: number} | null,
+ *   root?: string, shards?: string[] | null, output: {buffer: SharedArrayBuffer, byteOffset: number, byteLength: number} | null,
  *   slab?: {axes: number[], rank: number, fill: any, type: string} | null}} batch slab: the batch holds whole
  *   slabs (js/zarr/slab.js) of an output of class `type`; missing chunks are then filled here
  * @returns {Promise<{boxes: Uint8Array[] | null, missing: number[], sizes: number[]}>} boxes: the packed
@@ -25,7 +36,7 @@ const stores = new Map(); // root -> LocalStore
  */
 export async function decodeBoxes(input, meta, batch) {
   await ensureFormat('pco');
-  const { dtype, width, boxLength, shape, keys, dataset, output, root, slab } = batch;
+  const { dtype, width, boxLength, shape, keys, dataset, output, root, shards, slab } = batch;
   const geometry = outputGeometry(shape);
   const out = output ? new Uint8Array(output.buffer, output.byteOffset, output.byteLength) : null;
   const slabs = slab ? slabAssembler(slab, geometry, new globalThis[slab.type](output.buffer, output.byteOffset, output.byteLength / width), dtype, slab.fill) : null;
@@ -43,7 +54,9 @@ export async function decodeBoxes(input, meta, batch) {
       let bytes;
       try {
         // Lent from one reused buffer: both decodes below copy it into wasm memory at once.
-        bytes = store ? store.readView(keys[i]) : input.subarray(meta[at], meta[at] + meta[at + 1]);
+        if (!store) bytes = input.subarray(meta[at], meta[at] + meta[at + 1]);
+        else if (!shards) bytes = store.readView(keys[i]);
+        else bytes = shardChunk(store, shards[i], meta[at], meta[at + 1]);
       } catch (err) {
         err.file = keys[i];
         throw err;

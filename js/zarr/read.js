@@ -200,8 +200,9 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
   let drain = async () => {};
   let tasks = () => fetchTasks(array.store, layout, parts, sink, signal);
   if (pool !== undefined) {
-    // From a local folder the workers read the chunks themselves (unsharded arrays).
-    const root = array.store instanceof LocalStore && !layout.shard ? array.store.root : undefined;
+    // From a local folder the workers read the chunks themselves: the chunk files, or the ranges
+    // of the shards that each shard's index (read here) names.
+    const root = array.store instanceof LocalStore ? array.store.root : undefined;
     const slabs = root === undefined ? null : slabPlan(layout, parts, geometry, storedOutputAxes, true); // chunks go in C order
     const decoder = poolDecoder(pool, { layout, geometry, data, outBytes, signal, placed: progress, root, missing, slabs });
     // A batch fails as a whole; the worker's error names the chunk that failed.
@@ -211,7 +212,11 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
       unread: (item) => decoder.decodeUnread(item, boxOf(item.parts), placement(item.parts)).catch((err) => Promise.reject(failed(err))),
       missing,
     };
-    if (root !== undefined) tasks = () => unreadTasks(layout, parts, sink);
+    if (root !== undefined && layout.shard) {
+      sink.located = (item, shard, entry) => decoder.decodeLocated(item, shard, entry, boxOf(item.parts), placement(item.parts)).catch((err) => Promise.reject(failed(err)));
+    } else if (root !== undefined) {
+      tasks = () => unreadTasks(layout, parts, sink);
+    }
     drain = () => decoder.drain().catch((err) => Promise.reject(failed(err)));
     finish = async () => decoder.close();
   } else if (layout.pco) {

@@ -4,7 +4,7 @@
 // read the array (shards indexed at the start; float16 without Float16Array).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import FileSystemStore from '@zarrita/storage/fs';
-import { cpSync, mkdtempSync, rmSync, truncateSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, statSync, truncateSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as zarr from 'zarrita';
@@ -307,7 +307,50 @@ describe('in a worker pool', () => {
     }
     expect(gets).toBe(0); // no chunk went through this thread
     const labels = await zarr.open(zarr.root(new LocalStore(path.join(zarrDir, 'stores', 'sharded_v3.zarr'))).resolve('labels'), { kind: 'array' });
-    expectSameAsZarrita(await read(labels, { pool }), await zarr.get(labels), 'local sharded (fetched here)');
+    expectSameAsZarrita(await read(labels, { pool }), await zarr.get(labels), 'local sharded (read by the workers)');
+  });
+
+  test('from a LocalStore the workers read each shard\'s chunks where its index (read here once) says: both index locations, missing shards and inner chunks, shared or not', async () => {
+    const local = new LocalStore(path.join(zarrDir, 'stores', 'sharded_v3.zarr'));
+    const calls = { get: 0, getRange: 0 };
+    for (const name of ['get', 'getRange']) {
+      const own = local[name].bind(local);
+      local[name] = (key, ...rest) => (key.includes('/c/') && calls[name]++, own(key, ...rest));
+    }
+    for (const name of ['labels', 'labels_index_start']) {
+      const arr = await zarr.open(zarr.root(local).resolve(name), { kind: 'array' });
+      const m = manifest.find((e) => e.array === name);
+      const all = readBytes(zarrDir, m.bin);
+      for (const selection of [null, ...selectionsFor(arr.shape)]) {
+        const what = `local ${name} ${JSON.stringify(selection)}`;
+        const want = expectedSelection(all, m.shape, 4, selection);
+        const shared = await read(arr, { selection, pool });
+        expect(shared.data.buffer).toBeInstanceOf(SharedArrayBuffer);
+        expectSameBytes(bytesOf(shared.data), want, what);
+        const into = new Uint32Array(want.length / 4).fill(0xdeadbeef); // boxes sent back; fill written here
+        expectSameBytes(bytesOf((await read(arr, { selection, pool, into })).data), want, `${what} into`);
+      }
+      calls.getRange = 0;
+      await read(arr, { pool });
+      expect(calls).toEqual({ get: 0, getRange: 9 }); // each of the 3 x 3 shards' index, no chunk here
+    }
+  });
+
+  test('a shard cut short, read by a worker: the chunk past its end is named with its shard and the array', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'numdecode-zarr-read-'));
+    try {
+      cpSync(path.join(zarrDir, 'stores', 'sharded_v3.zarr'), dir, { recursive: true });
+      const shard = path.join(dir, 'labels_index_start/c/0/0');
+      truncateSync(shard, statSync(shard).size - 100); // the index is at the start: it stays whole
+      const arr = await zarr.open(zarr.root(new LocalStore(dir)).resolve('labels_index_start'), { kind: 'array' });
+      const err = await read(arr, { pool }).catch((e) => e);
+      expect(err).toMatchObject({ code: 'ERR_BAD_DATA', array: '/labels_index_start', file: expect.stringMatching(/^\/labels_index_start\/c\/0\/0 \(chunk \d+,\d+\)$/) });
+      expect(err.message).toMatch(/that its shard index names are not in the shard/);
+      // The other shards still read.
+      expect((await read(arr, { pool, selection: [zarr.slice(256, 600), null] })).shape).toEqual([344, 700]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('a damaged chunk file a worker read names its key and the array', async () => {
