@@ -5,7 +5,8 @@
 // ends, so that a bounded number of tasks in flight bounds the bytes held (js/zarr/schedule.js).
 import { CODES, NumdecodeError, ZarrError } from '../errors.js';
 import { mergeRanges } from '../io/merge.js';
-import { chunkParts, shardGroups } from './plan.js';
+import { readAhead } from '../io/read-ahead.js';
+import { chunkParts, partCount, shardGroups } from './plan.js';
 
 // Chunks of one shard closer than this are read in one request: a round trip costs more than the gap.
 export const RANGE_GAP_BYTES = 64 * 1024;
@@ -50,11 +51,11 @@ const item = (parts, key) => ({ coords: parts.map((p) => p.chunk), parts, key })
 // A store that can lend a chunk's bytes (LocalStore.readView: a reused buffer) to a sink that is
 // done with them when chunk() returns: read and consumed with no await between, so that no other
 // task reads into the buffer meanwhile.
-function lentChunk(store, layout, key, chunk, sink, signal) {
+function lentChunk(store, layout, key, chunk, sink, signal, ahead) {
   let bytes;
   try {
     signal?.throwIfAborted();
-    bytes = store.readView(key);
+    bytes = ahead ? ahead.next(key) : store.readView(key);
   } catch (err) {
     return storeCall(layout, key, Promise.reject(err));
   }
@@ -63,16 +64,30 @@ function lentChunk(store, layout, key, chunk, sink, signal) {
   return undefined;
 }
 
+function* chunkKeys(layout, parts) {
+  for (const chunk of chunkParts(parts)) yield layout.chunkKey(chunk.map((p) => p.chunk));
+}
+
 function* chunkTasks(store, layout, parts, sink, signal) {
   const lend = sink.consumesAtOnce === true && typeof store.readView === 'function';
-  for (const chunk of chunkParts(parts)) {
-    const key = layout.chunkKey(chunk.map((p) => p.chunk));
-    yield async () => {
-      if (lend) return lentChunk(store, layout, key, chunk, sink, signal);
-      const bytes = await storeCall(layout, key, store.get(key, { signal }));
-      if (bytes === undefined || bytes === null) sink.missing(item(chunk, key));
-      else await sink.chunk(item(chunk, key), bytes);
-    };
+  // A local folder's files (LocalStore: fileOf) are read ahead on a thread of their own, in this
+  // order: each lent task runs whole as it starts, so they are asked for in this order too.
+  const ahead =
+    lend && typeof store.fileOf === 'function'
+      ? readAhead(chunkKeys(layout, parts), partCount(parts), (key) => store.fileOf(key), (key) => store.readView(key))
+      : null;
+  try {
+    for (const chunk of chunkParts(parts)) {
+      const key = layout.chunkKey(chunk.map((p) => p.chunk));
+      yield async () => {
+        if (lend) return lentChunk(store, layout, key, chunk, sink, signal, ahead);
+        const bytes = await storeCall(layout, key, store.get(key, { signal }));
+        if (bytes === undefined || bytes === null) sink.missing(item(chunk, key));
+        else await sink.chunk(item(chunk, key), bytes);
+      };
+    }
+  } finally {
+    ahead?.close(); // also when the read fails or is aborted (runTasks ends the generator)
   }
 }
 

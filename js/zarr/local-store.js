@@ -149,6 +149,15 @@ export class LocalStore {
     }
   }
 
+  /**
+   * The path of the file of `key`; refused (NumdecodeError) when it would lie outside the folder.
+   * For js/io/read-ahead.js, whose reader thread reads a read's chunk files ahead (js/zarr/fetch.js).
+   * @param {string} key @returns {string}
+   */
+  fileOf(key) {
+    return this.#file(key);
+  }
+
   /** The whole file of `key`, or undefined when there is none. */
   get(key, options) {
     return this.#answer(options?.signal, () => this.readSync(key));

@@ -20,6 +20,11 @@ export function runTasks(source, limit, signal, abortError) {
       if (failed) return;
       failed = true;
       signal?.removeEventListener('abort', onAbort);
+      try {
+        source.return?.(); // a generator's finally runs (js/zarr/fetch.js lets go of its reader)
+      } catch {
+        // it failed while running: it has ended already
+      }
       reject(err);
     };
     const onAbort = () => fail(abortError ? abortError() : signal.reason);
