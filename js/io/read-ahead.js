@@ -17,10 +17,13 @@ const SLOT_FILES = 256;
 const WINDOW_FILES = 4096; // a job's files: keys are listed a window at a time, never all at once
 const WAIT_MS = 1000;
 const MAX_WAIT_MS = 60_000; // a reader silent this long has died: fail rather than hang
-/** Fewer files than this are read on the calling thread: the reader's start costs more. */
-export const READ_AHEAD_MIN_FILES = 64;
+/** Fewer files than this are read on the calling thread: their system calls cost less (~10 ms
+ * here) than the reader thread's memory is worth. */
+export const READ_AHEAD_MIN_FILES = 256;
+// A reader thread holds about 10 MB (a V8 isolate): it stops this long after its last read.
+const IDLE_MS = 2000;
 
-let reader = null; // {worker, busy, spare: shared buffers of a finished job, or null}
+let reader = null; // {worker, busy, spare: shared buffers of a finished job, or null, idle: timer}
 
 function theReader() {
   if (reader) return reader;
@@ -29,10 +32,15 @@ function theReader() {
   // Not new URL('./read-ahead-thread.js', import.meta.url) written out: bundlers would copy the file
   // for this Node-only code (see js/worker/index.js).
   const here = import.meta.url;
-  const execArgv = process.execArgv.filter((arg) => !arg.startsWith('--input-type'));
-  const worker = new threads.Worker(new URL('./read-ahead-thread.js', here), { execArgv });
+  let worker;
+  try {
+    // No Node flags: the reader needs none, and some refuse a worker (--expose-gc, --input-type).
+    worker = new threads.Worker(new URL('./read-ahead-thread.js', here), { execArgv: [] });
+  } catch {
+    return null; // read on the calling thread, as without a reader
+  }
   worker.unref(); // an idle reader does not keep Node running
-  const mine = { worker, busy: false, spare: null };
+  const mine = { worker, busy: false, spare: null, idle: null };
   const gone = () => {
     if (reader === mine) reader = null;
   };
@@ -80,6 +88,7 @@ export function readAhead(keys, count, fileOf, readHere) {
   const mine = theReader();
   if (!mine || mine.busy) return null;
   mine.busy = true;
+  clearTimeout(mine.idle);
   let job = null; // {keys, ctl, data, meta, slot, inSlot, pos}
   let closed = false;
 
@@ -116,6 +125,12 @@ export function readAhead(keys, count, fileOf, readHere) {
     closed = true;
     finish(true);
     mine.busy = false;
+    mine.idle = setTimeout(() => {
+      if (mine.busy) return;
+      if (reader === mine) reader = null;
+      mine.worker.terminate();
+    }, IDLE_MS);
+    mine.idle.unref?.();
   }
 
   function next(key) {

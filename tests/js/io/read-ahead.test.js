@@ -117,7 +117,7 @@ test('more files than a window (4096): later windows come right too', () => {
 });
 
 test('a key outside the folder is refused before anything is read', () => {
-  const bad = [...keys.slice(0, 70), '/../../etc/passwd'];
+  const bad = [...keys, '/../../etc/passwd'];
   const ahead = readerOf(bad[Symbol.iterator](), bad.length);
   try {
     expect(() => ahead.next(bad[0])).toThrow(/points outside/);
