@@ -149,58 +149,14 @@ ByteBuffer& box_buffer() {
   return buffer;
 }
 
+// Copies `count` values of T, `from_step` bytes apart in the source and `to_step` apart in the
+// destination: a step along the innermost axis (an overview, say), one value at a time.
 template <class T>
-uint8_t* gather_values(const uint8_t* from, uint8_t* dst, uint32_t step, uint32_t count) {
-  for (uint32_t i = 0; i < count; ++i, from += size_t(step) * sizeof(T), dst += sizeof(T)) {
+void copy_values(const uint8_t* from, uint8_t* to, size_t from_step, size_t to_step, uint32_t count) {
+  for (uint32_t i = 0; i < count; ++i, from += from_step, to += to_step) {
     T v;
     std::memcpy(&v, from, sizeof(T));
-    std::memcpy(dst, &v, sizeof(T));
-  }
-  return dst;
-}
-
-// Packs the box of a C-order array of `extent` (values of `width` bytes) from src into dst.
-void pack_box(const uint8_t* src, uint8_t* dst, size_t width, unsigned n, const uint32_t* extent, const uint32_t* start,
-              const uint32_t* step, const uint32_t* count) {
-  size_t stride[kMaxBoxAxes];  // bytes
-  size_t s = width;
-  for (unsigned a = n; a-- > 0;) {
-    stride[a] = s;
-    s *= extent[a];
-  }
-  // Trailing axes taken whole make one contiguous block per step of the innermost partial axis.
-  unsigned inner = n;
-  while (inner > 0 && start[inner - 1] == 0 && step[inner - 1] == 1 && count[inner - 1] == extent[inner - 1]) --inner;
-  if (inner == 0) {
-    std::memcpy(dst, src, s);
-    return;
-  }
-  const unsigned axis = inner - 1;                               // the innermost axis not taken whole
-  const size_t block = stride[axis];                             // bytes of one step along it
-  const size_t run = step[axis] == 1 ? block * count[axis] : 0;  // contiguous bytes when unit-stepped
-  uint32_t at[kMaxBoxAxes] = {};
-  for (;;) {
-    const uint8_t* from = src;
-    for (unsigned a = 0; a < axis; ++a) from += (size_t(start[a]) + size_t(at[a]) * step[a]) * stride[a];
-    from += size_t(start[axis]) * stride[axis];
-    if (run) {
-      std::memcpy(dst, from, run);
-      dst += run;
-    } else if (block == width) {
-      // A step along the innermost axis (an overview, say): one value at a time, by width.
-      switch (width) {
-        case 1: dst = gather_values<uint8_t>(from, dst, step[axis], count[axis]); break;
-        case 2: dst = gather_values<uint16_t>(from, dst, step[axis], count[axis]); break;
-        case 4: dst = gather_values<uint32_t>(from, dst, step[axis], count[axis]); break;
-        default: dst = gather_values<uint64_t>(from, dst, step[axis], count[axis]); break;
-      }
-    } else {
-      const size_t jump = size_t(step[axis]) * stride[axis];
-      for (uint32_t i = 0; i < count[axis]; ++i, from += jump, dst += block) std::memcpy(dst, from, block);
-    }
-    unsigned a = axis;
-    while (a > 0 && ++at[a - 1] == count[a - 1]) at[--a] = 0;
-    if (a == 0) return;
+    std::memcpy(to, &v, sizeof(T));
   }
 }
 
@@ -213,8 +169,10 @@ ByteBuffer& slab_buffer() {
   return buffer;
 }
 
-// Copies the box of a C-order array of `extent` from src to dst, whose stride along each box axis is
-// dst_stride (bytes): rows along the innermost axis, one memcpy each where they are contiguous.
+// Copies the box of a C-order array of `extent` (values of `width` bytes) from src to dst, whose
+// stride along each box axis is dst_stride (bytes). Trailing axes taken whole, where dst holds them
+// contiguously too, make one block per step of the innermost axis that is not: one memcpy per run
+// of contiguous bytes (the whole box, when both sides are contiguous).
 void place_box(const uint8_t* src, uint8_t* dst, size_t width, unsigned n, const uint32_t* extent, const uint32_t* start,
                const uint32_t* step, const uint32_t* count, const size_t* dst_stride) {
   size_t stride[kMaxBoxAxes];  // bytes
@@ -223,27 +181,54 @@ void place_box(const uint8_t* src, uint8_t* dst, size_t width, unsigned n, const
     stride[a] = s;
     s *= extent[a];
   }
-  const unsigned axis = n - 1;  // rows along the innermost axis
-  const size_t run = step[axis] == 1 && dst_stride[axis] == width ? size_t(count[axis]) * width : 0;
+  unsigned inner = n;
+  while (inner > 0 && start[inner - 1] == 0 && step[inner - 1] == 1 && count[inner - 1] == extent[inner - 1] &&
+         dst_stride[inner - 1] == stride[inner - 1])
+    --inner;
+  if (inner == 0) {
+    std::memcpy(dst, src, s);
+    return;
+  }
+  const unsigned axis = inner - 1;  // the innermost axis not merged into blocks
+  const size_t block = stride[axis];  // bytes of one step along it, in src (and in dst)
+  const size_t run = step[axis] == 1 && dst_stride[axis] == block ? block * count[axis] : 0;  // contiguous on both sides
   uint32_t at[kMaxBoxAxes] = {};
   for (;;) {
-    const uint8_t* from = src;
+    const uint8_t* from = src + size_t(start[axis]) * stride[axis];
     uint8_t* to = dst;
     for (unsigned a = 0; a < axis; ++a) {
       from += (size_t(start[a]) + size_t(at[a]) * step[a]) * stride[a];
       to += size_t(at[a]) * dst_stride[a];
     }
-    from += size_t(start[axis]) * width;
+    const size_t jump = size_t(step[axis]) * stride[axis];
     if (run) {
       std::memcpy(to, from, run);
+    } else if (block == width) {
+      switch (width) {
+        case 1: copy_values<uint8_t>(from, to, jump, dst_stride[axis], count[axis]); break;
+        case 2: copy_values<uint16_t>(from, to, jump, dst_stride[axis], count[axis]); break;
+        case 4: copy_values<uint32_t>(from, to, jump, dst_stride[axis], count[axis]); break;
+        default: copy_values<uint64_t>(from, to, jump, dst_stride[axis], count[axis]); break;
+      }
     } else {
-      const size_t jump = size_t(step[axis]) * width;
-      for (uint32_t i = 0; i < count[axis]; ++i, from += jump, to += dst_stride[axis]) std::memcpy(to, from, width);
+      for (uint32_t i = 0; i < count[axis]; ++i, from += jump, to += dst_stride[axis]) std::memcpy(to, from, block);
     }
     unsigned a = axis;
     while (a > 0 && ++at[a - 1] == count[a - 1]) at[--a] = 0;
     if (a == 0) return;
   }
+}
+
+// Packs the box into dst, C-contiguous over `count`: placing it with the packed box's own strides.
+void pack_box(const uint8_t* src, uint8_t* dst, size_t width, unsigned n, const uint32_t* extent, const uint32_t* start,
+              const uint32_t* step, const uint32_t* count) {
+  size_t dst_stride[kMaxBoxAxes];
+  size_t s = width;
+  for (unsigned a = n; a-- > 0;) {
+    dst_stride[a] = s;
+    s *= count[a];
+  }
+  place_box(src, dst, width, n, extent, start, step, count, dst_stride);
 }
 
 // Decodes one chunk (expected_dtype: the standalone dtype code the array needs) and packs the box
