@@ -26,6 +26,8 @@ const NO_CHUNK = 0xffffffff; // both halves of 2^64 - 1: the chunk is not stored
  * What receives the fetched chunks: chunk(item, bytes) for a stored chunk (it may return a promise:
  * the task waits for it), missing(item) for one that is not stored (fill value). consumesAtOnce:
  * chunk() is synchronous and keeps nothing of `bytes`, which may then be lent (a reused buffer).
+ * range(chunks): given, a sink that consumes at once gets the chunks of a shard's range together,
+ * [{item, bytes}] (lent), instead of one chunk() each.
  * located(item, shardKey, {offset, length}): given, a shard's chunks are not read here but handed
  * over where they lie in the shard (workers that read a local folder themselves).
  * @typedef {{chunk: (item: ChunkItem, bytes: Uint8Array) => void | Promise<void>, missing: (item: ChunkItem) => void,
@@ -164,10 +166,9 @@ function lentRange(store, layout, key, range, sink, lent, signal) {
   if (got === undefined || got < length) {
     throw fetchError(layout, key, `bytes ${range.start}-${range.end - 1} that its shard index names are not in the shard`);
   }
-  for (const { chunk, entry } of range.members) {
-    const at = entry.offset - range.start;
-    sink.chunk(chunk, bytes.subarray(at, at + entry.length));
-  }
+  const chunks = range.members.map(({ chunk, entry }) => ({ item: chunk, bytes: bytes.subarray(entry.offset - range.start, entry.offset - range.start + entry.length) }));
+  if (typeof sink.range === 'function') sink.range(chunks);
+  else for (const { item: chunk, bytes: chunkBytes } of chunks) sink.chunk(chunk, chunkBytes);
   return undefined;
 }
 

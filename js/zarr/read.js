@@ -11,8 +11,8 @@
 // row, no chunk-sized JS array. With a worker pool the workers decode into one SharedArrayBuffer
 // output (js/zarr/pool-decode.js). Chunks of other codecs go through zarrita's codec pipeline.
 import { CODES, ZarrError, abortError } from '../errors.js';
-import { ensureFormat } from '../wasm/load.js';
-import { boxParams, decodeBox, releaseBoxScratch } from './chunk-decode.js';
+import { ensureFormat, getModule } from '../wasm/load.js';
+import { boxParams, decodeBox, decodeBoxToSlab, releaseBoxScratch, sizeSlab } from './chunk-decode.js';
 import { fetchTasks, unreadTasks } from './fetch.js';
 import { arrayLayout } from './layout.js';
 import { LocalStore } from './local-store.js';
@@ -20,7 +20,7 @@ import { fillBox, outputGeometry, packDecodedChunk, placeBox } from './place.js'
 import { dimensionParts, normalizeSelection, partCount, selectionShape } from './plan.js';
 import { poolDecoder } from './pool-decode.js';
 import { runTasks } from './schedule.js';
-import { slabAssembler, slabPlan } from './slab.js';
+import { slabAssembler, slabPlan, tiledSlab } from './slab.js';
 
 /** Chunk fetches (or shard ranges) in flight at once, by default. */
 export const DEFAULT_CONCURRENCY = 16;
@@ -242,6 +242,26 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
           placeBox(outBytes, width, geometry, base, counts, packed);
         }
         progress(bytes.length);
+      },
+      // A shard's range read together: its chunks into one slab where they tile a box of the output.
+      range(chunks) {
+        if (signal?.aborted) return;
+        const slab = slabs ? null : tiledSlab(layout, geometry, storedOutputAxes, chunks.map((c) => c.item.parts));
+        if (!slab) {
+          for (const c of chunks) this.chunk(c.item, c.bytes);
+          return;
+        }
+        const address = sizeSlab(slab.values * width);
+        chunks.forEach(({ item, bytes }, k) => {
+          details.file = item.key;
+          try {
+            decodeBoxToSlab(bytes, layout.pcoDtype, boxOf(item.parts), slab.offsets[k], slab.strides, details);
+          } catch (err) {
+            throw chunkError(layout, item.key, err);
+          }
+        });
+        placeBox(outBytes, width, geometry, slab.base, slab.counts, getModule('pco').HEAPU8.subarray(address, address + slab.values * width));
+        for (const { bytes } of chunks) progress(bytes.length);
       },
       missing: slabs
         ? (item) => {

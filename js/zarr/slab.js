@@ -105,3 +105,36 @@ export function slabAssembler(plan, geometry, data, dtype, fill) {
     end,
   };
 }
+
+/**
+ * A slab for chunks read together (a shard's range, js/zarr/fetch.js), or null: when their boxes
+ * tile one box of the output (no hole: a chunk of the shard missing, say) of at most
+ * MAX_SLAB_BYTES, in C order. They are then decoded into it and it goes out in pieces of the
+ * shard's width, not a row of each chunk at a time (counts: 256-value rows of 16 chunks become
+ * 1024-value rows of one slab).
+ * @param {object} layout from arrayLayout
+ * @param {{shape: number[], strides: number[]}} geometry the output's, in stored order
+ * @param {number[]} storedOutputAxes the array axes the output keeps, in stored order
+ * @param {import('./plan.js').DimPart[][]} chunkParts each chunk's parts, one per array axis
+ * @returns {null | {base: number, counts: number[], values: number, strides: number[], offsets: number[]}}
+ *   the slab's first value in the output and extent per output axis, its stride per stored axis,
+ *   and each chunk's first value in it
+ */
+export function tiledSlab(layout, geometry, storedOutputAxes, chunkParts) {
+  if (chunkParts.length < 2 || storedOutputAxes.length === 0) return null;
+  if (!layout.order.every((axis, i) => axis === i)) return null;
+  const lo = storedOutputAxes.map((axis) => Math.min(...chunkParts.map((parts) => parts[axis].out)));
+  const hi = storedOutputAxes.map((axis) => Math.max(...chunkParts.map((parts) => parts[axis].out + parts[axis].count)));
+  const counts = lo.map((l, j) => hi[j] - l);
+  const values = counts.reduce((a, b) => a * b, 1);
+  const covered = chunkParts.reduce((n, parts) => n + storedOutputAxes.reduce((m, axis) => m * parts[axis].count, 1), 0);
+  if (covered !== values || values * layout.bytesPerElement > MAX_SLAB_BYTES) return null;
+  const { strides: inSlab } = outputGeometry(counts);
+  return {
+    base: lo.reduce((sum, l, j) => sum + l * geometry.strides[j], 0),
+    counts,
+    values,
+    strides: slabStrides(counts, storedOutputAxes, layout.shape.length),
+    offsets: chunkParts.map((parts) => storedOutputAxes.reduce((sum, axis, j) => sum + (parts[axis].out - lo[j]) * inSlab[j], 0)),
+  };
+}

@@ -12,8 +12,8 @@ import { init } from '../../../js/index.js';
 import { LocalStore, read, registerPcodec } from '../../../js/zarr.js';
 import { arrayLayout } from '../../../js/zarr/layout.js';
 import { outputGeometry } from '../../../js/zarr/place.js';
-import { dimensionParts, normalizeSelection } from '../../../js/zarr/plan.js';
-import { MAX_SLAB_BYTES, slabPlan } from '../../../js/zarr/slab.js';
+import { chunkParts, dimensionParts, normalizeSelection } from '../../../js/zarr/plan.js';
+import { MAX_SLAB_BYTES, slabPlan, tiledSlab } from '../../../js/zarr/slab.js';
 import { createWorkerPool } from '../../../js/worker/index.js';
 import { corpusRoot } from '../helpers/corpus.js';
 import { expectSameAsZarrita } from '../helpers/zarr-expect.js';
@@ -112,5 +112,52 @@ describe('slabs from a local folder', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('a shard\'s chunks in one slab (a range read together from a local folder)', () => {
+  const selections = (shape) => [
+    null,
+    shape.map((n) => zarr.slice(1, n - 1, 3)),
+    shape.map((n, d) => (d === 0 ? 300 : null)),
+    shape.map((n, d) => (d === 1 ? zarr.slice(100, 600) : zarr.slice(Math.floor(n / 3), n))),
+    shape.map((n) => zarr.slice(n - 3, null)),
+  ];
+
+  test.each([['counts'], ['labels']])('sharded_v3.zarr/%s: whole and selections bit-identical to zarrita.get, fresh and into', async (name) => {
+    const arr = await local('sharded_v3.zarr', name);
+    const ref = await reference('sharded_v3.zarr', name);
+    for (const selection of selections(arr.shape)) {
+      const want = await zarr.get(ref, selection);
+      const what = `${name} ${JSON.stringify(selection)}`;
+      expectSameAsZarrita(await read(arr, { selection }), want, what);
+      const into = new want.data.constructor(want.data.length).fill(7);
+      expectSameAsZarrita(await read(arr, { selection, into }), want, `${what} into`); // empty inner chunks and a missing shard overwrite it
+    }
+  });
+
+  test('labels_index_start reads as labels (zarrita cannot read it)', async () => {
+    const start = await local('sharded_v3.zarr', 'labels_index_start');
+    const end = await reference('sharded_v3.zarr', 'labels');
+    for (const selection of selections(start.shape)) expectSameAsZarrita(await read(start, { selection }), await zarr.get(end, selection), `labels_index_start ${JSON.stringify(selection)}`);
+  });
+
+  test('tiledSlab: a whole shard is one slab; a hole in it, or a slab over MAX_SLAB_BYTES, is none', async () => {
+    const counts = await local('sharded_v3.zarr', 'counts'); // 2048 x 2048 u16, shards 1024 x 1024 of 256 x 256
+    const layout = await arrayLayout(counts);
+    const dims = normalizeSelection(null, layout.shape);
+    const geometry = outputGeometry(layout.shape);
+    const all = [...chunkParts(dimensionParts(dims, layout.chunkShape))];
+    const shard = all.filter((parts) => parts[0].chunk >= 4 && parts[1].chunk < 4); // shard (1, 0): 16 chunks
+    expect(shard).toHaveLength(16);
+    const slab = tiledSlab(layout, geometry, [0, 1], shard);
+    expect(slab).toMatchObject({ base: 1024 * 2048, counts: [1024, 1024], values: 1024 * 1024, strides: [1024, 1] });
+    expect(slab.offsets.slice(0, 5)).toEqual([0, 256, 512, 768, 256 * 1024]);
+    expect(tiledSlab(layout, geometry, [0, 1], shard.filter((_, k) => k !== 5))).toBeNull(); // a hole
+    // Without its last row of chunks: a smaller box, still tiled.
+    expect(tiledSlab(layout, geometry, [0, 1], shard.slice(0, 12))).toMatchObject({ base: 1024 * 2048, counts: [768, 1024] });
+    // Two shards side by side: 4 MiB of u16, over the limit.
+    expect(2 * 1024 * 1024 * 2).toBeGreaterThan(MAX_SLAB_BYTES);
+    expect(tiledSlab(layout, geometry, [0, 1], all.filter((parts) => parts[0].chunk >= 4))).toBeNull();
   });
 });
