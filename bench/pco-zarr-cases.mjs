@@ -25,8 +25,8 @@ const gridOf = (shape, chunks) => shape.map((n, d) => Math.ceil(n / chunks[d]));
 async function arrayCase(storeName, path, dtype, name, note) {
   const store = await openZarr(`${stores}${storeName}`, { hints: [path.slice(1)] });
   const node = store.nodes.find((n) => n.path === path);
-  const { shape, chunkShape } = node.description;
-  const files = await storedChunks(store, path, gridOf(shape, chunkShape));
+  const { shape, chunks } = node.description;
+  const files = await storedChunks(store, path, gridOf(shape, chunks));
   return { name, dtype, files, source: `zarr-pcodec/${storeName}${path}`, note };
 }
 
