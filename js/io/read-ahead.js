@@ -50,6 +50,17 @@ function theReader() {
   return mine;
 }
 
+// Stops an idle reader after IDLE_MS. Out here, so that the timer's closure holds the reader
+// alone: one made inside readAhead() would keep its caller's read (its output too) alive as long.
+function scheduleStop(mine) {
+  mine.idle = setTimeout(() => {
+    if (mine.busy) return;
+    if (reader === mine) reader = null;
+    mine.worker.terminate();
+  }, IDLE_MS);
+  mine.idle.unref?.();
+}
+
 function sharedState(spare) {
   if (spare) {
     new Int32Array(spare.control).fill(0);
@@ -125,12 +136,7 @@ export function readAhead(keys, count, fileOf, readHere) {
     closed = true;
     finish(true);
     mine.busy = false;
-    mine.idle = setTimeout(() => {
-      if (mine.busy) return;
-      if (reader === mine) reader = null;
-      mine.worker.terminate();
-    }, IDLE_MS);
-    mine.idle.unref?.();
+    scheduleStop(mine);
   }
 
   function next(key) {

@@ -10,7 +10,8 @@ import * as zarr from 'zarrita';
 import { init } from '../../../js/index.js';
 import { LocalStore, read } from '../../../js/zarr.js';
 import { READ_AHEAD_MIN_FILES } from '../../../js/io/read-ahead.js';
-import { corpusRoot } from '../helpers/corpus.js';
+import { execFileSync } from 'node:child_process';
+import { corpusRoot, projectRoot } from '../helpers/corpus.js';
 
 const store = path.join(corpusRoot, 'zarr-pcodec', 'stores', 'era5_like_v3.zarr');
 
@@ -130,6 +131,33 @@ test('288 chunk files: read ahead by the reader thread, each lent once, values a
     const again = await read(arr, { selection: [zarr.slice(4, 72), null, null] });
     expect(counting.files - before).toBe(68 * 2 * 2);
     expect(bits(again.data).equals(bits(theirs.data.subarray(4 * 181 * 360)))).toBe(true);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the reader thread, idle after a read, holds nothing of it: the output is collectable at once', () => {
+  const dir = tiledT2m();
+  try {
+    // In a process of its own with --expose-gc, within the reader's 2 s of idling.
+    const script = `
+      import * as zarr from 'zarrita';
+      import { init } from './js/index.js';
+      import { LocalStore, read, registerPcodec } from './js/zarr.js';
+      await init({ formats: ['pco'] });
+      registerPcodec(zarr.registry);
+      const arr = await zarr.open.v3(zarr.root(new LocalStore(${JSON.stringify(dir)})).resolve('t2m'), { kind: 'array' });
+      let out = (await read(arr)).data;
+      const ref = new WeakRef(out);
+      out = null;
+      await new Promise((r) => setTimeout(r, 0));
+      globalThis.gc();
+      await new Promise((r) => setTimeout(r, 0));
+      globalThis.gc();
+      console.log(JSON.stringify({ collected: ref.deref() === undefined }));
+    `;
+    const printed = execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { cwd: projectRoot, encoding: 'utf8', timeout: 60_000 });
+    expect(JSON.parse(printed.trim().split('\n').pop())).toEqual({ collected: true });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
