@@ -75,7 +75,7 @@ function* chunkTasks(store, layout, parts, sink, signal) {
   // A local folder's files (LocalStore: fileOf) are read ahead on a thread of their own, in this
   // order: each lent task runs whole as it starts, so they are asked for in this order too.
   const ahead =
-    lend && typeof store.fileOf === 'function'
+    lend && typeof store.fileOf === 'function' && store.readAhead !== false
       ? readAhead(chunkKeys(layout, parts), partCount(parts), (key) => store.fileOf(key), (key) => store.readView(key))
       : null;
   try {

@@ -39,13 +39,18 @@ export class LocalStore {
   #fs;
   #path;
 
-  /** @param {string} root the store's directory */
-  constructor(root) {
+  /**
+   * @param {string} root the store's directory
+   * @param {{readAhead?: boolean}} [options] readAhead: false keeps a read's file calls on its own
+   *   thread (no reader thread: ~10 MB less while one would live; js/io/read-ahead.js)
+   */
+  constructor(root, options = {}) {
     if (typeof root !== 'string' || root === '') throw new TypeError('zarr LocalStore: pass the store\'s directory');
     const { fs, path } = nodeModules();
     this.#fs = fs;
     this.#path = path;
     this.root = path.resolve(root);
+    this.readAhead = options?.readAhead !== false;
   }
 
   // The file of a key ("/t2m/c/0/1"), refused when it would lie outside the store's directory (a

@@ -29,5 +29,7 @@ export async function readWithNumdecode(url: string, signal: AbortSignal) {
 // A local folder in Node, read through zarrita with numdecode's LocalStore.
 export async function readLocal(dir: string) {
   const arr = await zarr.open(zarr.root(new LocalStore(dir)).resolve('t2m'), { kind: 'array' });
-  return (await numdecodeRead(arr)).shape;
+  const lean = new LocalStore(dir, { readAhead: false }); // no reader thread
+  const ahead: boolean = lean.readAhead;
+  return { shape: (await numdecodeRead(arr)).shape, ahead };
 }

@@ -117,6 +117,12 @@ test('288 chunk files: read ahead by the reader thread, each lent once, values a
     const ours = await read(arr);
     expect({ files: counting.files, views: counting.views }).toEqual({ files: chunks, views: 0 });
     const theirs = await zarr.get(await zarr.open.v3(zarr.root(new LocalStore(dir)).resolve('t2m'), { kind: 'array' }));
+    // readAhead: false: the same values, every file read on this thread.
+    const here = new CountingStore(dir, { readAhead: false });
+    expect(here.readAhead).toBe(false);
+    const plain = await read(await zarr.open.v3(zarr.root(here).resolve('t2m'), { kind: 'array' }));
+    expect({ files: here.files, views: here.views }).toEqual({ files: 0, views: chunks });
+    expect(Buffer.from(plain.data.buffer).equals(Buffer.from(ours.data.buffer))).toBe(true);
     const bits = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
     expect(bits(ours.data).equals(bits(theirs.data))).toBe(true);
     // A selection (a step on time, part of latitude): still in the order the reader reads them.
