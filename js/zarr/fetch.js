@@ -28,10 +28,11 @@ const NO_CHUNK = 0xffffffff; // both halves of 2^64 - 1: the chunk is not stored
  * chunk() is synchronous and keeps nothing of `bytes`, which may then be lent (a reused buffer).
  * range(chunks): given, a sink that consumes at once gets the chunks of a shard's range together,
  * [{item, bytes}] (lent), instead of one chunk() each.
- * located(item, shardKey, {offset, length}): given, a shard's chunks are not read here but handed
- * over where they lie in the shard (workers that read a local folder themselves).
+ * located(item, shardKey, {offset, length} | null): given, a shard's chunks are not read here but
+ * handed over where they lie in the shard, or null when not stored (workers that read a local
+ * folder themselves).
  * @typedef {{chunk: (item: ChunkItem, bytes: Uint8Array) => void | Promise<void>, missing: (item: ChunkItem) => void,
- *   consumesAtOnce?: boolean, located?: (item: ChunkItem, shardKey: string, entry: {offset: number, length: number}) => Promise<void>}} ChunkSink
+ *   consumesAtOnce?: boolean, located?: (item: ChunkItem, shardKey: string, entry: {offset: number, length: number} | null) => Promise<void>}} ChunkSink
  */
 
 function fetchError(layout, key, message, cause, code = CODES.BAD_DATA) {
@@ -176,6 +177,17 @@ function shardTask(store, layout, group, sink, signal, lent) {
   const key = layout.chunkKey(group.shard);
   return async () => {
     const index = await readIndex(store, layout, key, signal);
+    // A sink whose workers read the shard themselves (a local folder) gets where each chunk lies,
+    // or null for one not stored, in the shard's order: the workers fill those (a slab's holes).
+    if (typeof sink.located === 'function') {
+      return group.chunks.map((parts) => {
+        const coords = parts.map((p) => p.chunk);
+        const chunk = item(parts, `${key} (chunk ${coords.join(',')})`);
+        const entry = index?.entries[indexEntry(coords, layout.shard.chunksPerShard)] ?? null;
+        if (entry?.damaged) throw fetchError(layout, key, `its shard index entry ${entry.at} (offset ${entry.offset}, length ${entry.length}) is damaged`);
+        return () => sink.located(chunk, key, entry);
+      });
+    }
     const stored = [];
     for (const parts of group.chunks) {
       const coords = parts.map((p) => p.chunk);
@@ -185,8 +197,6 @@ function shardTask(store, layout, group, sink, signal, lent) {
       else if (entry.damaged) throw fetchError(layout, key, `its shard index entry ${entry.at} (offset ${entry.offset}, length ${entry.length}) is damaged`);
       else stored.push({ chunk, entry });
     }
-    // A sink whose workers read the shard themselves (a local folder) gets where each chunk lies.
-    if (typeof sink.located === 'function') return stored.map(({ chunk, entry }) => () => sink.located(chunk, key, entry));
     // The ranges become tasks of their own: every range of every shard goes out together.
     return coalesce(stored).map((range) => async () => {
       if (lent && !index.whole) return lentRange(store, layout, key, range, sink, lent, signal);

@@ -73,7 +73,7 @@ export function poolDecoder(pool, { layout, geometry, data, outBytes, signal, pl
       input?.set(c.bytes, at);
       const slab = plan ? [c.slab.base, c.slab.offset, ...c.slab.counts] : [];
       // Where the chunk's bytes are: in `input`, or (a shard's chunk the worker reads) in its shard.
-      const [from, length] = c.shard ? [c.offset, c.length] : [at, c.bytes?.length ?? 0];
+      const [from, length] = c.shard !== undefined ? [c.offset, c.length] : [at, c.bytes?.length ?? 0];
       meta.set([from, length, ...c.box, c.place.base, ...c.place.counts, ...slab], i * stride);
       at += c.bytes?.length ?? 0;
     });
@@ -170,9 +170,10 @@ export function poolDecoder(pool, { layout, geometry, data, outBytes, signal, pl
     decodeUnread(item, box, place) {
       return hand({ key: item.key, bytes: null, box, place, item, slab: plan?.of(item.parts) });
     },
-    /** The same for a shard's chunk (root given): the workers read its `length` bytes at `offset` in the shard's file. */
-    decodeLocated(item, shard, { offset, length }, box, place) {
-      return hand({ key: item.key, bytes: null, shard, offset, length, box, place, item });
+    /** The same for a shard's chunk (root given): the workers read its `length` bytes at `offset` in the
+     * shard's file; `entry` null: not stored, the workers fill it (in its slab) or missing() does. */
+    decodeLocated(item, shard, entry, box, place) {
+      return hand({ key: item.key, bytes: null, shard: entry ? shard : null, offset: entry?.offset ?? 0, length: entry?.length ?? 0, box, place, item, slab: plan?.of(item.parts) });
     },
     /** Sends what is left and resolves once every chunk is in the output; rejects with the first failure. */
     drain() {

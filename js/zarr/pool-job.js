@@ -24,7 +24,7 @@ function shardChunk(store, shard, offset, length) {
 
 /**
  * @param {Uint8Array | null} input the batch's chunks back to back (null: read them from batch.root:
- *   each chunk's file, or with batch.shards the range of its shard that meta gives)
+ *   each chunk's file, or with batch.shards the range of its shard that meta gives; null: not stored)
  * @param {Float64Array} meta per chunk: offset, length, box (boxLength values), output base, counts,
  *   and with batch.slab its slab's output base, the chunk's offset there and the slab's counts
  * @param {{dtype: string, width: number, boxLength: number, shape: number[], keys: string[], dataset: string,
@@ -56,7 +56,7 @@ export async function decodeBoxes(input, meta, batch) {
         // Lent from one reused buffer: both decodes below copy it into wasm memory at once.
         if (!store) bytes = input.subarray(meta[at], meta[at] + meta[at + 1]);
         else if (!shards) bytes = store.readView(keys[i]);
-        else bytes = shardChunk(store, shards[i], meta[at], meta[at + 1]);
+        else bytes = shards[i] === null ? undefined : shardChunk(store, shards[i], meta[at], meta[at + 1]);
       } catch (err) {
         err.file = keys[i];
         throw err;

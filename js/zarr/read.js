@@ -20,7 +20,7 @@ import { fillBox, outputGeometry, packDecodedChunk, placeBox } from './place.js'
 import { dimensionParts, normalizeSelection, partCount, selectionShape } from './plan.js';
 import { poolDecoder } from './pool-decode.js';
 import { runTasks } from './schedule.js';
-import { slabAssembler, slabPlan, tiledSlab } from './slab.js';
+import { shardSlabPlan, slabAssembler, slabPlan, tiledSlab } from './slab.js';
 
 /** Chunk fetches (or shard ranges) in flight at once, by default. */
 export const DEFAULT_CONCURRENCY = 16;
@@ -203,7 +203,9 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
     // From a local folder the workers read the chunks themselves: the chunk files, or the ranges
     // of the shards that each shard's index (read here) names.
     const root = array.store instanceof LocalStore ? array.store.root : undefined;
-    const slabs = root === undefined ? null : slabPlan(layout, parts, geometry, storedOutputAxes, true); // chunks go in C order
+    // Chunks go in C order, a shard's one after another.
+    const slabs =
+      root === undefined ? null : layout.shard ? shardSlabPlan(layout, parts, geometry, storedOutputAxes) : slabPlan(layout, parts, geometry, storedOutputAxes, true);
     const decoder = poolDecoder(pool, { layout, geometry, data, outBytes, signal, placed: progress, root, missing, slabs });
     // A batch fails as a whole; the worker's error names the chunk that failed.
     const failed = (err) => chunkError(layout, err?.file ?? layout.path, err);

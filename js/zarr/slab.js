@@ -52,6 +52,51 @@ export function slabPlan(layout, parts, geometry, storedOutputAxes, inOrder) {
 }
 
 /**
+ * For a sharded array read by a worker pool from a local folder: each chunk's slab is its shard's
+ * part of the selection (js/zarr/pool-decode.js hands a shard's chunks, missing ones too, one after
+ * another, and batches hold whole slabs); null where that part can exceed MAX_SLAB_BYTES or the
+ * array is not in C order. Same shape of answer as slabPlan.
+ * @param {object} layout from arrayLayout (sharded)
+ * @param {import('./plan.js').DimPart[][]} parts per array axis
+ * @param {{shape: number[], strides: number[]}} geometry the output's, in stored order
+ * @param {number[]} storedOutputAxes the array axes the output keeps, in stored order
+ */
+export function shardSlabPlan(layout, parts, geometry, storedOutputAxes) {
+  if (!layout.shard || storedOutputAxes.length === 0) return null;
+  if (!layout.order.every((axis, i) => axis === i)) return null;
+  // Per array axis: each shard's selected extent along it, {lo, hi} in output positions, by shard.
+  const spans = parts.map((list, axis) => {
+    const bySpan = new Map();
+    for (const p of list) {
+      const shard = Math.floor(p.chunk / layout.shard.chunksPerShard[axis]);
+      const span = bySpan.get(shard) ?? { lo: p.out, hi: p.out, chunks: 0 };
+      span.hi = p.out + p.count;
+      span.chunks++;
+      bySpan.set(shard, span);
+    }
+    return bySpan;
+  });
+  const widest = (axis, key) => Math.max(...[...spans[axis].values()].map((span) => (key === 'chunks' ? span.chunks : span.hi - span.lo)));
+  const maxValues = storedOutputAxes.reduce((n, axis) => n * widest(axis, 'values'), 1);
+  if (maxValues * layout.bytesPerElement > MAX_SLAB_BYTES) return null;
+  return {
+    axes: storedOutputAxes,
+    rank: layout.shape.length,
+    chunksPerSlab: parts.reduce((n, _, axis) => n * widest(axis, 'chunks'), 1),
+    of(itemParts) {
+      const span = storedOutputAxes.map((axis) => spans[axis].get(Math.floor(itemParts[axis].chunk / layout.shard.chunksPerShard[axis])));
+      const counts = span.map(({ lo, hi }) => hi - lo);
+      const { strides } = outputGeometry(counts);
+      return {
+        base: span.reduce((sum, { lo }, j) => sum + lo * geometry.strides[j], 0),
+        counts,
+        offset: storedOutputAxes.reduce((sum, axis, j) => sum + (itemParts[axis].out - span[j].lo) * strides[j], 0),
+      };
+    },
+  };
+}
+
+/**
  * Each stored axis' stride (values) in a slab of `counts` (C order over the output axes `axes`);
  * axes the output drops have one position, stride 0.
  * @param {number[]} counts @param {number[]} axes @param {number} rank

@@ -13,7 +13,7 @@ import { LocalStore, read, registerPcodec } from '../../../js/zarr.js';
 import { arrayLayout } from '../../../js/zarr/layout.js';
 import { outputGeometry } from '../../../js/zarr/place.js';
 import { chunkParts, dimensionParts, normalizeSelection } from '../../../js/zarr/plan.js';
-import { MAX_SLAB_BYTES, slabPlan, tiledSlab } from '../../../js/zarr/slab.js';
+import { MAX_SLAB_BYTES, shardSlabPlan, slabPlan, tiledSlab } from '../../../js/zarr/slab.js';
 import { createWorkerPool } from '../../../js/worker/index.js';
 import { corpusRoot } from '../helpers/corpus.js';
 import { expectSameAsZarrita } from '../helpers/zarr-expect.js';
@@ -160,4 +160,30 @@ describe('a shard\'s chunks in one slab (a range read together from a local fold
     expect(2 * 1024 * 1024 * 2).toBeGreaterThan(MAX_SLAB_BYTES);
     expect(tiledSlab(layout, geometry, [0, 1], all.filter((parts) => parts[0].chunk >= 4))).toBeNull();
   });
+});
+
+test('shardSlabPlan (a pool reading shards): each chunk\'s slab is its shard\'s part of the selection', async () => {
+  const counts = await local('sharded_v3.zarr', 'counts'); // 2048 x 2048 u16, shards 1024 x 1024 of 256 x 256
+  const layout = await arrayLayout(counts);
+  const plan = (selection) => {
+    const dims = normalizeSelection(selection, layout.shape);
+    const shape = dims.filter((d) => d.index === undefined).map((d) => d.count);
+    const kept = dims.flatMap((d, axis) => (d.index === undefined ? [axis] : []));
+    const parts = dimensionParts(dims, layout.chunkShape);
+    return { slabs: shardSlabPlan(layout, parts, outputGeometry(shape), kept), chunks: [...chunkParts(parts)] };
+  };
+  const whole = plan(null);
+  expect(whole.slabs).toMatchObject({ axes: [0, 1], rank: 2, chunksPerSlab: 16 });
+  const at = (list, c0, c1) => list.find((parts) => parts[0].chunk === c0 && parts[1].chunk === c1);
+  // Chunk (5, 6): shard (1, 1), its place (1, 2) in the shard.
+  expect(whole.slabs.of(at(whole.chunks, 5, 6))).toEqual({ base: 1024 * 2048 + 1024, counts: [1024, 1024], offset: 256 * 1024 + 512 });
+  // A selection cutting shards: rows 900..1100, every column: shard (0, *) holds rows 900..1023.
+  const cut = plan([zarr.slice(900, 1100), null]);
+  expect(cut.slabs.of(at(cut.chunks, 3, 5))).toEqual({ base: 1024, counts: [124, 1024], offset: 256 });
+  expect(cut.slabs.of(at(cut.chunks, 4, 0))).toEqual({ base: 124 * 2048, counts: [76, 1024], offset: 0 });
+  // An integer index drops an axis: slabs along the other.
+  const row = plan([1500, null]);
+  expect(row.slabs.of(at(row.chunks, 5, 7))).toEqual({ base: 1024, counts: [1024], offset: 768 });
+  // Unsharded arrays have slabPlan instead.
+  expect(shardSlabPlan(await arrayLayout(await local('era5_like_v3.zarr', 't2m')), [], outputGeometry([1]), [0])).toBeNull();
 });
