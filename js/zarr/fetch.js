@@ -32,7 +32,8 @@ const NO_CHUNK = 0xffffffff; // both halves of 2^64 - 1: the chunk is not stored
  * handed over where they lie in the shard, or null when not stored (workers that read a local
  * folder themselves).
  * @typedef {{chunk: (item: ChunkItem, bytes: Uint8Array) => void | Promise<void>, missing: (item: ChunkItem) => void,
- *   consumesAtOnce?: boolean, located?: (item: ChunkItem, shardKey: string, entry: {offset: number, length: number} | null) => Promise<void>}} ChunkSink
+ *   consumesAtOnce?: boolean, range?: (chunks: {item: ChunkItem, bytes: Uint8Array}[]) => void,
+ *   located?: (item: ChunkItem, shardKey: string, entry: {offset: number, length: number} | null) => Promise<void>}} ChunkSink
  */
 
 function fetchError(layout, key, message, cause, code = CODES.BAD_DATA) {
