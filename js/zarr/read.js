@@ -11,8 +11,8 @@
 // row, no chunk-sized JS array. With a worker pool the workers decode into one SharedArrayBuffer
 // output (js/zarr/pool-decode.js). Chunks of other codecs go through zarrita's codec pipeline.
 import { CODES, ZarrError, abortError } from '../errors.js';
-import { ensureFormat, getModule } from '../wasm/load.js';
-import { boxParams, decodeBox, decodeBoxToSlab, releaseBoxScratch, sizeSlab } from './chunk-decode.js';
+import { ensureFormat } from '../wasm/load.js';
+import { boxParams, decodeBox, releaseBoxScratch } from './chunk-decode.js';
 import { fetchTasks, unreadTasks } from './fetch.js';
 import { arrayLayout } from './layout.js';
 import { LocalStore } from './local-store.js';
@@ -227,6 +227,8 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
     // A local folder lends its chunks in order: they can be assembled into slabs (js/zarr/slab.js).
     const plan = slabPlan(layout, parts, geometry, storedOutputAxes, typeof array.store.readView === 'function');
     const slabs = plan && slabAssembler(plan, geometry, data, layout.pcoDtype, layout.fill);
+    // Without those, a shard range's chunks that tile a box of the output go out as one slab.
+    const tiles = slabs ? null : slabAssembler({ axes: storedOutputAxes, rank: layout.shape.length }, geometry, data, layout.pcoDtype, layout.fill);
     sink = {
       consumesAtOnce: true, // decodeBox copies the bytes into wasm memory before it returns
       chunk(item, bytes) {
@@ -248,21 +250,20 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
       // A shard's range read together: its chunks into one slab where they tile a box of the output.
       range(chunks) {
         if (signal?.aborted) return;
-        const slab = slabs ? null : tiledSlab(layout, geometry, storedOutputAxes, chunks.map((c) => c.item.parts));
-        if (!slab) {
+        const tiled = tiles && tiledSlab(layout, geometry, storedOutputAxes, chunks.map((c) => c.item.parts));
+        if (!tiled) {
           for (const c of chunks) this.chunk(c.item, c.bytes);
           return;
         }
-        const address = sizeSlab(slab.values * width);
         chunks.forEach(({ item, bytes }, k) => {
           details.file = item.key;
           try {
-            decodeBoxToSlab(bytes, layout.pcoDtype, boxOf(item.parts), slab.offsets[k], slab.strides, details);
+            tiles.chunk({ base: tiled.base, counts: tiled.counts, offset: tiled.offsets[k] }, bytes, boxOf(item.parts), details);
           } catch (err) {
             throw chunkError(layout, item.key, err);
           }
         });
-        placeBox(outBytes, width, geometry, slab.base, slab.counts, getModule('pco').HEAPU8.subarray(address, address + slab.values * width));
+        tiles.end();
         for (const { bytes } of chunks) progress(bytes.length);
       },
       missing: slabs

@@ -16,6 +16,9 @@ import { getModule } from '../wasm/load.js';
 // until the read's releaseBoxScratch). tp's rows of chunks are 1.1 MB.
 export const MAX_SLAB_BYTES = 2 * 1024 * 1024;
 
+// Slabs follow chunks in C order of the array's axes: stored order must be the axes' own.
+const inCOrder = (layout) => layout.order.every((axis, i) => axis === i);
+
 /**
  * Where each chunk goes in slabs, or null where slabs do not apply: chunks that do not come in C
  * order, F or transposed order, one chunk across the output's last axis (its boxes are rows of the
@@ -33,7 +36,7 @@ export const MAX_SLAB_BYTES = 2 * 1024 * 1024;
 export function slabPlan(layout, parts, geometry, storedOutputAxes, inOrder) {
   const rank = storedOutputAxes.length;
   if (!inOrder || layout.shard || rank < 2) return null;
-  if (!layout.order.every((axis, i) => axis === i)) return null; // chunks are visited in C order of array axes
+  if (!inCOrder(layout)) return null;
   const last = storedOutputAxes[rank - 1];
   if (parts[last].length < 2) return null;
   const outer = storedOutputAxes.slice(0, -1);
@@ -63,7 +66,7 @@ export function slabPlan(layout, parts, geometry, storedOutputAxes, inOrder) {
  */
 export function shardSlabPlan(layout, parts, geometry, storedOutputAxes) {
   if (!layout.shard || storedOutputAxes.length === 0) return null;
-  if (!layout.order.every((axis, i) => axis === i)) return null;
+  if (!inCOrder(layout)) return null;
   // Per array axis: each shard's selected extent along it, {lo, hi} in output positions, by shard.
   const spans = parts.map((list, axis) => {
     const bySpan = new Map();
@@ -161,13 +164,12 @@ export function slabAssembler(plan, geometry, data, dtype, fill) {
  * @param {{shape: number[], strides: number[]}} geometry the output's, in stored order
  * @param {number[]} storedOutputAxes the array axes the output keeps, in stored order
  * @param {import('./plan.js').DimPart[][]} chunkParts each chunk's parts, one per array axis
- * @returns {null | {base: number, counts: number[], values: number, strides: number[], offsets: number[]}}
- *   the slab's first value in the output and extent per output axis, its stride per stored axis,
- *   and each chunk's first value in it
+ * @returns {null | {base: number, counts: number[], offsets: number[]}} the slab's first value in
+ *   the output and extent per output axis, and each chunk's first value in it (for slabAssembler)
  */
 export function tiledSlab(layout, geometry, storedOutputAxes, chunkParts) {
   if (chunkParts.length < 2 || storedOutputAxes.length === 0) return null;
-  if (!layout.order.every((axis, i) => axis === i)) return null;
+  if (!inCOrder(layout)) return null;
   const lo = storedOutputAxes.map((axis) => Math.min(...chunkParts.map((parts) => parts[axis].out)));
   const hi = storedOutputAxes.map((axis) => Math.max(...chunkParts.map((parts) => parts[axis].out + parts[axis].count)));
   const counts = lo.map((l, j) => hi[j] - l);
@@ -178,8 +180,6 @@ export function tiledSlab(layout, geometry, storedOutputAxes, chunkParts) {
   return {
     base: lo.reduce((sum, l, j) => sum + l * geometry.strides[j], 0),
     counts,
-    values,
-    strides: slabStrides(counts, storedOutputAxes, layout.shape.length),
     offsets: chunkParts.map((parts) => storedOutputAxes.reduce((sum, axis, j) => sum + (parts[axis].out - lo[j]) * inSlab[j], 0)),
   };
 }
