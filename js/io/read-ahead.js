@@ -100,7 +100,7 @@ export function readAhead(keys, count, fileOf, readHere) {
   if (!mine || mine.busy) return null;
   mine.busy = true;
   clearTimeout(mine.idle);
-  let job = null; // {keys, ctl, data, meta, slot, inSlot, pos}
+  let job = null; // {keys, state, ctl, data, meta, slot, inSlot: files in it, pos: the next of them, taken: of keys}
   let closed = false;
 
   function start() {

@@ -144,14 +144,9 @@ export class LocalStore {
    * @returns {Uint8Array | undefined}
    */
   readRangeView(key, offset, length) {
-    const fd = this.#open(key);
-    if (fd === undefined) return undefined;
-    try {
-      const target = length <= scratch.length ? scratch.subarray(0, length) : new Uint8Array(length);
-      return target.subarray(0, readFully(this.#fs, fd, target, offset));
-    } finally {
-      this.#fs.closeSync(fd);
-    }
+    const target = length <= scratch.length ? scratch.subarray(0, length) : new Uint8Array(length);
+    const got = this.readInto(key, offset, target);
+    return got === undefined ? undefined : target.subarray(0, got);
   }
 
   /**
