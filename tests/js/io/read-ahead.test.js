@@ -61,14 +61,19 @@ function expectSameFile(got, key) {
   expect(Buffer.from(got.buffer, got.byteOffset, got.byteLength).equals(Buffer.from(want))).toBe(true);
 }
 
-test('every file as on disk, in order, across slots; missing ones undefined', () => {
-  const ahead = readerOf(keys[Symbol.iterator](), keys.length);
+// A reader over `list`, every file of it read through and compared with the disk, then closed.
+function expectEveryFile(list) {
+  const ahead = readerOf(list[Symbol.iterator](), list.length);
   expect(ahead).not.toBeNull();
   try {
-    for (const key of keys) expectSameFile(ahead.next(key), key);
+    for (const key of list) expectSameFile(ahead.next(key), key);
   } finally {
     ahead.close();
   }
+}
+
+test('every file as on disk, in order, across slots; missing ones undefined', () => {
+  expectEveryFile(keys);
 });
 
 test('few files: no reader (the calling thread reads them)', () => {
@@ -81,14 +86,7 @@ test('one reader at a time; one closed halfway leaves the thread ready for the n
   for (const key of keys.slice(0, 40)) expectSameFile(first.next(key), key);
   first.close();
   expect(() => first.next(keys[40])).toThrow(/closed/);
-  const reversed = [...keys].reverse();
-  const second = readerOf(reversed[Symbol.iterator](), reversed.length);
-  expect(second).not.toBeNull();
-  try {
-    for (const key of reversed) expectSameFile(second.next(key), key);
-  } finally {
-    second.close();
-  }
+  expectEveryFile([...keys].reverse());
 });
 
 test('asked out of order: a clear error, not another file\'s bytes', () => {
@@ -108,12 +106,7 @@ test('more files than a window (4096): later windows come right too', () => {
     many.push(`/many/${i}`);
     writeFileSync(path.join(dir, 'many', String(i)), content(i + 1000, 8 + (i % 13)));
   }
-  const ahead = readerOf(many[Symbol.iterator](), many.length);
-  try {
-    for (const key of many) expectSameFile(ahead.next(key), key);
-  } finally {
-    ahead.close();
-  }
+  expectEveryFile(many);
 });
 
 test('a key outside the folder is refused before anything is read', () => {
