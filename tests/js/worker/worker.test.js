@@ -306,3 +306,17 @@ test('an idle pool does not keep Node running', () => {
   const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { timeout: 30000, encoding: 'utf8' });
   expect(out.trim()).toBe('1');
 });
+
+test('a process started with V8 flags (--max-old-space-size, --expose-gc) still gets a pool', () => {
+  const script = `
+    import { createWorkerPool } from ${JSON.stringify(path.join(projectRoot, 'js/worker/index.js'))};
+    import { readFileSync } from 'node:fs';
+    const pool = await createWorkerPool({ size: 1 });
+    const values = await pool.decodePco(new Uint8Array(readFileSync(${JSON.stringify(path.join(pcoDir, 'n1_f64.pco'))})));
+    console.log(Array.from(values).join(','), typeof gc);
+    await pool.terminate();
+  `;
+  const expected = Array.from(pco.decode(readBytes(pcoDir, 'n1_f64.pco'))).join(',');
+  const out = execFileSync(process.execPath, ['--max-old-space-size=1024', '--expose-gc', '--input-type=module', '-e', script], { timeout: 30000, encoding: 'utf8' });
+  expect(out.trim()).toBe(`${expected} function`);
+});
