@@ -115,6 +115,33 @@ export interface ZarrReadResult<T extends ArrayBufferView = ArrayBufferView> {
 /** Reads an array opened with zarrita, or a selection of it: zarrita's get, decoded by numdecode. */
 export function read(array: { store: unknown; path: string; shape: number[]; chunks: number[]; dtype: string }, options?: ZarrReadOptions): Promise<ZarrReadResult>;
 
+/** readView's options: read()'s without those that put the output elsewhere (pool, workers, into). */
+export type ZarrReadViewOptions = Omit<ZarrReadOptions, 'pool' | 'workers' | 'into'>;
+
+/**
+ * A Zarr read as a zero-copy view in the Pco module's memory (readView): `data`, `shape`, `stride`
+ * as read() gives them. `data` is valid until release(); arrays taken from it earlier are detached
+ * by any later numdecode call that grows the module's memory (read `data` again). While a view is
+ * live, releaseMemory() of Pco refuses (ERR_IN_USE).
+ */
+export interface ZarrReadView<T extends ArrayBufferView = ArrayBufferView> extends ZarrReadResult<T> {
+  /** numdecode's name of the values' type ('f32', 'u16', 'f16' as bits, ...). */
+  readonly dtype: Dtype;
+  /** Values in the view. */
+  readonly length: number;
+  readonly byteLength: number;
+  /** The same array as data. */
+  readonly values: T;
+  readonly released: boolean;
+  /** Frees the memory; safe to call more than once. */
+  release(): void;
+  /** The same as release(), for `using view = await readView(arr)` (where the engine has Symbol.dispose). */
+  [Symbol.dispose](): void;
+}
+
+/** As read(), as a view in wasm memory: each pcodec chunk decodes into its place there, nothing is copied out. Pcodec arrays only (else a ZarrError ERR_UNSUPPORTED). */
+export function readView(array: { store: unknown; path: string; shape: number[]; chunks: number[]; dtype: string }, options?: ZarrReadViewOptions): Promise<ZarrReadView>;
+
 /** A zarrita store over a local folder (Node only): reads each chunk file with synchronous calls. */
 export class LocalStore {
   /** readAhead: false keeps a read's file calls on the calling thread (no reader thread, ~10 MB less while it would live). */

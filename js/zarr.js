@@ -6,6 +6,7 @@
 //   const arr = await zarr.open(new zarr.FetchStore(url), { kind: 'array' });
 //   const { nodes } = await list(url);   // the store's groups and arrays (metadata, codecs)
 //   const { data } = await read(await openArray(url, '/t2m'));   // numdecode's read, with list()'s guards
+//   using view = await readView(arr);   // the same in wasm memory, nothing copied out (view.data)
 //
 // Names it answers to: Zarr v3 metadata calls the codec "numcodecs.pcodec" (numcodecs.zarr3.PCodec)
 // and some newer writers "pcodec"; Zarr v2 metadata has compressor {"id": "pcodec", ...}, which
@@ -72,6 +73,17 @@ export async function openArray(source, path, options) {
 export async function read(array, options) {
   const { read: readArray } = await import('./zarr/read.js');
   return readArray(array, options);
+}
+
+/**
+ * The same as a zero-copy view in the Pco module's memory: every chunk decodes straight into its
+ * place there and nothing is copied out ({data, shape, stride, dtype, length, byteLength,
+ * release()}; js/zarr/read.js). Pcodec chunks only, on the calling thread.
+ * @param {any} array @param {object} [options]
+ */
+export async function readView(array, options) {
+  const { readView: readArrayView } = await import('./zarr/read.js');
+  return readArrayView(array, options);
 }
 
 /** The codec names registerPcodec() registers. */

@@ -90,3 +90,15 @@ export class WasmView {
     return this.#released;
   }
 }
+
+// An N-d block's view (a Zarr readView): its values are `data`, as in { data, shape, stride }.
+class WasmBlockView extends WasmView {
+  get data() {
+    return this.values;
+  }
+}
+
+/** As wasmView, for an N-d block: `data` (and `values`) are the block's values. */
+export function wasmBlockView(format, what, Type, ptr, length, free, fields) {
+  return new WasmBlockView(getModule(format), what, Type, ptr, length, free, fields);
+}

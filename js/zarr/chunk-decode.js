@@ -41,11 +41,12 @@ export function decodeBox(bytes, dtype, box, details) {
   return mod.HEAPU8.subarray(heap[at], heap[at] + heap[at + 1]);
 }
 
-// Calls one of the module's box decoders on `bytes`, with the box (and for a slab, where the box
+// Calls one of the module's box decoders (its export's name, or a function of (ptr, len, dtype
+// code, axes)) on `bytes`, with the box (and for a slab, where the box
 // goes in it: slabParams) written to the module's parameter arrays.
 function callDecodeBox(name, bytes, dtype, box, details, slabParams) {
   const mod = getModule('pco');
-  const decode = binding('pco', name);
+  const decode = typeof name === 'function' ? name : binding('pco', name);
   const code = dtypeCode(mod, dtype);
   return call(
     [bytes],
@@ -83,4 +84,17 @@ export function sizeSlab(bytes) {
  */
 export function decodeBoxToSlab(bytes, dtype, box, offset, strides, details) {
   callDecodeBox('_numdecode_pco_decode_box_to_slab', bytes, dtype, box, details, Uint32Array.of(offset, ...strides));
+}
+
+/**
+ * The same into `target` ({address, byteLength}: wasm memory of the module's own, a Zarr
+ * readView's output) instead of the module's slab.
+ * @param {Uint8Array} bytes @param {string} dtype @param {Uint32Array} box from boxParams
+ * @param {{address: number, byteLength: number}} target
+ * @param {number} offset @param {number[]} strides
+ * @param {{file?: string, dataset?: string}} [details]
+ */
+export function decodeBoxToTarget(bytes, dtype, box, target, offset, strides, details) {
+  const into = binding('pco', '_numdecode_pco_decode_box_into');
+  callDecodeBox((ptr, len, code, axes) => into(ptr, len, code, axes, target.address, target.byteLength), bytes, dtype, box, details, Uint32Array.of(offset, ...strides));
 }

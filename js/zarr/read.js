@@ -11,7 +11,8 @@
 // row, no chunk-sized JS array. With a worker pool the workers decode into one SharedArrayBuffer
 // output (js/zarr/pool-decode.js). Chunks of other codecs go through zarrita's codec pipeline.
 import { CODES, ZarrError, abortError } from '../errors.js';
-import { ensureFormat } from '../wasm/load.js';
+import { ensureFormat, getModule } from '../wasm/load.js';
+import { wasmBlockView } from '../wasm/views.js';
 import { boxParams, decodeBox, releaseBoxScratch } from './chunk-decode.js';
 import { fetchTasks, unreadTasks } from './fetch.js';
 import { arrayLayout } from './layout.js';
@@ -20,17 +21,20 @@ import { fillBox, outputGeometry, packDecodedChunk, placeBox } from './place.js'
 import { dimensionParts, normalizeSelection, partCount, selectionShape } from './plan.js';
 import { poolDecoder } from './pool-decode.js';
 import { runTasks } from './schedule.js';
-import { shardSlabPlan, slabAssembler, slabPlan, tiledSlab } from './slab.js';
+import { shardSlabPlan, slabAssembler, slabPlan, tiledSlab, wholeOutputPlan } from './slab.js';
 
 /** Chunk fetches (or shard ranges) in flight at once, by default. */
 export const DEFAULT_CONCURRENCY = 16;
 
 const READ_OPTIONS = new Set(['selection', 'pool', 'workers', 'into', 'signal', 'onProgress', 'concurrency', 'init']);
 
-function checkOptions(options) {
-  if (options === null || typeof options !== 'object') throw new TypeError('zarr read: options must be an object');
+// readView's output is this thread's wasm memory: no workers, no caller's array.
+const VIEW_OPTIONS = new Set(['selection', 'signal', 'onProgress', 'concurrency', 'init']);
+
+function checkOptions(options, allowed = READ_OPTIONS, what = 'zarr read') {
+  if (options === null || typeof options !== 'object') throw new TypeError(`${what}: options must be an object`);
   for (const key of Object.keys(options)) {
-    if (!READ_OPTIONS.has(key)) throw new TypeError(`zarr read: unknown option ${JSON.stringify(key)} (one of ${[...READ_OPTIONS].join(', ')})`);
+    if (!allowed.has(key)) throw new TypeError(`${what}: unknown option ${JSON.stringify(key)} (one of ${[...allowed].join(', ')})`);
   }
   const { concurrency, workers, pool, onProgress } = options;
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) {
@@ -132,15 +136,74 @@ export async function read(array, options = {}) {
   }
 }
 
-async function readArray(array, options, aborted) {
-  const { selection = null, signal, onProgress, into, init } = options;
-  const layout = await arrayLayout(array, { signal });
+// The output's shape and zarrita's strides for a selection of the array.
+function outputOf(layout, selection) {
   const dims = normalizeSelection(selection, layout.shape);
   const shape = selectionShape(dims);
   const outputAxes = dims.flatMap((d, axis) => (d.index === undefined ? [axis] : []));
   const outOrder = projectOrder(layout.order, outputAxes);
-  const stride = stridesFor(shape, outOrder);
-  const size = shape.reduce((a, b) => a * b, 1);
+  return { dims, shape, outputAxes, outOrder, stride: stridesFor(shape, outOrder), size: shape.reduce((a, b) => a * b, 1) };
+}
+
+/**
+ * Reads an array of pcodec chunks, or a selection of it, as a zero-copy view in the Pco module's
+ * memory: each chunk decodes straight into its place there, and no output is copied out. The view
+ * has `data`, `shape`, `stride` as read() gives them, plus `dtype`, `length`, `byteLength`,
+ * `released` and `release()` (also `Symbol.dispose`): `data` is valid until release(), and
+ * re-created after the module's memory grows. While it is live the module keeps its memory
+ * (releaseMemory() waits for it); on the calling thread only, so no pool, workers or into.
+ * @param {import('zarrita').Array<any, any>} array opened with zarrita (zarr.open)
+ * @param {{selection?: (null|number|{start?: number|null, stop?: number|null, step?: number|null})[] | null,
+ *   signal?: AbortSignal, onProgress?: (p: {chunks: number, totalChunks: number, bytes: number}) => void,
+ *   concurrency?: number, init?: object}} [options]
+ */
+export async function readView(array, options = {}) {
+  checkOptions(options, VIEW_OPTIONS, 'zarr readView');
+  const { signal, init } = options;
+  const aborted = () => abortError(signal, `zarr readView of ${array?.path}`);
+  if (signal?.aborted) throw aborted();
+  if (typeof array?.store?.get !== 'function' || !Array.isArray(array?.shape)) {
+    throw new TypeError('zarr readView: pass an array opened with zarrita (zarr.open(store, { kind: "array" }))');
+  }
+  let view = null;
+  try {
+    const layout = await arrayLayout(array, { signal });
+    if (!layout.pco) {
+      throw new ZarrError(`zarr readView: array ${layout.path}: its chunks are not pcodec, which readView decodes in place; read it with read()`, {
+        code: CODES.UNSUPPORTED,
+        array: layout.path,
+        dataset: layout.path,
+      });
+    }
+    const out = outputOf(layout, options.selection ?? null);
+    await ensureFormat('pco', init);
+    const mod = getModule('pco');
+    const byteLength = out.size * layout.bytesPerElement;
+    const address = byteLength === 0 ? 0 : mod._malloc(byteLength);
+    if (byteLength > 0 && address === 0) {
+      throw new ZarrError(`zarr readView: array ${layout.path}: out of wasm memory for ${byteLength} bytes of output`, { code: CODES.OUTPUT_LIMIT, array: layout.path, dataset: layout.path });
+    }
+    // A view from the start: it holds the module's memory while the read fills it across awaits.
+    view = wasmBlockView('pco', 'zarr.readView', layout.Output, address, out.size, () => byteLength > 0 && mod._free(address), {
+      dtype: layout.pcoDtype,
+      shape: out.shape,
+      stride: out.stride,
+      length: out.size,
+      byteLength,
+    });
+    if (out.size > 0) await readInto(array, layout, { ...out, data: null, target: { address, byteLength }, fresh: false, signal, onProgress: options.onProgress, init, aborted, concurrency: options.concurrency });
+    return view;
+  } catch (err) {
+    view?.release();
+    if (signal?.aborted) throw aborted();
+    throw err;
+  }
+}
+
+async function readArray(array, options, aborted) {
+  const { selection = null, signal, onProgress, into, init } = options;
+  const layout = await arrayLayout(array, { signal });
+  const { dims, shape, outputAxes, outOrder, stride, size } = outputOf(layout, selection);
 
   let pool = options.pool;
   const ownPool = options.workers !== undefined && layout.pco;
@@ -159,12 +222,13 @@ async function readArray(array, options, aborted) {
   }
 }
 
-async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data, fresh, pool, signal, onProgress, init, aborted, concurrency }) {
+// data: the output; or, for readView, null and target: the output in the Pco module's memory.
+async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data, target, fresh, pool, signal, onProgress, init, aborted, concurrency }) {
   // Geometry in stored order: there both the output and each packed box are C-contiguous.
   const geometry = outputGeometry(outOrder.map((i) => shape[i]));
   const storedOutputAxes = outOrder.map((i) => outputAxes[i]);
   const width = layout.bytesPerElement;
-  const outBytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  const outBytes = data && new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   const placement = (parts) => ({
     base: storedOutputAxes.reduce((sum, axis, k) => sum + parts[axis].out * geometry.strides[k], 0),
     counts: storedOutputAxes.map((axis) => parts[axis].count),
@@ -225,8 +289,9 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
     await ensureFormat('pco', init);
     const details = { array: layout.path, dataset: layout.path };
     // A local folder lends its chunks in order: they can be assembled into slabs (js/zarr/slab.js).
-    const plan = slabPlan(layout, parts, geometry, storedOutputAxes, typeof array.store.readView === 'function');
-    const slabs = plan && slabAssembler(plan, geometry, data, layout.pcoDtype, layout.fill);
+    // A readView's output is one slab already, in wasm memory: every chunk decodes into it.
+    const plan = target ? wholeOutputPlan(layout, geometry, storedOutputAxes) : slabPlan(layout, parts, geometry, storedOutputAxes, typeof array.store.readView === 'function');
+    const slabs = plan && (target ? slabAssembler(plan, geometry, layout.Output, layout.pcoDtype, layout.fill, target) : slabAssembler(plan, geometry, data, layout.pcoDtype, layout.fill));
     // Without those, a shard range's chunks that tile a box of the output go out as one slab.
     const tiles = slabs ? null : slabAssembler({ axes: storedOutputAxes, rank: layout.shape.length }, geometry, data, layout.pcoDtype, layout.fill);
     sink = {

@@ -8,7 +8,7 @@
 // a slab come one after another (a local folder read synchronously, in C order of chunk
 // coordinates, on the calling thread or by a worker given whole slabs) and the slab is small;
 // elsewhere each box is placed row by row (js/zarr/place.js).
-import { decodeBoxToSlab, sizeSlab } from './chunk-decode.js';
+import { decodeBoxToSlab, decodeBoxToTarget, sizeSlab } from './chunk-decode.js';
 import { fillBox, outputGeometry, placeBox } from './place.js';
 import { getModule } from '../wasm/load.js';
 
@@ -51,6 +51,23 @@ export function slabPlan(layout, parts, geometry, storedOutputAxes, inOrder) {
       const counts = [...outer.map((axis) => itemParts[axis].count), geometry.shape[rank - 1]];
       return { base, counts, offset: itemParts[last].out };
     },
+  };
+}
+
+/**
+ * The one slab of a readView: the whole output, which every chunk of any selection, in any order,
+ * decodes into where it lies (same shape of answer as slabPlan).
+ * @param {object} layout from arrayLayout
+ * @param {{shape: number[], strides: number[]}} geometry the output's, in stored order
+ * @param {number[]} storedOutputAxes the array axes the output keeps, in stored order
+ */
+export function wholeOutputPlan(layout, geometry, storedOutputAxes) {
+  return {
+    // A chunk's box runs over the stored axes: each output axis' stride goes to its stored position
+    // (the array axis itself where stored order is C order, as slabPlan requires).
+    axes: storedOutputAxes.map((axis) => layout.order.indexOf(axis)),
+    rank: layout.shape.length,
+    of: (itemParts) => ({ base: 0, counts: geometry.shape, offset: storedOutputAxes.reduce((sum, axis, j) => sum + itemParts[axis].out * geometry.strides[j], 0) }),
   };
 }
 
@@ -113,40 +130,45 @@ export function slabStrides(counts, axes, rank) {
 
 /**
  * Assembles slabs in the Pco module and copies each to the output when the next one starts, and
- * the last at end().
- * @param {{axes: number[], rank: number}} plan from slabPlan
+ * the last at end(). With `target` (a readView's output, in the module's memory) the one slab is
+ * the whole output, there already: chunks decode straight into it and nothing is copied.
+ * @param {{axes: number[], rank: number}} plan from slabPlan (or wholeOutputPlan)
  * @param {{shape: number[], strides: number[]}} geometry the output's, in stored order
- * @param {ArrayBufferView} data the output (its class fills the slab for missing chunks)
+ * @param {ArrayBufferView | Function} data the output, or with a target its typed array class
+ *   (the class fills the slab for missing chunks)
  * @param {string} dtype numdecode's dtype name
  * @param {*} fill the array's fill value
+ * @param {{address: number, byteLength: number}} [target]
  */
-export function slabAssembler(plan, geometry, data, dtype, fill) {
-  const width = data.BYTES_PER_ELEMENT;
-  const outBytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+export function slabAssembler(plan, geometry, data, dtype, fill, target) {
+  const Type = target ? data : data.constructor;
+  const width = Type.BYTES_PER_ELEMENT;
+  const outBytes = target ? null : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   let current = null; // the slab being assembled: {base, counts, values, strides, address}
   const begin = (slab) => {
     if (current?.base === slab.base) return current;
     end();
     const values = slab.counts.reduce((a, b) => a * b, 1);
-    current = { base: slab.base, counts: slab.counts, values, strides: slabStrides(slab.counts, plan.axes, plan.rank), address: sizeSlab(values * width) };
+    current = { base: slab.base, counts: slab.counts, values, strides: slabStrides(slab.counts, plan.axes, plan.rank), address: target ? target.address : sizeSlab(values * width) };
     return current;
   };
   function end() {
     if (current === null) return;
     const { address, values, base, counts } = current;
-    placeBox(outBytes, width, geometry, base, counts, getModule('pco').HEAPU8.subarray(address, address + values * width));
+    if (!target) placeBox(outBytes, width, geometry, base, counts, getModule('pco').HEAPU8.subarray(address, address + values * width));
     current = null;
   }
   return {
     /** Decodes one chunk into its slab. @param {{base: number, counts: number[], offset: number}} slab from plan.of */
     chunk(slab, bytes, box, details) {
       const { strides } = begin(slab);
-      decodeBoxToSlab(bytes, dtype, box, slab.offset, strides, details);
+      if (target) decodeBoxToTarget(bytes, dtype, box, target, slab.offset, strides, details);
+      else decodeBoxToSlab(bytes, dtype, box, slab.offset, strides, details);
     },
     /** A chunk not stored: its box in the slab takes the fill value. @param {number[]} counts its extent per output axis */
     missing(slab, counts) {
       const { address, values } = begin(slab);
-      const view = new data.constructor(getModule('pco').HEAPU8.buffer, address, values);
+      const view = new Type(getModule('pco').HEAPU8.buffer, address, values);
       fillBox(view, outputGeometry(slab.counts), slab.offset, counts, fill);
     },
     /** Copies the last slab out. */

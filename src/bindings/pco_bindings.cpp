@@ -232,9 +232,10 @@ void pack_box(const uint8_t* src, uint8_t* dst, size_t width, unsigned n, const 
 }
 
 // Decodes one chunk (expected_dtype: the standalone dtype code the array needs) and packs the box
-// described in box_params over n axes into the box buffer, or (to_slab) places it in the slab as
-// slab_params say. Leaves {ptr, bytes, dtype} for JS, valid until the next call (to_slab: 0 bytes).
-uintptr_t decode_box(uintptr_t ptr, size_t len, unsigned expected_dtype, unsigned n, bool to_slab) {
+// described in box_params over n axes into the box buffer, or (target given: the slab, or a Zarr
+// readView's output) places it in the target's target_size bytes as slab_params say. Leaves
+// {ptr, bytes, dtype} for JS, valid until the next call (with a target: 0 bytes).
+uintptr_t decode_box(uintptr_t ptr, size_t len, unsigned expected_dtype, unsigned n, uint8_t* target, size_t target_size) {
   return guarded([&]() -> uintptr_t {
     if (n == 0 || n > kMaxBoxAxes) fail("a chunk box has 1 to ", kMaxBoxAxes, " axes, got ", n);
     const DType dtype = parse_dtype(expected_dtype);
@@ -251,14 +252,15 @@ uintptr_t decode_box(uintptr_t ptr, size_t len, unsigned expected_dtype, unsigne
     }
     const size_t width = dtype_bytes(dtype);
     size_t dst_stride[kMaxBoxAxes];
-    if (to_slab) {
-      // The last value the box would write must lie inside the slab.
+    const bool to_target = target != nullptr;
+    if (to_target) {
+      // The last value the box would write must lie inside the target.
       uint64_t last = slab_params[0];
       for (unsigned a = 0; a < n; ++a) {
         dst_stride[a] = size_t(slab_params[1 + a]) * width;
         last += uint64_t(count[a] - 1) * slab_params[1 + a];
       }
-      if ((last + 1) * width > slab_buffer().size()) fail("the box does not fit in the slab of ", slab_buffer().size(), " bytes");
+      if ((last + 1) * width > target_size) fail("the box does not fit in the slab of ", target_size, " bytes");
     }
     StandaloneFile& f = scratch_file();
     // A chunk decodes to exactly its shape's values: a few bytes of Pco claiming more are refused early.
@@ -270,9 +272,9 @@ uintptr_t decode_box(uintptr_t ptr, size_t len, unsigned expected_dtype, unsigne
       fail("the chunk holds ", f.values.size() / width, " values but its shape needs ", values);
     static DecodeResult result;
     const uint8_t* out = f.values.data();
-    if (to_slab) {
-      place_box(out, slab_buffer().data() + size_t(slab_params[0]) * width, width, n, extent, start, step, count, dst_stride);
-      result = {uint32_t(reinterpret_cast<uintptr_t>(slab_buffer().data())), 0, uint32_t(dtype)};
+    if (to_target) {
+      place_box(out, target + size_t(slab_params[0]) * width, width, n, extent, start, step, count, dst_stride);
+      result = {uint32_t(reinterpret_cast<uintptr_t>(target)), 0, uint32_t(dtype)};
       return reinterpret_cast<uintptr_t>(&result);
     }
     if (packed != values) {
@@ -391,12 +393,17 @@ EMSCRIPTEN_KEEPALIVE int numdecode_pco_release_view(uint32_t handle) { return re
 EMSCRIPTEN_KEEPALIVE const uint32_t* numdecode_pco_view_stats() { return view_stats(); }
 EMSCRIPTEN_KEEPALIVE uint32_t* numdecode_pco_box_params() { return box_params; }
 EMSCRIPTEN_KEEPALIVE uintptr_t numdecode_pco_decode_box(uintptr_t ptr, size_t len, unsigned expected_dtype, unsigned axes) {
-  return decode_box(ptr, len, expected_dtype, axes, false);
+  return decode_box(ptr, len, expected_dtype, axes, nullptr, 0);
 }
 EMSCRIPTEN_KEEPALIVE uint32_t* numdecode_pco_slab_params() { return slab_params; }
 EMSCRIPTEN_KEEPALIVE uintptr_t numdecode_pco_size_slab(double bytes) { return size_slab(bytes); }
 EMSCRIPTEN_KEEPALIVE uintptr_t numdecode_pco_decode_box_to_slab(uintptr_t ptr, size_t len, unsigned expected_dtype, unsigned axes) {
-  return decode_box(ptr, len, expected_dtype, axes, true);
+  return decode_box(ptr, len, expected_dtype, axes, slab_buffer().data(), slab_buffer().size());
+}
+// The same into `dst_bytes` bytes at `dst` (a Zarr readView's output, allocated with malloc).
+EMSCRIPTEN_KEEPALIVE uintptr_t numdecode_pco_decode_box_into(uintptr_t ptr, size_t len, unsigned expected_dtype, unsigned axes,
+                                                             uintptr_t dst, double dst_bytes) {
+  return decode_box(ptr, len, expected_dtype, axes, reinterpret_cast<uint8_t*>(dst), static_cast<size_t>(dst_bytes));
 }
 EMSCRIPTEN_KEEPALIVE void numdecode_pco_release_box() { release_large_box(); }
 }

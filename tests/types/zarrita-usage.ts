@@ -1,7 +1,7 @@
 // Compiled (not run) by `tsc -p tests/types/tsconfig.zarrita.json`: numdecode/zarr against
 // zarrita's real types (its registry, open, get).
 import * as zarr from 'zarrita';
-import { LocalStore, read as numdecodeRead, registerPcodec } from 'numdecode/zarr';
+import { LocalStore, read as numdecodeRead, readView, registerPcodec } from 'numdecode/zarr';
 import { createWorkerPool } from 'numdecode/worker';
 
 export async function read(url: string) {
@@ -32,4 +32,15 @@ export async function readLocal(dir: string) {
   const lean = new LocalStore(dir, { readAhead: false }); // no reader thread
   const ahead: boolean = lean.readAhead;
   return { shape: (await numdecodeRead(arr)).shape, ahead };
+}
+
+// The zero-copy style: a view in wasm memory, released by `using` (or release()).
+export async function readAsView(dir: string, signal: AbortSignal) {
+  const arr = await zarr.open(zarr.root(new LocalStore(dir)).resolve('t2m'), { kind: 'array' });
+  using view = await readView(arr, { selection: [0, null, null], signal });
+  const sum = (view.data as Float32Array).reduce((a, b) => a + b, 0);
+  const facts: [string, number, number, number[], number[]] = [view.dtype, view.length, view.byteLength, view.shape, view.stride];
+  // @ts-expect-error: a view lives in this thread's wasm memory: no workers
+  await readView(arr, { workers: 2 });
+  return { sum, facts, released: view.released };
 }
