@@ -89,6 +89,15 @@ describe('values', () => {
     expect(liveZarrViews()).toBe(0);
   });
 
+  test('a selection of nothing is an empty view (shape [0, ...]), released like any other', async () => {
+    const arr = await open(new LocalStore(storeDir('era5_like_v3.zarr')), 't2m');
+    const view = await readView(arr, { selection: [zarr.slice(3, 3), null, null] });
+    expect({ shape: view.shape, length: view.length, byteLength: view.byteLength, data: view.data.length }).toEqual({ shape: [0, 181, 360], length: 0, byteLength: 0, data: 0 });
+    expect(liveZarrViews()).toBe(1);
+    view.release();
+    expect(liveZarrViews()).toBe(0);
+  });
+
   test('shards with the index at the start: the expected values', async () => {
     const m = manifest.find((e) => e.array === 'labels_index_start');
     const arr = await open(new LocalStore(storeDir(m.store)), m.array);
