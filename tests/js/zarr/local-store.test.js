@@ -1,0 +1,68 @@
+// LocalStore's byte-range reads, the ones a read's workers use on shard files (readRangeView) and
+// the calling thread on shard ranges (readInto): exactly the bytes asked for, fewer only where the
+// file ends, nothing for a file that is not there, and keys outside the folder refused.
+import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { LocalStore } from '../../../js/zarr.js';
+
+let dir;
+let store;
+// A file whose every byte says where it is (mod 251, a prime, so no power-of-two period).
+const small = Uint8Array.from({ length: 70_000 }, (_, i) => i % 251);
+const large = Uint8Array.from({ length: (3 << 20) + 17 }, (_, i) => (i * 7) % 251); // over the 1 MiB lent buffer
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'numdecode-local-store-'));
+  mkdirSync(path.join(dir, 'a', 'c'), { recursive: true });
+  writeFileSync(path.join(dir, 'a', 'c', '0'), small);
+  writeFileSync(path.join(dir, 'a', 'c', '1'), large);
+  store = new LocalStore(dir, { readAhead: false });
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+test('readRangeView: exactly [offset, offset + length), at the start, inside, at the end and past it', () => {
+  const cases = [
+    ['/a/c/0', 0, 1],
+    ['/a/c/0', 0, 4096],
+    ['/a/c/0', 12_345, 999],
+    ['/a/c/0', small.length - 10, 10],
+    ['/a/c/1', 5, 1 << 20], // exactly the lent buffer
+    ['/a/c/1', 1_000_003, (1 << 20) + 1], // one byte more: a fresh array
+    ['/a/c/1', large.length - 100, 100],
+  ];
+  for (const [key, offset, length] of cases) {
+    const file = key.endsWith('0') ? small : large;
+    const got = store.readRangeView(key, offset, length);
+    expect({ key, offset, length: got.length }).toEqual({ key, offset, length });
+    expect(Buffer.from(got).equals(Buffer.from(file.subarray(offset, offset + length)))).toBe(true);
+  }
+  // Past the end: the bytes that are there, no more.
+  expect(store.readRangeView('/a/c/0', small.length - 3, 10)).toEqual(small.subarray(small.length - 3));
+  expect(store.readRangeView('/a/c/0', small.length + 5, 10).length).toBe(0);
+});
+
+test('readRangeView lends one buffer (valid until the next call); over 1 MiB a fresh array', () => {
+  const first = store.readRangeView('/a/c/0', 0, 100);
+  const second = store.readRangeView('/a/c/0', 100, 100);
+  expect(second.buffer).toBe(first.buffer);
+  expect(Array.from(second.subarray(0, 3))).toEqual([100, 101, 102]);
+  const big = store.readRangeView('/a/c/1', 0, (1 << 20) + 1);
+  expect(big.buffer).not.toBe(first.buffer);
+});
+
+test('readInto fills exactly the target and says how many bytes were there', () => {
+  const target = new Uint8Array(5000).fill(0xee);
+  expect(store.readInto('/a/c/0', 1000, target.subarray(0, 4000))).toBe(4000);
+  expect(Buffer.from(target.subarray(0, 4000)).equals(Buffer.from(small.subarray(1000, 5000)))).toBe(true);
+  expect(Array.from(target.subarray(4000, 4003))).toEqual([0xee, 0xee, 0xee]); // nothing past the target
+  expect(store.readInto('/a/c/0', small.length - 2, target)).toBe(2);
+});
+
+test('a file that is not there is undefined; a key outside the folder is refused', () => {
+  expect(store.readRangeView('/a/c/9', 0, 10)).toBeUndefined();
+  expect(store.readInto('/a/c/9', 0, new Uint8Array(4))).toBeUndefined();
+  expect(() => store.readRangeView('/../outside', 0, 10)).toThrow(/outside/);
+});
