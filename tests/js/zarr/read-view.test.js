@@ -98,6 +98,33 @@ describe('values', () => {
     expect(liveZarrViews()).toBe(0);
   });
 
+  test('random selections (seeded) of a C-order, an F-order and a sharded array: the same as read()', async () => {
+    let seed = 20261127;
+    const next = (n) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const entry = (n) => {
+      const kind = next(4);
+      if (kind === 0) return null;
+      if (kind === 1) return next(n); // an index: the dimension drops out
+      const start = next(n);
+      return zarr.slice(start, start + 1 + next(n - start), 1 + next(7));
+    };
+    for (const [name, array] of [['era5_like_v3.zarr', 't2m'], ['era5_like_v2.zarr', 'tp'], ['sharded_v3.zarr', 'labels']]) {
+      const arr = await open(new LocalStore(storeDir(name)), array);
+      for (let k = 0; k < 10; k++) {
+        const selection = arr.shape.map(entry);
+        const what = `${name}/${array} ${JSON.stringify(selection)}`;
+        const want = await read(arr, { selection });
+        const view = await readView(arr, { selection });
+        expect({ what, shape: view.shape, stride: view.stride }).toEqual({ what, shape: want.shape, stride: want.stride });
+        expectSameBytes(bytesOf(view.data), bytesOf(want.data), what);
+        view.release();
+      }
+    }
+  });
+
   test('shards with the index at the start: the expected values', async () => {
     const m = manifest.find((e) => e.array === 'labels_index_start');
     const arr = await open(new LocalStore(storeDir(m.store)), m.array);
