@@ -17,6 +17,24 @@ export function plotArea(canvas) {
   const rect = canvas.getBoundingClientRect();
   return Number.isFinite(left) && Number.isFinite(width) ? { left, width } : { left: PAD.left, width: rect.width - PAD.left - PAD.right };
 }
+/**
+ * Sizes a canvas to its CSS box at device resolution (at least 50 × minHeight CSS pixels; its
+ * backing store kept when the size is unchanged) and clears it; returns the 2D context and CSS size.
+ */
+export function sizeCanvas(canvas, minHeight = 50) {
+  const dpr = window.devicePixelRatio || 1;
+  const width = Math.max(50, canvas.clientWidth);
+  const height = Math.max(minHeight, canvas.clientHeight);
+  if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(height * dpr)) {
+    canvas.width = Math.round(width * dpr);
+    canvas.height = Math.round(height * dpr);
+  }
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, width, height);
+  return { ctx, width, height };
+}
+
 export const FONT = '12px system-ui, sans-serif';
 export const NAME_FONT = '600 12px system-ui, sans-serif';
 

@@ -3,7 +3,7 @@
 // look like a zero), sparse counts a log scale with zero as the background, anything else viridis.
 // NaN is drawn plain grey; cells that are not stored (they read as the fill value) are hatched,
 // so that a missing chunk never passes for data.
-import { FONT, NAME_FONT, drawXName, drawYName, fitText, niceTicks } from './axes.js';
+import { FONT, NAME_FONT, drawXName, drawYName, fitText, niceTicks, sizeCanvas } from './axes.js';
 import { formatApprox } from './values.js';
 import { colors, isDark, rgb } from './theme.js';
 
@@ -102,18 +102,6 @@ function logTicks(max) {
   return ticks;
 }
 
-function sizeCanvas(canvas) {
-  const dpr = window.devicePixelRatio || 1;
-  const width = Math.max(50, canvas.clientWidth);
-  const height = Math.max(30, canvas.clientHeight);
-  canvas.width = Math.round(width * dpr);
-  canvas.height = Math.round(height * dpr);
-  const ctx = canvas.getContext('2d');
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, width, height);
-  return { ctx, width, height };
-}
-
 const BOTTOM = 40; // x tick labels and the x axis name
 const TOP = 6;
 const RIGHT = 10;
@@ -153,7 +141,7 @@ export function fitHeatmapHeight(canvas, rows, cols, { min = 160, max = 460, lef
  *   where the image lies in the canvas, in CSS pixels
  */
 export function drawHeatmap(canvas, { rows, cols, values, scale, notStored, x, y, square = true }) {
-  const { ctx, width, height } = sizeCanvas(canvas);
+  const { ctx, width, height } = sizeCanvas(canvas, 30);
   const c = colors();
   const ph0 = Math.max(1, height - TOP - BOTTOM - 2);
   const yTicks = (rows * 14 <= ph0 ? null : y.ticks?.(Math.max(4, Math.floor(ph0 / 45)))) ?? tickCells(rows, ph0, 14);
@@ -267,7 +255,7 @@ export function heatmapCellAt(canvas, geometry, rows, cols, e) {
  * @param {{title?: string, label?: (v: number) => string}} [options]
  */
 export function drawColorBar(canvas, scale, { title = '', label = formatApprox } = {}) {
-  const { ctx, width, height } = sizeCanvas(canvas);
+  const { ctx, width, height } = sizeCanvas(canvas, 30);
   const c = colors();
   const side = 12;
   const barTop = title ? 20 : 2;

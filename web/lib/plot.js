@@ -3,23 +3,8 @@
 // names its axes (lib/axes.js) and takes its colours from the page's theme (lib/theme.js).
 // Hand-written: each is a few dozen lines and needs nothing from outside.
 import { formatApprox } from './values.js';
-import { PAD, drawAxes, indexLabel, plotArea } from './axes.js';
+import { PAD, drawAxes, indexLabel, plotArea, sizeCanvas } from './axes.js';
 import { colors, redrawOnThemeChange } from './theme.js';
-
-/** Sizes a canvas to its CSS box at device resolution; returns the 2D context and CSS size. */
-function prepare(canvas) {
-  const dpr = window.devicePixelRatio || 1;
-  const width = Math.max(50, canvas.clientWidth);
-  const height = Math.max(50, canvas.clientHeight);
-  if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(height * dpr)) {
-    canvas.width = Math.round(width * dpr);
-    canvas.height = Math.round(height * dpr);
-  }
-  const ctx = canvas.getContext('2d');
-  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-  ctx.clearRect(0, 0, width, height);
-  return { ctx, width, height };
-}
 
 // Per-block min/max of the values, so that a zoomed-out view of millions of points scans
 // thousands of blocks instead of every value.
@@ -226,7 +211,7 @@ export class LinePlot {
     // with no width every point would become its own path segment.
     if (!this.canvas.isConnected || this.canvas.clientWidth < PAD.left + PAD.right + 10) return;
     const c = colors();
-    const { ctx, width, height } = prepare(this.canvas);
+    const { ctx, width, height } = sizeCanvas(this.canvas);
     const n = this.values.length;
     if (this.readout) {
       this.readout.textContent = this._viewText();
@@ -363,7 +348,7 @@ function lowerBound(sorted, x) {
 export function drawBars(canvas, counts, { xRange = [0, counts.length], colorOf, xName, yName = 'count', integerX = false } = {}) {
   if (!canvas.isConnected || canvas.clientWidth < PAD.left + PAD.right + 10) return;
   const c = colors();
-  const { ctx, width, height } = prepare(canvas);
+  const { ctx, width, height } = sizeCanvas(canvas);
   let hi = 0;
   for (const v of counts) if (v > hi) hi = v;
   if (hi === 0) hi = 1;
@@ -397,7 +382,7 @@ export function barAt(canvas, clientX, n) {
 export function drawStems(canvas, length, index, val, { xName = 'index', yName = 'value' } = {}) {
   if (!canvas.isConnected || canvas.clientWidth < PAD.left + PAD.right + 10) return;
   const c = colors();
-  const { ctx, width, height } = prepare(canvas);
+  const { ctx, width, height } = sizeCanvas(canvas);
   let lo = 0;
   let hi = 0;
   for (const v of val) {
