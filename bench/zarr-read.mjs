@@ -14,13 +14,15 @@
 // what the read holds besides, and a pool's workers).
 //   decoder alone   every stored chunk already in memory, pco.decodeInto one after another into one buffer
 //   zarrita.get     zarrita 0.7.5's get with numdecode's pcodec codec, same store (js/zarr/local-store.js)
-//   read            numdecode's read on this thread; "into" writes into an output allocated once
+//   read            numdecode's read on this thread; "into" writes into an output allocated once,
+//                   "view" is readView (the output in the Pco module's memory)
 //   read, pool N    numdecode's read with a pool of N workers (a SharedArrayBuffer output)
 //   read into, pool N   the same into one shared output allocated once
 // A fresh output is memory the process has never touched: on a VM where a first touch is slow, that
 // costs the same for zarrita and read; "first touch" prints what it costs alone.
 // In Chromium (cross-origin isolated), against fizarrita's getWorker and zarrita.get: bench/zarr-browser.mjs.
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -40,7 +42,7 @@ function option(name, fallback) {
 async function child() {
   const { init, pco } = await import('../js/index.js');
   const zarr = await import('zarrita');
-  const { read, registerPcodec } = await import('../js/zarr.js');
+  const { read, readView, registerPcodec } = await import('../js/zarr.js');
   const { LocalStore } = await import('../js/zarr/local-store.js');
   const { createWorkerPool } = await import('../js/worker/index.js');
   await init({ formats: ['pco'] });
@@ -64,6 +66,13 @@ async function child() {
     run = () => new Uint8Array(values * width).fill(1);
   } else if (how === 'read') {
     run = () => read(arr);
+  } else if (how === 'read view') {
+    let view = null; // each read's view released before the next: one output in wasm memory
+    run = async () => {
+      view?.release();
+      view = await readView(arr);
+      return view;
+    };
   } else if (how === 'read into') {
     const into = (await read(arr)).data;
     run = () => read(arr, { into });
@@ -88,16 +97,33 @@ async function child() {
   await run(); // warm-up: wasm tiers up, files in the page cache
   const times = [];
   const cpus = [];
+  let last;
   for (let r = 0; r < reps; r++) {
     const c0 = process.cpuUsage();
     const t0 = performance.now();
-    await run();
+    last = await run();
     times.push(performance.now() - t0);
     const c = process.cpuUsage(c0);
     cpus.push((c.user + c.system) / 1000);
   }
   await pool?.terminate();
-  process.stdout.write(JSON.stringify({ ms: Math.min(...times), cpu: cpus[times.indexOf(Math.min(...times))], values, outputBytes: values * width }));
+  const checked = last?.data ? wrongTiles(last.data, JSON.parse(readFileSync(path.join(dir, 'expected.json'), 'utf8'))[name]) : null;
+  process.stdout.write(JSON.stringify({ ms: Math.min(...times), cpu: cpus[times.indexOf(Math.min(...times))], values, outputBytes: values * width, checked }));
+}
+
+// The tiles of an output whose bytes are not the source array's (make-big-zarr's expected.json:
+// tile k along the first axis holds the source's values, whose SHA-256 the corpus manifest gives),
+// so every timed reader is also checked value for value against what the real writer wrote.
+function wrongTiles(data, expected) {
+  const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  const tileBytes = bytes.length / expected.tiles;
+  const wrong = [];
+  for (let k = 0; k < expected.tiles; k++) {
+    const tile = new Uint8Array(tileBytes); // a copy: the output may be a SharedArrayBuffer
+    tile.set(bytes.subarray(k * tileBytes, (k + 1) * tileBytes));
+    if (createHash('sha256').update(tile).digest('hex') !== expected.source_sha256) wrong.push(k);
+  }
+  return wrong;
 }
 
 // Every stored chunk of an array (inner chunks of shards) as bytes, for the decoder alone.
@@ -143,7 +169,7 @@ function parent() {
   const made = spawnSync(process.execPath, [maker, dir, tiles], { encoding: 'utf8' });
   if (made.status !== 0) throw new Error(`make-big-zarr failed: ${made.stderr}`);
   const storeDir = path.join(dir, 'big.zarr');
-  const contenders = ['first touch', 'decoder alone', 'zarrita.get', 'read', 'read into', ...workers.map((n) => `read, pool ${n}`), ...workers.map((n) => `read into, pool ${n}`)];
+  const contenders = ['first touch', 'decoder alone', 'zarrita.get', 'read', 'read into', 'read view', ...workers.map((n) => `read, pool ${n}`), ...workers.map((n) => `read into, pool ${n}`)];
   console.log(`Zarr whole-array reads, store of ${tiles} tiles in ${dir}; Node ${process.versions.node}, ${os.availableParallelism?.() ?? os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}; best and median of ${runs} processes each`);
   try {
     for (const name of arrays) {
@@ -152,7 +178,9 @@ function parent() {
         for (const how of contenders) {
           const got = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--child', '--how', how, '--array', name, '--store', storeDir], { encoding: 'utf8', cwd: root });
           if (got.status !== 0) throw new Error(`${how} on ${name} failed: ${got.stderr}`);
-          samples.get(how).push(JSON.parse(got.stdout));
+          const sample = JSON.parse(got.stdout);
+          if (sample.checked?.length) throw new Error(`${how} on ${name}: tiles ${sample.checked.join(', ')} differ from the source array's values`);
+          samples.get(how).push(sample);
         }
       }
       const peaks = new Map();
@@ -179,6 +207,7 @@ function parent() {
           'cpu ms': Math.min(...s.map((x) => x.cpu)).toFixed(0),
           'peak MB, one read': (peaks.get(how) / 1e6).toFixed(0),
           'output MB': (s[0].outputBytes / 1e6).toFixed(0),
+          values: s[0].checked ? 'exact' : '', // every tile's SHA-256 that of the source array
         };
       });
       console.table(rows);
