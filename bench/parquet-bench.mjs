@@ -6,7 +6,8 @@
 //   read      read() of the whole file, 1 thread, fresh output arrays / options.into (arrays reused)
 //   2 workers read() with a pool of 2 workers
 //   memory    peak RSS of a read in a fresh process against output + 2 x the largest column chunk
-// Times are the fastest of ROUNDS (the machine is shared); ranges (fastest-slowest) are printed too.
+// Each kind of read is also checked once against the values the files were built from (a
+// difference fails the bench). Times are the fastest of ROUNDS (the machine is shared); ranges (fastest-slowest) are printed too.
 //
 //   node bench/parquet-bench.mjs            (under `flock /tmp/coord/cpu.lock` on a shared machine)
 import { execFileSync } from 'node:child_process';
@@ -20,7 +21,7 @@ import { init, alp, memoryUsage } from '../js/index.js';
 import { read, readPages, inspect } from '../js/parquet.js';
 import { createWorkerPool } from '../js/worker/index.js';
 import { loadCodec } from '../js/parquet/codecs.js';
-import { benchFiles, CODECS } from './parquet-files.mjs';
+import { benchColumns, benchFiles, CODECS } from './parquet-files.mjs';
 
 const ROUNDS = 7;
 const self = fileURLToPath(import.meta.url);
@@ -94,6 +95,21 @@ async function memoryRun(file) {
   console.log(JSON.stringify({ before, peak, output, largestChunk, wasm }));
 }
 
+// The columns the bench files were built from (bench/parquet-files.mjs), made once.
+let built = null;
+
+// A read's columns against those values, bit for bit, and their validity: the bench fails on a difference.
+function checkRead(result, what) {
+  built ??= benchColumns();
+  for (const column of built) {
+    const got = result.columns[column.name];
+    const same = (a, b) => a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+    if (!got || !same(got.values, column.values)) throw new Error(`${what}: column ${column.name}'s values differ from the ones the file was built from`);
+    const valid = column.valid ?? null;
+    if (valid ? !(got.valid && same(got.valid, valid)) : got.valid) throw new Error(`${what}: column ${column.name}'s validity differs from the one the file was built from`);
+  }
+}
+
 const mvals = (values, seconds) => values / seconds / 1e6;
 const range = (values, t) => `${mvals(values, t.best).toFixed(0)} (${mvals(values, t.worst).toFixed(0)}-${mvals(values, t.best).toFixed(0)})`;
 
@@ -125,6 +141,11 @@ async function main() {
       // the pool's like-for-like of `into`: reused arrays in shared memory, which the workers fill
       const shared = Object.fromEntries(columns.map((name, i) => [name, new outs[i].constructor(new SharedArrayBuffer(outs[i].byteLength))]));
       const workersInto = await timed(() => read(file, { pool, into: shared }));
+      // Every kind of read above, once more, checked against the values the file was built from.
+      checkRead(await read(file), `${codec} read()`);
+      checkRead(await read(file, { into }), `${codec} read() into`);
+      checkRead(await read(file, { pool }), `${codec} read() with 2 workers`);
+      checkRead(await read(file, { pool, into: shared }), `${codec} read() with 2 workers into shared arrays`);
       let zstd = null;
       if (codec === 'ZSTD') {
         const bodies = await pageBodies(file, new Uint8Array(readFileSync(file)));
