@@ -1,20 +1,12 @@
 // The thread behind js/io/read-ahead.js: reads a list of local files, in order, into two shared
 // slots in turn, while the thread that asked decodes the other slot. Node only (worker_threads).
-// A job's shared state (js/io/read-ahead.js has the layout):
-//   control[slot] 0: the slot is free to fill; n + 1: it holds the next n files
-//   control[CANCEL] 1: stop (the caller has ended the read); control[FINISHED] 1: this job is over
-//   meta[slot][2k], meta[slot][2k + 1]: where file k of the slot starts in it, and its length, or
-//   MISSING (no such file) or YOURSELF (too big for a slot, or a failure: the caller reads it itself,
-//   and so gets the real error)
+// The shared state's layout is in js/io/read-ahead-protocol.js.
+import { CANCEL, FINISHED, MISSING, WAIT_MS, YOURSELF } from './read-ahead-protocol.js';
+
 const fs = process.getBuiltinModule('node:fs');
 const { parentPort } = process.getBuiltinModule('node:worker_threads');
 
-const CANCEL = 2;
-const FINISHED = 3;
-const MISSING = -1;
-const YOURSELF = -2;
 const NOT_THERE = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
-const WAIT_MS = 1000; // a wait's slice: cancel is checked at least this often
 
 // One file into `data` at `at`: its length, MISSING, YOURSELF, or null when it does not fit in the
 // room left (it starts the next slot).

@@ -6,16 +6,11 @@
 // takes each file's bytes as a view of a slot (valid until its next call) and waits, blocked,
 // only when the reader is behind. Used by a Zarr read from a LocalStore (js/zarr/fetch.js).
 import { CODES, NumdecodeError } from '../errors.js';
+import { CANCEL, FINISHED, MISSING, WAIT_MS, YOURSELF } from './read-ahead-protocol.js';
 
-// Files on the reader thread's shared state (js/io/read-ahead-thread.js has the protocol).
-const CANCEL = 2;
-const FINISHED = 3;
-const MISSING = -1;
-const YOURSELF = -2;
 const SLOT_BYTES = 512 * 1024; // two of them: 1 MiB of working memory while a read runs
 const SLOT_FILES = 256;
 const WINDOW_FILES = 4096; // a job's files: keys are listed a window at a time, never all at once
-const WAIT_MS = 1000;
 const MAX_WAIT_MS = 60_000; // a reader silent this long has died: fail rather than hang
 /** Fewer files than this are read on the calling thread: their system calls cost less (~10 ms
  * here) than the reader thread's memory is worth. */
