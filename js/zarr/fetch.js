@@ -68,8 +68,11 @@ function lentChunk(store, layout, key, chunk, sink, signal, ahead) {
   return undefined;
 }
 
+// A chunk's store key, from its parts (one per axis).
+const keyOf = (layout, chunk) => layout.chunkKey(chunk.map((p) => p.chunk));
+
 function* chunkKeys(layout, parts) {
-  for (const chunk of chunkParts(parts)) yield layout.chunkKey(chunk.map((p) => p.chunk));
+  for (const chunk of chunkParts(parts)) yield keyOf(layout, chunk);
 }
 
 function* chunkTasks(store, layout, parts, sink, signal) {
@@ -82,7 +85,7 @@ function* chunkTasks(store, layout, parts, sink, signal) {
       : null;
   try {
     for (const chunk of chunkParts(parts)) {
-      const key = layout.chunkKey(chunk.map((p) => p.chunk));
+      const key = keyOf(layout, chunk);
       yield async () => {
         if (lend) return lentChunk(store, layout, key, chunk, sink, signal, ahead);
         const bytes = await storeCall(layout, key, store.get(key, { signal }));
@@ -223,7 +226,7 @@ function shardTask(store, layout, group, sink, signal, lent) {
  */
 export function* unreadTasks(layout, parts, sink) {
   for (const chunk of chunkParts(parts)) {
-    const key = layout.chunkKey(chunk.map((p) => p.chunk));
+    const key = keyOf(layout, chunk);
     yield () => sink.unread(item(chunk, key));
   }
 }
