@@ -31,7 +31,7 @@ const READ_OPTIONS = new Set(['selection', 'pool', 'workers', 'into', 'signal', 
 // readView's output is this thread's wasm memory: no workers, no caller's array.
 const VIEW_OPTIONS = new Set(['selection', 'signal', 'onProgress', 'concurrency', 'init']);
 
-function checkOptions(options, allowed = READ_OPTIONS, what = 'zarr read') {
+function checkOptions(options, allowed, what) {
   if (options === null || typeof options !== 'object') throw new TypeError(`${what}: options must be an object`);
   for (const key of Object.keys(options)) {
     if (!allowed.has(key)) throw new TypeError(`${what}: unknown option ${JSON.stringify(key)} (one of ${[...allowed].join(', ')})`);
@@ -119,16 +119,22 @@ function zarritaPipeline(array, layout) {
  *   (data in the array's stored order, which stride describes); a selection of single indexes on
  *   every dimension gives shape [] and one value
  */
-export async function read(array, options = {}) {
-  checkOptions(options);
+export function read(array, options = {}) {
+  return guarded('zarr read', READ_OPTIONS, array, options, (aborted) => readArray(array, options, aborted));
+}
+
+// What read() and readView() check before reading, and how a read ends once its caller aborted:
+// body(aborted) reads.
+async function guarded(what, allowed, array, options, body) {
+  checkOptions(options, allowed, what);
   const { signal } = options;
-  const aborted = () => abortError(signal, `zarr read of ${array?.path}`);
+  const aborted = () => abortError(signal, `${what} of ${array?.path}`);
   if (signal?.aborted) throw aborted();
   if (typeof array?.store?.get !== 'function' || !Array.isArray(array?.shape)) {
-    throw new TypeError('zarr read: pass an array opened with zarrita (zarr.open(store, { kind: "array" }))');
+    throw new TypeError(`${what}: pass an array opened with zarrita (zarr.open(store, { kind: "array" }))`);
   }
   try {
-    return await readArray(array, options, aborted);
+    return await body(aborted);
   } catch (err) {
     // Whatever failed once the caller aborted (a store's own AbortError, say), the read was aborted.
     if (signal?.aborted) throw aborted();
@@ -157,14 +163,12 @@ function outputOf(layout, selection) {
  *   signal?: AbortSignal, onProgress?: (p: {chunks: number, totalChunks: number, bytes: number}) => void,
  *   concurrency?: number, init?: object}} [options]
  */
-export async function readView(array, options = {}) {
-  checkOptions(options, VIEW_OPTIONS, 'zarr readView');
+export function readView(array, options = {}) {
+  return guarded('zarr readView', VIEW_OPTIONS, array, options, (aborted) => readArrayView(array, options, aborted));
+}
+
+async function readArrayView(array, options, aborted) {
   const { signal, init } = options;
-  const aborted = () => abortError(signal, `zarr readView of ${array?.path}`);
-  if (signal?.aborted) throw aborted();
-  if (typeof array?.store?.get !== 'function' || !Array.isArray(array?.shape)) {
-    throw new TypeError('zarr readView: pass an array opened with zarrita (zarr.open(store, { kind: "array" }))');
-  }
   let view = null;
   try {
     const layout = await arrayLayout(array, { signal });
@@ -191,11 +195,11 @@ export async function readView(array, options = {}) {
       length: out.size,
       byteLength,
     });
-    if (out.size > 0) await readInto(array, layout, { ...out, data: null, target: { address, byteLength }, fresh: false, signal, onProgress: options.onProgress, init, aborted, concurrency: options.concurrency });
+    const target = { address, byteLength, Type: layout.Output };
+    if (out.size > 0) await readInto(array, layout, { ...out, data: null, target, fresh: false, signal, onProgress: options.onProgress, init, aborted, concurrency: options.concurrency });
     return view;
   } catch (err) {
     view?.release();
-    if (signal?.aborted) throw aborted();
     throw err;
   }
 }
@@ -291,7 +295,7 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
     // A local folder lends its chunks in order: they can be assembled into slabs (js/zarr/slab.js).
     // A readView's output is one slab already, in wasm memory: every chunk decodes into it.
     const plan = target ? wholeOutputPlan(layout, geometry, storedOutputAxes) : slabPlan(layout, parts, geometry, storedOutputAxes, typeof array.store.readView === 'function');
-    const slabs = plan && (target ? slabAssembler(plan, geometry, layout.Output, layout.pcoDtype, layout.fill, target) : slabAssembler(plan, geometry, data, layout.pcoDtype, layout.fill));
+    const slabs = plan && slabAssembler(plan, geometry, data, layout.pcoDtype, layout.fill, target);
     // Without those, a shard range's chunks that tile a box of the output go out as one slab.
     const tiles = slabs ? null : slabAssembler({ axes: storedOutputAxes, rank: layout.shape.length }, geometry, data, layout.pcoDtype, layout.fill);
     sink = {
