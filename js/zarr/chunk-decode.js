@@ -36,17 +36,15 @@ export function boxParams(extent, start, step, count) {
  */
 export function decodeBox(bytes, dtype, box, details) {
   const mod = getModule('pco');
-  const at = callDecodeBox('_numdecode_pco_decode_box', bytes, dtype, box, details) >>> 2;
+  const at = callDecodeBox(binding('pco', '_numdecode_pco_decode_box'), bytes, dtype, box, details) >>> 2;
   const heap = mod.HEAPU32;
   return mod.HEAPU8.subarray(heap[at], heap[at] + heap[at + 1]);
 }
 
-// Calls one of the module's box decoders (its export's name, or a function of (ptr, len, dtype
-// code, axes)) on `bytes`, with the box (and for a slab, where the box
-// goes in it: slabParams) written to the module's parameter arrays.
-function callDecodeBox(name, bytes, dtype, box, details, slabParams) {
+// Calls one of the module's box decoders, decode(ptr, len, dtype code, axes), on `bytes`, with the
+// box (and for a slab, where the box goes in it: slabParams) written to the module's parameter arrays.
+function callDecodeBox(decode, bytes, dtype, box, details, slabParams) {
   const mod = getModule('pco');
-  const decode = typeof name === 'function' ? name : binding('pco', name);
   const code = dtypeCode(mod, dtype);
   return call(
     [bytes],
@@ -83,7 +81,7 @@ export function sizeSlab(bytes) {
  * @param {{file?: string, dataset?: string}} [details]
  */
 export function decodeBoxToSlab(bytes, dtype, box, offset, strides, details) {
-  callDecodeBox('_numdecode_pco_decode_box_to_slab', bytes, dtype, box, details, Uint32Array.of(offset, ...strides));
+  callDecodeBox(binding('pco', '_numdecode_pco_decode_box_to_slab'), bytes, dtype, box, details, Uint32Array.of(offset, ...strides));
 }
 
 /**

@@ -134,14 +134,14 @@ export function slabStrides(counts, axes, rank) {
  * the whole output, there already: chunks decode straight into it and nothing is copied.
  * @param {{axes: number[], rank: number}} plan from slabPlan (or wholeOutputPlan)
  * @param {{shape: number[], strides: number[]}} geometry the output's, in stored order
- * @param {ArrayBufferView | Function} data the output, or with a target its typed array class
- *   (the class fills the slab for missing chunks)
+ * @param {ArrayBufferView | null} data the output (its class fills the slab for missing chunks);
+ *   null with a target
  * @param {string} dtype numdecode's dtype name
  * @param {*} fill the array's fill value
- * @param {{address: number, byteLength: number}} [target]
+ * @param {{address: number, byteLength: number, Type: Function}} [target] Type: the output's class
  */
 export function slabAssembler(plan, geometry, data, dtype, fill, target) {
-  const Type = target ? data : data.constructor;
+  const Type = target ? target.Type : data.constructor;
   const width = Type.BYTES_PER_ELEMENT;
   const outBytes = target ? null : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   let current = null; // the slab being assembled: {base, counts, values, strides, address}
