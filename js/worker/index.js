@@ -56,14 +56,15 @@ async function spawn() {
     // Not new URL('./worker.js', import.meta.url) here: bundlers would copy worker.js unbundled
     // for this Node-only branch (webpack then fails minifying it).
     const here = import.meta.url;
+    const file = new URL('./worker.js', here);
     let w;
     try {
-      w = new Worker(new URL('./worker.js', here), { execArgv });
+      w = new Worker(file, { execArgv });
     } catch (err) {
       // A process started with V8 flags (--max-old-space-size, --expose-gc...) cannot pass them to
       // a worker; worker.js needs none of the parent's flags.
       if (err?.code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw err;
-      w = new Worker(new URL('./worker.js', here), { execArgv: [] });
+      w = new Worker(file, { execArgv: [] });
     }
     return {
       post: (msg, transfer) => w.postMessage(msg, transfer),
