@@ -98,15 +98,16 @@ async function memoryRun(file) {
 // The columns the bench files were built from (bench/parquet-files.mjs), made once.
 let built = null;
 
+const sameBytes = (a, b) => a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
+
 // A read's columns against those values, bit for bit, and their validity: the bench fails on a difference.
 function checkRead(result, what) {
   built ??= benchColumns();
   for (const column of built) {
     const got = result.columns[column.name];
-    const same = (a, b) => a.byteLength === b.byteLength && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
-    if (!got || !same(got.values, column.values)) throw new Error(`${what}: column ${column.name}'s values differ from the ones the file was built from`);
+    if (!got || !sameBytes(got.values, column.values)) throw new Error(`${what}: column ${column.name}'s values differ from the ones the file was built from`);
     const valid = column.valid ?? null;
-    if (valid ? !(got.valid && same(got.valid, valid)) : got.valid) throw new Error(`${what}: column ${column.name}'s validity differs from the one the file was built from`);
+    if (valid ? !(got.valid && sameBytes(got.valid, valid)) : got.valid) throw new Error(`${what}: column ${column.name}'s validity differs from the one the file was built from`);
   }
 }
 
