@@ -92,6 +92,41 @@ export interface ParquetReadResult {
   stats: ParquetStats;
 }
 
+/** readView's options: read()'s without `into` and `pool` (the view's memory is the ALP module's, on this thread). */
+export type ParquetReadViewOptions = Omit<ParquetReadOptions, 'into' | 'pool'>;
+
+/**
+ * A FLOAT / DOUBLE column as a zero-copy view in the ALP module's memory (readView). `values` is
+ * valid until release(); arrays taken from it earlier are detached by any later numdecode call that
+ * grows the module's memory (read `values` again). While a view is live, releaseMemory() of ALP
+ * refuses (ERR_IN_USE).
+ */
+export type ParquetFloatColumnView = (
+  | { type: 'FLOAT'; dtype: 'f32'; readonly values: Float32Array }
+  | { type: 'DOUBLE'; dtype: 'f64'; readonly values: Float64Array }
+) & {
+  kind: 'float';
+  /** 1 = present, an ordinary JS array; null when the selected rows hold no null. */
+  valid: Uint8Array | null;
+  /** Values in the view (the selected rows). */
+  readonly length: number;
+  readonly byteLength: number;
+  readonly released: boolean;
+  /** Frees this column's memory; safe to call more than once. */
+  release(): void;
+  [Symbol.dispose](): void;
+};
+
+export interface ParquetReadViewResult {
+  numRows: number;
+  columns: Record<string, ParquetFloatColumnView>;
+  stats: ParquetStats;
+  /** Releases every column's view. */
+  release(): void;
+  /** The same as release(), for `using r = await readView(…)` (where the engine has Symbol.dispose). */
+  [Symbol.dispose](): void;
+}
+
 export interface ParquetAlpVector {
   index: number;
   numValues?: number;
@@ -199,6 +234,8 @@ export interface ParquetFile {
   readonly stats: ParquetStats;
   readonly closed: boolean;
   read(options?: ParquetFileReadOptions): Promise<ParquetReadResult>;
+  /** readView() on the open file. */
+  readView(options?: Omit<ParquetFileReadOptions, 'into' | 'pool'>): Promise<ParquetReadViewResult>;
   /** inspect() without reading the footer again. */
   inspect(): Promise<ParquetFileInfo>;
   /** Ends the file's reads (a local file's descriptor is closed); later calls fail with ERR_CLOSED. */
@@ -210,6 +247,12 @@ export interface ParquetFile {
 export function open(file: ParquetInput, options?: IoOptions): Promise<ParquetFile>;
 /** Reads columns; FLOAT / DOUBLE columns as typed arrays with a validity mask. */
 export function read(file: ParquetInput, options?: ParquetReadOptions): Promise<ParquetReadResult>;
+/**
+ * As read(), each FLOAT / DOUBLE column as a view in the ALP module's memory: its pages decode into
+ * their place there, nothing is copied out. Every selected column must be FLOAT / DOUBLE (else a
+ * ParquetError ERR_UNSUPPORTED naming it).
+ */
+export function readView(file: ParquetInput, options?: ParquetReadViewOptions): Promise<ParquetReadViewResult>;
 /** Schema, row groups and every page of every column chunk (reads all column chunks). */
 export function inspect(file: ParquetInput, options?: IoOptions): Promise<ParquetFileInfo>;
 

@@ -126,24 +126,39 @@ function fetchPlan(file, floats, groups, ctx) {
   }
 }
 
-// The columns of an open file: the footer is read, the rest of the read happens here.
-async function readColumns(file, footer, options, localPath) {
+// readView decodes FLOAT / DOUBLE columns into the ALP module's memory; it has no caller's arrays
+// and no workers (their memory is not this thread's module's).
+function checkViewOptions(options) {
+  for (const key of ['into', 'pool']) {
+    if (options[key] !== undefined) throw new TypeError(`parquet readView: options.${key} is not taken (the view's memory is the ALP module's, on this thread); use read()`);
+  }
+}
+
+// The columns of an open file: the footer is read, the rest of the read happens here. asView:
+// readView's read, each FLOAT / DOUBLE column into the ALP module's memory.
+async function readColumns(file, footer, options, localPath, asView = false) {
   const name = file.name;
   const { metadata } = footer;
   const rowStart = options.rowStart ?? 0;
   const rowEnd = options.rowEnd ?? footer.numRows;
   checkRows(rowStart, rowEnd, footer.numRows);
   const selected = selectColumns(footer, options.columns, name);
+  const views = asView ? await import('./parquet/column-views.js') : null; // a page that never asks for views never loads it
+  views?.checkViewColumns(selected, name);
   const numRows = rowEnd - rowStart;
   const into = checkInto(options.into, selected, numRows);
   const groups = selectGroups(metadata, rowStart, rowEnd);
   const floats = selected.filter((c) => c.flatFloat);
   const lists = selected.filter((c) => c.listFloat);
-  const ctx = { file, fileSize: footer.size, metadata, name, buffer: footer.buffer };
+  const ctx = { file, fileSize: footer.size, metadata, name, buffer: footer.buffer, signal: options.signal };
   if (floats.length || lists.length) await ensureFormat('alp'); // ALP pages: only the ALP module
   fetchPlan(file, [...floats, ...lists], groups, ctx);
   let decoded;
   try {
+    if (views) {
+      const columns = await views.readFloatColumnViews(ctx, floats, groups, numRows);
+      return views.viewResult(numRows, Object.fromEntries(selected.map((c) => [c.name, columns.get(c.name)])));
+    }
     if (options.pool && floats.length * groups.length > 1) {
       ctx.chunkBuffer?.release(); // the workers read for themselves
       const { readFloatColumnsInPool } = await import('./parquet/pool-read.js'); // a page without a pool never loads it
@@ -186,6 +201,29 @@ export async function read(input, options = {}) {
     const footer = await readFooter(file, file.name);
     const result = await readColumns(file, footer, options, localPathOf(input, file));
     return { ...result, stats: statsSince(file.stats) };
+  } finally {
+    file.close();
+  }
+}
+
+/**
+ * Reads FLOAT / DOUBLE columns of a Parquet file as zero-copy views in the ALP module's memory:
+ * every page decodes straight into its column's place there, nothing is copied out. Options as
+ * read(), without `into` and `pool`; every selected column must be FLOAT / DOUBLE.
+ * @returns {Promise<{numRows: number, columns: object, stats: object, release(): void}>} each column a
+ *   view: `values` (re-made after the module's memory grows), `valid` (Uint8Array, 1 = present, or
+ *   null), kind 'float', type, dtype, length, byteLength, released, release(); the result's
+ *   release() (also Symbol.dispose) releases every column
+ */
+export async function readView(input, options = {}) {
+  options = options ?? {};
+  checkViewOptions(options);
+  const file = openSource(input, options);
+  try {
+    const footer = await readFooter(file, file.name);
+    const result = await readColumns(file, footer, options, null, true);
+    result.stats = statsSince(file.stats);
+    return result;
   } finally {
     file.close();
   }
@@ -241,6 +279,16 @@ export async function open(input, options = {}) {
       const before = statsSince(file.stats);
       const result = await readColumns(withSignal(file, readOptions.signal), footer, readOptions, localPath);
       return { ...result, stats: statsSince(file.stats, before) };
+    },
+    /** As readView(input, options), on the open file. */
+    async readView(readOptions = {}) {
+      live();
+      readOptions = readOptions ?? {};
+      checkViewOptions(readOptions);
+      const before = statsSince(file.stats);
+      const result = await readColumns(withSignal(file, readOptions.signal), footer, readOptions, null, true);
+      result.stats = statsSince(file.stats, before);
+      return result;
     },
     async inspect() {
       live();

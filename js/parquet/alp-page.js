@@ -2,6 +2,10 @@
 // column path hyparquet lacks. Decoding itself is numdecode's ALP decoder (js/alp.js), which
 // validates every header field, offset and vector before reading it.
 import * as alp from '../alp.js';
+import { AlpError } from '../errors.js';
+import { binding, wasmCaller } from '../wasm/call.js';
+
+const call = wasmCaller('alp', AlpError);
 
 /**
  * The value count an ALP payload declares in its header, or a message when the header is
@@ -19,9 +23,11 @@ export function alpValueCount(payload) {
 }
 
 /**
- * Values [start, end) of the page's non-null values, decoded into `target` (a Float32Array or
- * Float64Array of end - start values: the column's output at the page's place). `expected` is
- * the non-null count the page header and levels give; a payload declaring another is an error.
+ * Values [start, end) of the page's non-null values, decoded into `target`: a Float32Array or
+ * Float64Array of end - start values (the column's output at the page's place), or, for an output
+ * in the ALP module's own memory (readView), {address, dtype}: decoded there by address, as a
+ * typed array over that memory would be detached if the call grew it. `expected` is the non-null
+ * count the page header and levels give; a payload declaring another is an error.
  * @throws {string}
  */
 export function decodeAlpInto(payload, expected, start, end, target) {
@@ -32,7 +38,11 @@ export function decodeAlpInto(payload, expected, start, end, target) {
   if (n !== expected) throw `the ALP payload holds ${n} values but the page has ${expected} non-null values`;
   if (start === end) return;
   try {
-    alp.decodeInto(payload, target, { start, end });
+    if (ArrayBuffer.isView(target)) alp.decodeInto(payload, target, { start, end });
+    else {
+      const f32 = target.dtype === 'f32' ? 1 : 0;
+      call([payload], (p, len) => binding('alp', '_numdecode_alp_decode_to')(p, len, f32, start, end, target.address));
+    }
   } catch (err) {
     throw `ALP decoding failed: ${err?.message ?? err}`;
   }

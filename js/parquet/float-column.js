@@ -8,6 +8,7 @@ import { inflatePage, splitPage, pageValidity, decodePageInto, readDictionary } 
 import { alpValueCount } from './alp-page.js';
 import { columnError } from './column-error.js';
 import { chunkPages, chunkRange, usesOffsetIndex } from './chunk-pages.js';
+import { ParquetError, abortError } from '../errors.js';
 
 const awaitIf = (x) => (typeof x?.then === 'function' ? x : null);
 
@@ -84,7 +85,7 @@ export function outputFor(column, numRows, into = {}) {
 /**
  * Reads FLOAT / DOUBLE leaves over the selected row groups.
  * @param {{file: object, fileSize: number, metadata: object, name: string, readAhead: number,
- *   prefetched?: Map, chunkBuffer?: {place: Function}}} ctx
+ *   prefetched?: Map, chunkBuffer?: {place: Function}, signal?: AbortSignal}} ctx
  * @param {Array<{name: string, leafIndex: number, type: 'FLOAT'|'DOUBLE', maxDef: number}>} columns
  * @param {Array<{index: number, rows: number, selStart: number, selEnd: number}>} groups
  * @param {number} numRows
@@ -127,6 +128,8 @@ export async function readTasks(ctx, tasks, outputs) {
     const task = tasks[i];
     const fetched = await task.fetched;
     task.fetched = null; // the chunk's bytes go once decoded
+    // An abort stops the decoding too, not only the fetches (a local file's are all done at once).
+    if (ctx.signal?.aborted) throw abortError(ctx.signal, `parquet: reading ${ctx.name}`, ParquetError);
     await decodeChunk(fetched, task, outputs.get(task.column.name), scratch);
   }
 }
@@ -164,7 +167,8 @@ async function decodeChunk({ pages, col, where }, { group, dst }, out, scratch) 
       const body = bodyOf(pages, p);
       let inflated = inflatePage(body, p, col);
       inflated = (await awaitIf(inflated)) ?? inflated;
-      out.nulls += decodePageInto(body, inflated, p, col, dictionary, a, b, out.values, out.valid, at, scratch);
+      // (an output in wasm memory goes as itself: its values are re-made after the ALP call)
+      out.nulls += decodePageInto(body, inflated, p, col, dictionary, a, b, out.view ? out : out.values, out.valid, at, scratch);
     } catch (msg) {
       throw columnError({ ...where, page: p.number }, msg);
     }

@@ -88,16 +88,23 @@ function bytesOfOut(out, at, count) {
   return new Uint8Array(out.buffer, out.byteOffset + at * w, count * w);
 }
 
+// The output's values as a typed array: `out` itself, or, for an output in the ALP module's memory
+// ({address, dtype, values}), a view of it made now (a wasm call since may have grown the memory).
+const arrayOf = (out) => (ArrayBuffer.isView(out) ? out : out.values);
+
 /**
- * Non-null values [k0, k1) of the page written to out[at ...].
+ * Non-null values [k0, k1) of the page written to out[at ...]; `out` a typed array or an output
+ * in the ALP module's memory, as decodePageInto takes it.
  * @throws {string | {unsupported: string}}
  */
-export function denseInto(encodingId, payload, col, dictionary, present, k0, k1, out, at) {
+export function denseInto(encodingId, payload, col, dictionary, present, k0, k1, output, at) {
+  const out = arrayOf(output);
   const w = out.BYTES_PER_ELEMENT;
   const count = k1 - k0;
   switch (encodingId) {
     case ALP_ENCODING_ID:
-      return decodeAlpInto(payload, present, k0, k1, out.subarray(at, at + count));
+      // (into wasm memory by address: the decoder may allocate, which would detach `out`)
+      return decodeAlpInto(payload, present, k0, k1, out === output ? out.subarray(at, at + count) : { address: output.address + at * w, dtype: output.dtype });
     case 0: // PLAIN
       if (payload.length < present * w) throw `PLAIN values need ${present * w} bytes, the page has ${payload.length}`;
       return bytesOfOut(out, at, count).set(payload.subarray(k0 * w, k1 * w));
@@ -170,7 +177,8 @@ function spreadNulls(out, valid, at, rows, dense) {
 
 /**
  * Rows [a, b) of a data page into out[dst ...] and, for columns with nulls, valid[dst ...]
- * (which holds 1s: the nulls are written).
+ * (which holds 1s: the nulls are written). `out` is a typed array, or a column's output in the
+ * ALP module's memory (readView): {address, dtype, values}, `values` re-made after each wasm call.
  * `inflated` is inflatePage's result; `scratch.validity(n)` lends a Uint8Array of n bytes for a
  * page read in part. Returns the number of nulls written.
  * @throws {string | {unsupported: string}}
@@ -198,7 +206,7 @@ export function decodePageInto(body, inflated, page, col, dictionary, a, b, out,
   }
   denseInto(page.encodingId, split.payload, col, dictionary, present, k0, k1, out, dst);
   const nulls = b - a - (k1 - k0);
-  if (nulls > 0) spreadNulls(out, valid, dst, b - a, k1 - k0);
+  if (nulls > 0) spreadNulls(arrayOf(out), valid, dst, b - a, k1 - k0);
   return nulls;
 }
 

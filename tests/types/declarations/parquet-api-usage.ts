@@ -1,7 +1,7 @@
 // Compiled (not run) by tests/js/packaging/declarations.test.js: js/parquet.d.ts and js/parquet.d.cts must
 // type real usage through the package entries "numdecode/parquet" (ESM) and its require() form.
-import { read, inspect, readPages, open, ParquetError } from 'numdecode/parquet';
-import type { ParquetReadResult, ParquetFileInfo, ParquetColumn, ParquetColumnPage, ParquetFile, ParquetStats } from 'numdecode/parquet';
+import { read, readView, inspect, readPages, open, ParquetError } from 'numdecode/parquet';
+import type { ParquetReadResult, ParquetReadViewResult, ParquetFloatColumnView, ParquetFileInfo, ParquetColumn, ParquetColumnPage, ParquetFile, ParquetStats } from 'numdecode/parquet';
 import type { WorkerPool } from 'numdecode/worker';
 
 export async function example(bytes: Uint8Array, blob: Blob, signal: AbortSignal) {
@@ -52,6 +52,21 @@ export async function example(bytes: Uint8Array, blob: Blob, signal: AbortSignal
   await read({ byteLength: 10, slice: async (s: number, e?: number) => new ArrayBuffer((e ?? 10) - s) });
   await read({ size: () => 10, read: (s: number, e: number) => new Uint8Array(e - s) });
 
+  // The zero-copy style: FLOAT / DOUBLE columns as views in wasm memory.
+  const view: ParquetReadViewResult = await readView('data.parquet', { columns: ['price'], rowStart: 0, signal });
+  const priceView: ParquetFloatColumnView = view.columns.price;
+  if (priceView.type === 'DOUBLE') {
+    const v: Float64Array = priceView.values;
+    const d: 'f64' = priceView.dtype;
+    void v, d;
+  }
+  const bytesHeld: number = priceView.byteLength + view.stats.bytes;
+  priceView.release();
+  view.release();
+  // @ts-expect-error: a view's memory is the module's: no caller's arrays
+  await readView('data.parquet', { into: { price } });
+  void bytesHeld;
+
   const info: ParquetFileInfo = await inspect(new URL('https://example.org/x.parquet'));
   const page = info.rowGroups[0].columns[0].pages[0];
   const kind: 'dictionary' | 'data v1' | 'data v2' | 'index' = page.type;
@@ -69,6 +84,7 @@ export async function example(bytes: Uint8Array, blob: Blob, signal: AbortSignal
   const groups: number = file.rowGroups.length;
   const codec: string = file.rowGroups[0].columns[0].codec;
   const part = await file.read({ columns: [names[0]], rowStart: 0, rowEnd: file.numRows, signal });
+  (await file.readView({ columns: [names[0]], signal })).release();
   const since: ParquetStats = file.stats;
   const pageCount: number = (await file.inspect()).rowGroups[0].columns[0].pages.length;
   file.close();
