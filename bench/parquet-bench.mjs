@@ -4,6 +4,7 @@
 //             already in memory, into one array per column)
 //   fzstd     fzstd alone decompressing the same pages (ZSTD; zstddec alone beside it)
 //   read      read() of the whole file, 1 thread, fresh output arrays / options.into (arrays reused)
+//   view      readView() of the whole file: each column decoded into the ALP module's memory
 //   2 workers read() with a pool of 2 workers
 //   memory    peak RSS of a read in a fresh process against output + 2 x the largest column chunk
 // Each kind of read is also checked once against the values the files were built from (a
@@ -18,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { decompress as fzstd } from 'fzstd';
 import { ZSTDDecoder } from 'zstddec';
 import { init, alp, memoryUsage } from '../js/index.js';
-import { read, readPages, inspect } from '../js/parquet.js';
+import { read, readView, readPages, inspect } from '../js/parquet.js';
 import { createWorkerPool } from '../js/worker/index.js';
 import { loadCodec } from '../js/parquet/codecs.js';
 import { benchColumns, benchFiles, CODECS } from './parquet-files.mjs';
@@ -138,6 +139,7 @@ async function main() {
       const into = Object.fromEntries(columns.map((name, i) => [name, outs[i]]));
       const fresh = await timed(() => read(file));
       const reused = await timed(() => read(file, { into }));
+      const view = await timed(async () => (await readView(file)).release());
       const workers = await timed(() => read(file, { pool }));
       // the pool's like-for-like of `into`: reused arrays in shared memory, which the workers fill
       const shared = Object.fromEntries(columns.map((name, i) => [name, new outs[i].constructor(new SharedArrayBuffer(outs[i].byteLength))]));
@@ -145,6 +147,9 @@ async function main() {
       // Every kind of read above, once more, checked against the values the file was built from.
       checkRead(await read(file), `${codec} read()`);
       checkRead(await read(file, { into }), `${codec} read() into`);
+      const viewed = await readView(file);
+      checkRead(viewed, `${codec} readView()`);
+      viewed.release();
       checkRead(await read(file, { pool }), `${codec} read() with 2 workers`);
       checkRead(await read(file, { pool, into: shared }), `${codec} read() with 2 workers into shared arrays`);
       let zstd = null;
@@ -156,7 +161,7 @@ async function main() {
         };
       }
       const mem = JSON.parse(execFileSync(process.execPath, [self, '--memory', file], { encoding: 'utf8' }));
-      rows.push({ codec, mb: statSync(file).size / 1e6, values, decoder, fresh, reused, workers, workersInto, zstd, mem });
+      rows.push({ codec, mb: statSync(file).size / 1e6, values, decoder, fresh, reused, view, workers, workersInto, zstd, mem });
     }
     rows.trips = await roundTrips();
   } finally {
@@ -165,13 +170,13 @@ async function main() {
   const MB = (b) => (b / 1e6).toFixed(0);
   console.log('\n## Parquet read (4 M rows x 4 ALP columns, 4 row groups, pages of 25 000 rows), M values/s: fastest (slowest-fastest)\n');
   console.log(`load average at the start: ${load.map((x) => x.toFixed(2)).join(', ')}; at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(', ')} (${os.cpus().length} cores)\n`);
-  console.log('| file | MB | ALP decoder alone | read() 1 thread | ÷ decoder | read() into reused arrays | ÷ decoder | read() 2 workers | ÷ 1 thread | 2 workers into reused shared arrays | ÷ 1 thread into | fzstd alone | zstddec alone | read() ÷ fzstd |');
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('| file | MB | ALP decoder alone | read() 1 thread | ÷ decoder | read() into reused arrays | ÷ decoder | readView() | ÷ decoder | read() 2 workers | ÷ 1 thread | 2 workers into reused shared arrays | ÷ 1 thread into | fzstd alone | zstddec alone | read() ÷ fzstd |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
     const z = r.zstd;
     console.log(
       `| ${r.codec} | ${r.mb.toFixed(1)} | ${range(r.values, r.decoder)} | ${range(r.values, r.fresh)} | ${(r.decoder.best / r.fresh.best).toFixed(2)} | ` +
-        `${range(r.values, r.reused)} | ${(r.decoder.best / r.reused.best).toFixed(2)} | ${range(r.values, r.workers)} | ${(r.fresh.best / r.workers.best).toFixed(2)} | ` +
+        `${range(r.values, r.reused)} | ${(r.decoder.best / r.reused.best).toFixed(2)} | ${range(r.values, r.view)} | ${(r.decoder.best / r.view.best).toFixed(2)} | ${range(r.values, r.workers)} | ${(r.fresh.best / r.workers.best).toFixed(2)} | ` +
         `${range(r.values, r.workersInto)} | ${(r.reused.best / r.workersInto.best).toFixed(2)} | ` +
         `${z ? range(r.values, z.fzstd) : '–'} | ${z ? range(r.values, z.zstddec) : '–'} | ${z ? (z.fzstd.best / r.fresh.best).toFixed(2) : '–'} |`,
     );
