@@ -6,7 +6,7 @@
 // same reason.) The answers are promises, as zarrita expects of every store.
 import { CODES, NumdecodeError } from '../errors.js';
 
-const NOT_THERE = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
+const NOT_THERE = new Set(['ENOENT', 'ENOTDIR']);
 
 function nodeModules() {
   const fs = globalThis.process?.getBuiltinModule?.('node:fs');
@@ -69,7 +69,31 @@ export class LocalStore {
       return this.#fs.openSync(this.#file(key), 'r');
     } catch (err) {
       if (NOT_THERE.has(err?.code)) return undefined;
-      throw err;
+      throw this.#named(key, err);
+    }
+  }
+
+  // A directory where a value was asked for (opening it fails on some systems, reading it on all)
+  // named as such, not as Node's bare EISDIR; other errors as they are.
+  #named(key, err) {
+    if (err?.code !== 'EISDIR') return err;
+    return new NumdecodeError(
+      `zarr LocalStore: ${JSON.stringify(key)} is a directory of ${this.root}, not a stored value (zarrita's get asks for one when a selection has fewer entries than the array has dimensions: give one per dimension, null for whole ones)`,
+      { code: CODES.BAD_DATA, file: key, cause: err },
+    );
+  }
+
+  // fn(fd) on the open file of `key`, closed afterwards; undefined when there is none. A directory
+  // opens but cannot be read: named as such, not as Node's bare EISDIR.
+  #read(key, fn) {
+    const fd = this.#open(key);
+    if (fd === undefined) return undefined;
+    try {
+      return fn(fd);
+    } catch (err) {
+      throw this.#named(key, err);
+    } finally {
+      this.#fs.closeSync(fd);
     }
   }
 
@@ -88,17 +112,13 @@ export class LocalStore {
    * @returns {Uint8Array | undefined}
    */
   readSync(key) {
-    const fd = this.#open(key);
-    if (fd === undefined) return undefined;
-    try {
+    return this.#read(key, (fd) => {
       // One read into a kept buffer answers most chunks: open, read, close, where a read of the
       // file's size first (readFileSync) would also stat it.
       const first = this.#fs.readSync(fd, scratch, 0, scratch.length, 0);
       if (first < scratch.length) return scratch.slice(0, first);
       return readAll(this.#fs, fd, this.#fs.fstatSync(fd).size);
-    } finally {
-      this.#fs.closeSync(fd);
-    }
+    });
   }
 
   /**
@@ -109,15 +129,11 @@ export class LocalStore {
    * @returns {Uint8Array | undefined}
    */
   readView(key) {
-    const fd = this.#open(key);
-    if (fd === undefined) return undefined;
-    try {
+    return this.#read(key, (fd) => {
       const first = this.#fs.readSync(fd, scratch, 0, scratch.length, 0);
       if (first < scratch.length) return scratch.subarray(0, first);
       return readAll(this.#fs, fd, this.#fs.fstatSync(fd).size);
-    } finally {
-      this.#fs.closeSync(fd);
-    }
+    });
   }
 
   /**
@@ -127,13 +143,7 @@ export class LocalStore {
    * @returns {number | undefined}
    */
   readInto(key, offset, target) {
-    const fd = this.#open(key);
-    if (fd === undefined) return undefined;
-    try {
-      return readFully(this.#fs, fd, target, offset);
-    } finally {
-      this.#fs.closeSync(fd);
-    }
+    return this.#read(key, (fd) => readFully(this.#fs, fd, target, offset));
   }
 
   /**
@@ -165,17 +175,13 @@ export class LocalStore {
 
   /** {offset, length} or {suffixLength} of the file of `key`, or undefined when there is none. */
   getRange(key, range, options) {
-    return this.#answer(options?.signal, () => {
-      const fd = this.#open(key);
-      if (fd === undefined) return undefined;
-      try {
+    return this.#answer(options?.signal, () =>
+      this.#read(key, (fd) => {
         const size = this.#fs.fstatSync(fd).size;
         const start = 'suffixLength' in range ? Math.max(0, size - range.suffixLength) : range.offset;
         const length = Math.max(0, Math.min('suffixLength' in range ? range.suffixLength : range.length, size - start));
         return readAll(this.#fs, fd, length, start);
-      } finally {
-        this.#fs.closeSync(fd);
-      }
-    });
+      }),
+    );
   }
 }

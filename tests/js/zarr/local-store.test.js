@@ -66,3 +66,21 @@ test('a file that is not there is undefined; a key outside the folder is refused
   expect(store.readInto('/a/c/9', 0, new Uint8Array(4))).toBeUndefined();
   expect(() => store.readRangeView('/../outside', 0, 10)).toThrow(/outside/);
 });
+
+test("a directory where a value is asked for is named as one (not Node's bare EISDIR), by every read", async () => {
+  const named = { code: 'ERR_BAD_DATA', file: '/a/c', message: expect.stringMatching(/"\/a\/c" is a directory of .*not a stored value/) };
+  for (const call of [() => store.readSync('/a/c'), () => store.readView('/a/c'), () => store.readRangeView('/a/c', 0, 10), () => store.readInto('/a/c', 0, new Uint8Array(4))]) {
+    let err;
+    try {
+      call();
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toMatchObject(named);
+    expect(err.cause.code).toBe('EISDIR');
+  }
+  await expect(store.get('/a/c')).rejects.toMatchObject(named);
+  await expect(store.getRange('/a/c', { offset: 0, length: 4 })).rejects.toMatchObject(named);
+  // a file beside it still reads
+  expect((await store.get('/a/c/0')).length).toBe(small.length);
+});
