@@ -73,8 +73,8 @@ export class BpcellsError extends NumdecodeError {
  * The error to throw when `signal` has fired: ErrorClass (IoError for reads) with code ERR_ABORTED,
  * naming what was aborted and keeping the signal's reason as `cause`.
  */
-export function abortError(signal, what = 'operation', ErrorClass = NumdecodeError) {
-  return new ErrorClass(`${what} aborted`, { code: CODES.ABORTED, cause: signal?.reason });
+export function abortError(signal, what = 'operation', ErrorClass = NumdecodeError, where = {}) {
+  return new ErrorClass(`${what} aborted`, { ...where, code: CODES.ABORTED, cause: signal?.reason });
 }
 
 const CLASSES = { NumdecodeError, IoError, PcoError, AlpError, ParquetError, BpcellsError, Hdf5Error, ZarrError };

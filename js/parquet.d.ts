@@ -249,8 +249,9 @@ export function open(file: ParquetInput, options?: IoOptions): Promise<ParquetFi
 export function read(file: ParquetInput, options?: ParquetReadOptions): Promise<ParquetReadResult>;
 /**
  * As read(), each FLOAT / DOUBLE column as a view in the ALP module's memory: its pages decode into
- * their place there, nothing is copied out. Every selected column must be FLOAT / DOUBLE (else a
- * ParquetError ERR_UNSUPPORTED naming it).
+ * their place there, nothing is copied out. Every selected column must be a FLOAT / DOUBLE column
+ * of one value per row, top level or in a struct ("point.x"), not a leaf inside a list (else a
+ * ParquetError ERR_UNSUPPORTED naming it). A column named twice is read once.
  */
 export function readView(file: ParquetInput, options?: ParquetReadViewOptions): Promise<ParquetReadViewResult>;
 /** Schema, row groups and every page of every column chunk (reads all column chunks). */

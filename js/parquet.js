@@ -85,7 +85,8 @@ function selectColumns(footer, names, fileName) {
   const all = footer.columns;
   if (names === undefined) return all;
   if (!Array.isArray(names)) throw new TypeError('parquet: options.columns must be an array of column names');
-  return names.map((c) => {
+  // A name given twice is read once (the result has one entry per name).
+  return [...new Set(names)].map((c) => {
     const col = all.find((x) => x.name === c) ?? footer.nestedFloats.find((x) => x.name === c);
     if (!col) {
       const known = [...all, ...footer.nestedFloats].map((x) => x.name).join(', ');
@@ -198,8 +199,10 @@ export async function read(input, options = {}) {
   options = options ?? {};
   const file = openSource(input, options);
   try {
-    const footer = await readFooter(file, file.name);
-    const result = await readColumns(file, footer, options, localPathOf(input, file));
+    // Every read of the call races its signal: a source that never answers cannot hold an aborted call.
+    const reading = withSignal(file, options.signal);
+    const footer = await readFooter(reading, file.name);
+    const result = await readColumns(reading, footer, options, localPathOf(input, file));
     return { ...result, stats: statsSince(file.stats) };
   } finally {
     file.close();
@@ -209,7 +212,8 @@ export async function read(input, options = {}) {
 /**
  * Reads FLOAT / DOUBLE columns of a Parquet file as zero-copy views in the ALP module's memory:
  * every page decodes straight into its column's place there, nothing is copied out. Options as
- * read(), without `into` and `pool`; every selected column must be FLOAT / DOUBLE.
+ * read(), without `into` and `pool`; every selected column must be a FLOAT / DOUBLE column of one
+ * value per row (top level or in a struct; not a leaf inside a list).
  * @returns {Promise<{numRows: number, columns: object, stats: object, release(): void}>} each column a
  *   view: `values` (re-made after the module's memory grows), `valid` (Uint8Array, 1 = present, or
  *   null), kind 'float', type, dtype, length, byteLength, released, release(); the result's
@@ -220,8 +224,9 @@ export async function readView(input, options = {}) {
   checkViewOptions(options);
   const file = openSource(input, options);
   try {
-    const footer = await readFooter(file, file.name);
-    const result = await readColumns(file, footer, options, null, true);
+    const reading = withSignal(file, options.signal);
+    const footer = await readFooter(reading, file.name);
+    const result = await readColumns(reading, footer, options, null, true);
     result.stats = statsSince(file.stats);
     return result;
   } finally {
@@ -232,7 +237,7 @@ export async function readView(input, options = {}) {
 // A view of an open file whose reads carry one call's signal (the file's own signal still applies).
 function withSignal(file, signal) {
   if (!signal) return file;
-  if (signal.aborted) throw abortError(signal, `parquet: reading ${file.name}`, ParquetError);
+  if (signal.aborted) throw abortError(signal, `parquet: reading ${file.name}`, ParquetError, { file: file.name });
   const view = Object.create(file);
   view.read = (start, end, opts = {}) => file.read(start, end, { signal, ...opts });
   view.readRanges = (ranges, opts = {}) => file.readRanges(ranges, { signal, ...opts });

@@ -6,7 +6,8 @@ import { CANCEL, FINISHED, MISSING, WAIT_MS, YOURSELF } from './read-ahead-proto
 const fs = process.getBuiltinModule('node:fs');
 const { parentPort } = process.getBuiltinModule('node:worker_threads');
 
-const NOT_THERE = new Set(['ENOENT', 'ENOTDIR', 'EISDIR']);
+// (a directory is not "no file": the calling thread reads it and names it, js/zarr/local-store.js)
+const NOT_THERE = new Set(['ENOENT', 'ENOTDIR']);
 
 // One file into `data` at `at`: its length, MISSING, YOURSELF, or null when it does not fit in the
 // room left (it starts the next slot).

@@ -11,7 +11,8 @@ export function checkViewColumns(selected, fileName) {
   const others = selected.filter((c) => !c.flatFloat);
   if (others.length) {
     const names = others.map((c) => c.name).join(', ');
-    throw new ParquetError(`parquet readView: ${fileName}: column${others.length > 1 ? 's' : ''} ${names} ${others.length > 1 ? 'are' : 'is'} not a FLOAT / DOUBLE column, which readView decodes into wasm memory; pass options.columns naming FLOAT / DOUBLE columns, or use read()`, {
+    const many = others.length > 1;
+    throw new ParquetError(`parquet readView: ${fileName}: column${many ? 's' : ''} ${names} ${many ? 'are' : 'is'} not ${many ? '' : 'a '}FLOAT / DOUBLE column${many ? 's' : ''} of one value per row (top level or in a struct), which readView decodes into wasm memory; leaves inside lists and other types read with read(); pass options.columns naming such columns`, {
       code: CODES.UNSUPPORTED,
       file: fileName,
       column: others[0].name,
@@ -40,7 +41,8 @@ function outputView(column, numRows, fileName) {
   const dtype = column.type === 'FLOAT' ? 'f32' : 'f64';
   const byteLength = numRows * Type.BYTES_PER_ELEMENT;
   const mod = getModule('alp');
-  const address = byteLength === 0 ? 0 : mod._malloc(byteLength);
+  // malloc takes a 32-bit size, and answers an address past 2 GiB as a negative number
+  const address = byteLength === 0 || byteLength > 0xffffffff ? 0 : mod._malloc(byteLength) >>> 0;
   if (byteLength > 0 && address === 0) {
     throw new ParquetError(`parquet readView: ${fileName}: column ${column.name}: out of wasm memory for ${byteLength} bytes of output`, {
       code: CODES.OUTPUT_LIMIT,

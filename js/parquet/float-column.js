@@ -129,7 +129,7 @@ export async function readTasks(ctx, tasks, outputs) {
     const fetched = await task.fetched;
     task.fetched = null; // the chunk's bytes go once decoded
     // An abort stops the decoding too, not only the fetches (a local file's are all done at once).
-    if (ctx.signal?.aborted) throw abortError(ctx.signal, `parquet: reading ${ctx.name}`, ParquetError);
+    if (ctx.signal?.aborted) throw abortError(ctx.signal, `parquet: reading ${ctx.name}`, ParquetError, { file: ctx.name });
     await decodeChunk(fetched, task, outputs.get(task.column.name), scratch);
   }
 }

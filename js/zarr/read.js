@@ -183,7 +183,8 @@ async function readArrayView(array, options, aborted) {
     await ensureFormat('pco', init);
     const mod = getModule('pco');
     const byteLength = out.size * layout.bytesPerElement;
-    const address = byteLength === 0 ? 0 : mod._malloc(byteLength);
+    // malloc takes a 32-bit size, and answers an address past 2 GiB as a negative number
+    const address = byteLength === 0 || byteLength > 0xffffffff ? 0 : mod._malloc(byteLength) >>> 0;
     if (byteLength > 0 && address === 0) {
       throw new ZarrError(`zarr readView: array ${layout.path}: out of wasm memory for ${byteLength} bytes of output`, { code: CODES.OUTPUT_LIMIT, array: layout.path, dataset: layout.path });
     }

@@ -2,7 +2,8 @@
 // column comes out as a view of the ALP module's memory holding exactly what the writer wrote (the
 // parquet-cpp corpus' CSVs; the built files' own values), also when the module's memory grows in
 // the middle of the read; failures, aborts and release() give the memory back.
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import { init, releaseMemory, ParquetError } from '../../../js/index.js';
@@ -10,7 +11,7 @@ import { inspect, open, read, readView } from '../../../js/parquet.js';
 import { getModule } from '../../../js/wasm/load.js';
 import { liveViews } from '../../../js/wasm/views.js';
 import { startServer, serveRange } from '../helpers/io-test-server.js';
-import { buildParquet } from './parquet-build.js';
+import { buildListParquet, buildParquet, buildStructParquet } from './parquet-build.js';
 import { corpusDir as dir, expectedColumns, expectSameBits } from './parquet-expect.js';
 import { N, S, columnsSpec, expectColumn, mixedPages } from './parquet-shapes.js';
 import { readJson } from '../helpers/corpus.js';
@@ -116,6 +117,29 @@ describe('values', () => {
     }
   });
 
+  test('leaves inside a struct read as views ("point.x"), null where the struct or the leaf is null', async () => {
+    const n = 3000;
+    const x = new Float64Array(n);
+    const def = Uint8Array.from({ length: n }, (_, i) => (i % 13 === 0 ? 0 : i % 7 === 0 ? 1 : 2)); // struct null, leaf null, present
+    for (let i = 0; i < n; i++) x[i] = def[i] === 2 ? Math.round(i * 1.37) / 100 : 0;
+    const bytes = buildStructParquet({ name: 'point', def, leaves: [{ name: 'x', type: 'DOUBLE', values: x }] });
+    const r = await readView(bytes, { columns: ['point.x'], rowStart: 100, rowEnd: 2100 });
+    expectSameBits(r.columns['point.x'].values, x.slice(100, 2100), 'point.x rows 100..2100');
+    expect(Array.from(r.columns['point.x'].valid)).toEqual(Array.from(def.subarray(100, 2100), (d) => (d === 2 ? 1 : 0)));
+    r.release();
+  });
+
+  test('a column named twice is read once (no second view left live)', async () => {
+    const bytes = buildParquet({ columns: columnsSpec(false), rowGroups: [3500, 2500], pages: mixedPages, dictionary: (c, g) => c === 1 && g === 0 });
+    const r = await readView(bytes, { columns: ['d', 'f', 'd'] });
+    expect(Object.keys(r.columns)).toEqual(['d', 'f']);
+    expect(liveParquetViews()).toBe(2);
+    expectViewColumn(r.columns.d, S.d, S.valid);
+    r.release();
+    expect(liveParquetViews()).toBe(0);
+    expect(Object.keys((await read(bytes, { columns: ['f', 'f'] })).columns)).toEqual(['f']);
+  });
+
   test('an empty selection: views of no values', async () => {
     const bytes = buildParquet({ columns: columnsSpec(false), rowGroups: [3500, 2500], pages: mixedPages, dictionary: (c, g) => c === 1 && g === 0 });
     const r = await readView(bytes, { columns: ['f'], rowStart: 3000, rowEnd: 3000 });
@@ -177,21 +201,46 @@ describe('release, failures and refusals', () => {
     expect(liveParquetViews()).toBe(0); // x's view too
   });
 
-  test('an abort from the source (which ignores the signal) stops the decoding: read() and readView() reject, no view stays live', async () => {
+  test('an abort during the decoding of a local file (no read left to race it) stops it between column chunks, naming the file', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'numdecode-read-view-'));
+    const file = path.join(dir, 'mixed.parquet');
+    writeFileSync(file, bytes);
+    const mod = getModule('alp');
+    (await readView(bytes, { columns: ['d'], rowEnd: 1 })).release(); // Emscripten's export stub replaced by the wasm function now
+    const decodeTo = mod._numdecode_alp_decode_to;
+    try {
+      for (const reader of [read, readView]) {
+        const controller = new AbortController();
+        let calls = 0;
+        mod._numdecode_alp_decode_to = (...args) => {
+          if (++calls === 1) controller.abort(new Error('user left')); // while the first ALP page decodes
+          return decodeTo(...args);
+        };
+        const err = await reader(file, { columns: ['d', 'f'], signal: controller.signal }).catch((e) => e);
+        expect(err).toBeInstanceOf(ParquetError);
+        expect(err).toMatchObject({ code: 'ERR_ABORTED', file });
+        expect(calls).toBeLessThan(4); // the file's other ALP pages were not decoded
+        expect(liveParquetViews()).toBe(0);
+      }
+    } finally {
+      mod._numdecode_alp_decode_to = decodeTo;
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('an abort while the source has not answered ends read() and readView() at once, naming the file', async () => {
     const footerStart = bytes.length - 8 - new DataView(bytes.buffer, bytes.byteOffset).getUint32(bytes.length - 8, true);
     for (const reader of [read, readView]) {
       const controller = new AbortController();
-      let chunkReads = 0;
       const source = {
         size: () => bytes.length,
-        read: async (s, e) => {
-          if (s < footerStart && ++chunkReads === 1) controller.abort(new Error('user left')); // column chunks, not the footer
-          return bytes.slice(s, e);
-        },
+        // the footer comes; a column chunk never does
+        read: (s, e) => (s < footerStart ? new Promise(() => {}) : bytes.slice(s, e)),
       };
-      const err = await reader(source, { columns: ['d', 'f'], signal: controller.signal }).catch((e) => e);
-      expect(err).toBeInstanceOf(ParquetError);
-      expect(err.code).toBe('ERR_ABORTED');
+      const pending = reader(source, { columns: ['d', 'f'], signal: controller.signal });
+      setTimeout(() => controller.abort(new Error('user left')), 30);
+      const err = await pending.catch((e) => e);
+      expect(err).toMatchObject({ code: 'ERR_ABORTED', file: expect.any(String) });
       expect(liveParquetViews()).toBe(0);
     }
   });
@@ -202,9 +251,14 @@ describe('release, failures and refusals', () => {
     const err = await readView(bytes).catch((e) => e); // every column: i is INT32
     expect(err).toBeInstanceOf(ParquetError);
     expect(err).toMatchObject({ code: 'ERR_UNSUPPORTED', column: 'i' });
-    expect(err.message).toMatch(/column i is not a FLOAT \/ DOUBLE column.*use read\(\)/);
+    expect(err.message).toMatch(/column i is not a FLOAT \/ DOUBLE column of one value per row.*read with read\(\)/);
     // read() reads the same file whole
     expect((await read(bytes)).columns.i.values).toHaveLength(N);
+    // a DOUBLE leaf inside a list holds values per element, not per row: read() reads it
+    const list = buildListParquet({ name: 'tags', rows: [[1.5, 2.5], null, []], pageRows: 3 });
+    const listErr = await readView(list, { columns: ['tags.list.element'] }).catch((e) => e);
+    expect(listErr).toMatchObject({ code: 'ERR_UNSUPPORTED', column: 'tags.list.element' });
+    expect(listErr.message).toMatch(/leaves inside lists .* read with read\(\)/);
     expect(liveParquetViews()).toBe(0);
   });
 });
