@@ -5,7 +5,7 @@ import { requireBytes } from './bytes.js';
 import { viewAs } from './dtypes.js';
 import { AlpError, CODES } from './errors.js';
 import { binding as fn, wasmCaller } from './wasm/call.js';
-import { bytesAt, textAt } from './wasm/heap.js';
+import { bytesAt, malloc, textAt } from './wasm/heap.js';
 import { getModule } from './wasm/load.js';
 import { wasmView } from './wasm/views.js';
 
@@ -105,7 +105,7 @@ function decodeToHeap(what, pagePtr, pageLen, opts) {
   const f32 = opts.dtype === 'f32' ? 1 : 0;
   const total = call([], () => mod._numdecode_alp_size(pagePtr, pageLen, f32));
   const range = resolveRange(what, total, opts);
-  const out = mod._malloc(Math.max(range.bytes, 1));
+  const out = malloc(mod, Math.max(range.bytes, 1));
   if (out === 0) throw new AlpError(`${what}: out of wasm memory for ${range.bytes} output bytes`, { code: CODES.OUTPUT_LIMIT });
   try {
     call([], () => mod._numdecode_alp_decode_to(pagePtr, pageLen, f32, range.start, range.end, out));
@@ -140,7 +140,7 @@ function decodeToJs(what, pagePtr, pageLen, opts, makeOut) {
   if (!onePiece) call([], () => mod._numdecode_alp_check(pagePtr, pageLen, f32, start, end));
   const out = makeOut(count);
   const scratchBytes = Math.max(Math.min(count, pieceValues) * Type.BYTES_PER_ELEMENT, 1);
-  const scratch = mod._malloc(scratchBytes);
+  const scratch = malloc(mod, scratchBytes);
   if (scratch === 0) throw new AlpError(`${what}: out of wasm memory for ${scratchBytes} output bytes`, { code: CODES.OUTPUT_LIMIT });
   try {
     for (let lo = start; lo < end; ) {
@@ -298,7 +298,7 @@ export function open(bytes, dtype) {
   checkDtype(dtype);
   const page = requireBytes('alp.open: bytes', bytes);
   const mod = getModule('alp');
-  let ptr = mod._malloc(Math.max(page.length, 1));
+  let ptr = malloc(mod, Math.max(page.length, 1));
   if (ptr === 0) throw new AlpError(`numdecode: out of wasm memory copying ${page.length} page bytes`, { code: 'ERR_OUTPUT_LIMIT' });
   mod.HEAPU8.set(page, ptr);
   const len = page.length;

@@ -4,6 +4,7 @@
 import { deprecated } from '../deprecate.js';
 import { BpcellsError, CODES } from '../errors.js';
 import { getModule } from '../wasm/load.js';
+import { malloc } from '../wasm/heap.js';
 import { WasmView, holdMemory } from '../wasm/views.js';
 
 const FORMAT = 'bpcells';
@@ -88,8 +89,8 @@ export function viewStats() {
   return { live: live.views, bytes: live.bytes };
 }
 
-function malloc(mod, bytes, what) {
-  const ptr = mod._malloc(Math.max(bytes, 1));
+function allocate(mod, bytes, what) {
+  const ptr = malloc(mod, Math.max(bytes, 1));
   if (ptr === 0) throw new BpcellsError(`${what}: out of wasm memory for ${bytes} bytes of output`, { code: CODES.OUTPUT_LIMIT });
   return ptr;
 }
@@ -106,7 +107,7 @@ export function viewOutput(what, dtype, nnz, entries) {
   const valBytes = nnz * Type.BYTES_PER_ELEMENT;
   // Values first: f64 values need 8-byte alignment, malloc gives it and 4-byte indices follow.
   const bytes = valBytes + nnz * 4;
-  const base = malloc(mod, bytes, what);
+  const base = allocate(mod, bytes, what);
   const unhold = holdMemory(mod, what);
   const idxptr = new Float64Array(entries);
   let freed = false;

@@ -3,6 +3,7 @@
 // handed to the caller as views. Loaded only when a read asks for views.
 import { CODES, ParquetError } from '../errors.js';
 import { getModule } from '../wasm/load.js';
+import { malloc } from '../wasm/heap.js';
 import { wasmView } from '../wasm/views.js';
 import { chunkTasks, readTasks } from './float-column.js';
 
@@ -41,8 +42,7 @@ function outputView(column, numRows, fileName) {
   const dtype = column.type === 'FLOAT' ? 'f32' : 'f64';
   const byteLength = numRows * Type.BYTES_PER_ELEMENT;
   const mod = getModule('alp');
-  // malloc takes a 32-bit size, and answers an address past 2 GiB as a negative number
-  const address = byteLength === 0 || byteLength > 0xffffffff ? 0 : mod._malloc(byteLength) >>> 0;
+  const address = byteLength === 0 ? 0 : malloc(mod, byteLength);
   if (byteLength > 0 && address === 0) {
     throw new ParquetError(`parquet readView: ${fileName}: column ${column.name}: out of wasm memory for ${byteLength} bytes of output`, {
       code: CODES.OUTPUT_LIMIT,

@@ -1,6 +1,7 @@
 // Compressed input in a module's memory: copied in around one call (withInputs), or written
 // there once by the caller and read in place by every later call (wasmInput).
 import { CODES, NumdecodeError } from '../errors.js';
+import { malloc } from './heap.js';
 import { getModule } from './load.js';
 import { WasmView } from './views.js';
 
@@ -21,7 +22,7 @@ export function withInputs(format, arrays, fn) {
         continue;
       }
       // malloc(0) may return 0; ask for one byte so every input has a real address.
-      const ptr = mod._malloc(Math.max(bytes.length, 1));
+      const ptr = malloc(mod, Math.max(bytes.length, 1));
       if (ptr === 0) {
         throw new NumdecodeError(`numdecode: out of wasm memory copying ${bytes.length} input bytes`, { code: CODES.OUTPUT_LIMIT });
       }
@@ -62,7 +63,7 @@ export function wasmInput(format, byteLength) {
     throw new RangeError(`numdecode.wasmInput: byteLength must be a non-negative integer, got ${byteLength}`);
   }
   const mod = getModule(format);
-  const ptr = mod._malloc(Math.max(byteLength, 1));
+  const ptr = malloc(mod, Math.max(byteLength, 1));
   if (ptr === 0) {
     throw new NumdecodeError(`numdecode.wasmInput: out of wasm memory for ${byteLength} input bytes`, { code: CODES.OUTPUT_LIMIT });
   }

@@ -12,6 +12,7 @@
 // output (js/zarr/pool-decode.js). Chunks of other codecs go through zarrita's codec pipeline.
 import { CODES, ZarrError, abortError } from '../errors.js';
 import { ensureFormat, getModule } from '../wasm/load.js';
+import { malloc } from '../wasm/heap.js';
 import { wasmBlockView } from '../wasm/views.js';
 import { boxParams, decodeBox, releaseBoxScratch } from './chunk-decode.js';
 import { fetchTasks, unreadTasks } from './fetch.js';
@@ -183,8 +184,7 @@ async function readArrayView(array, options, aborted) {
     await ensureFormat('pco', init);
     const mod = getModule('pco');
     const byteLength = out.size * layout.bytesPerElement;
-    // malloc takes a 32-bit size, and answers an address past 2 GiB as a negative number
-    const address = byteLength === 0 || byteLength > 0xffffffff ? 0 : mod._malloc(byteLength) >>> 0;
+    const address = byteLength === 0 ? 0 : malloc(mod, byteLength);
     if (byteLength > 0 && address === 0) {
       throw new ZarrError(`zarr readView: array ${layout.path}: out of wasm memory for ${byteLength} bytes of output`, { code: CODES.OUTPUT_LIMIT, array: layout.path, dataset: layout.path });
     }
