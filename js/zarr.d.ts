@@ -103,6 +103,8 @@ export interface ZarrReadOptions {
   concurrency?: number;
   /** Options for loading the Pco module, when the read is the first decode. */
   init?: InitOptions;
+  /** Refuse (ZarrError ERR_OUTPUT_LIMIT) a selection of more bytes than this, before anything is allocated or fetched. */
+  maxOutputBytes?: number;
 }
 
 export interface ZarrReadResult<T extends ArrayBufferView = ArrayBufferView> {

@@ -40,12 +40,23 @@ function parseJson(array, key, bytes) {
   }
 }
 
+// Per zarrita array object, its metadata document once read: a viewer that reads one slice after
+// another of the same array (each a read() call) asks the store for its chunks only, not for its
+// zarr.json again (a round trip each over HTTP). zarrita's array holds that metadata fixed anyway.
+const documents = new WeakMap();
+
 // The array's metadata document. Asks for zarr.json and .zarray together the first time a store is
 // seen (one round trip whichever it holds), then the version that answered there first.
 async function metadataDocument(array, signal) {
   const store = array.store;
-  const known = store?.[KNOWN_METADATA]?.(array.path);
+  const known = store?.[KNOWN_METADATA]?.(array.path) ?? documents.get(array);
   if (known) return known;
+  const doc = await fetchMetadataDocument(array, store, signal);
+  documents.set(array, doc);
+  return doc;
+}
+
+async function fetchMetadataDocument(array, store, signal) {
   const keys = { v3: array.resolve('zarr.json').path, v2: array.resolve('.zarray').path };
   const read = async (version) => {
     const bytes = await store.get(keys[version], { signal });

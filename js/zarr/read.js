@@ -27,17 +27,20 @@ import { shardSlabPlan, slabAssembler, slabPlan, tiledSlab, wholeOutputPlan } fr
 /** Chunk fetches (or shard ranges) in flight at once, by default. */
 export const DEFAULT_CONCURRENCY = 16;
 
-const READ_OPTIONS = new Set(['selection', 'pool', 'workers', 'into', 'signal', 'onProgress', 'concurrency', 'init']);
+const READ_OPTIONS = new Set(['selection', 'pool', 'workers', 'into', 'signal', 'onProgress', 'concurrency', 'init', 'maxOutputBytes']);
 
 // readView's output is this thread's wasm memory: no workers, no caller's array.
-const VIEW_OPTIONS = new Set(['selection', 'signal', 'onProgress', 'concurrency', 'init']);
+const VIEW_OPTIONS = new Set(['selection', 'signal', 'onProgress', 'concurrency', 'init', 'maxOutputBytes']);
 
 function checkOptions(options, allowed, what) {
   if (options === null || typeof options !== 'object') throw new TypeError(`${what}: options must be an object`);
   for (const key of Object.keys(options)) {
     if (!allowed.has(key)) throw new TypeError(`${what}: unknown option ${JSON.stringify(key)} (one of ${[...allowed].join(', ')})`);
   }
-  const { concurrency, workers, pool, onProgress } = options;
+  const { concurrency, workers, pool, onProgress, maxOutputBytes } = options;
+  if (maxOutputBytes !== undefined && !(typeof maxOutputBytes === 'number' && maxOutputBytes >= 0)) {
+    throw new TypeError(`zarr read: options.maxOutputBytes must be a non-negative number, got ${String(maxOutputBytes)}`);
+  }
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw new TypeError(`zarr read: options.concurrency must be a positive integer, got ${concurrency}`);
   }
@@ -68,6 +71,19 @@ function stridesFor(shape, order) {
 const sharedMemory = () =>
   typeof SharedArrayBuffer === 'function' && (typeof process === 'object' || globalThis.crossOriginIsolated === true);
 
+// The selection's bytes against options.maxOutputBytes, before anything is allocated or read:
+// metadata may claim any shape, and a whole-array read of it must not fail in the allocator.
+function checkOutputBytes(what, layout, shape, size, limit = Infinity) {
+  const bytes = size * layout.bytesPerElement;
+  if (bytes > limit) {
+    throw new ZarrError(`${what}: array ${layout.path}: the selection (shape [${shape.join(', ')}]) is ${bytes} bytes of ${layout.pcoDtype ?? 'values'}, over maxOutputBytes=${limit}`, {
+      code: CODES.OUTPUT_LIMIT,
+      array: layout.path,
+      dataset: layout.path,
+    });
+  }
+}
+
 function allocate(layout, size, into, shared) {
   if (into !== undefined) {
     const ok = into instanceof layout.Output || (layout.pcoDtype === 'f16' && into instanceof Uint16Array);
@@ -77,7 +93,18 @@ function allocate(layout, size, into, shared) {
     return { data: into, fresh: false };
   }
   const bytes = size * layout.bytesPerElement;
-  const buffer = shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
+  let buffer;
+  try {
+    buffer = shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
+  } catch (err) {
+    // (V8's RangeError "Array buffer allocation failed" names neither the array nor the size)
+    throw new ZarrError(`zarr read: array ${layout.path}: out of memory for ${bytes} bytes of output (a selection, or maxOutputBytes, bounds a read)`, {
+      code: CODES.OUTPUT_LIMIT,
+      array: layout.path,
+      dataset: layout.path,
+      cause: err,
+    });
+  }
   return { data: new layout.Output(buffer, 0, size), fresh: true };
 }
 
@@ -115,7 +142,8 @@ function zarritaPipeline(array, layout) {
  * @param {{selection?: (null|number|{start?: number|null, stop?: number|null, step?: number|null})[] | null,
  *   pool?: import('../worker/index.js').WorkerPool, workers?: number, into?: ArrayBufferView,
  *   signal?: AbortSignal, onProgress?: (p: {chunks: number, totalChunks: number, bytes: number}) => void,
- *   concurrency?: number, init?: object}} [options]
+ *   concurrency?: number, init?: object, maxOutputBytes?: number}} [options] maxOutputBytes: refuse
+ *   (ERR_OUTPUT_LIMIT) a selection of more bytes, before anything is allocated or fetched
  * @returns {Promise<{data: ArrayBufferView, shape: number[], stride: number[]}>} as zarrita's get
  *   (data in the array's stored order, which stride describes); a selection of single indexes on
  *   every dimension gives shape [] and one value
@@ -181,6 +209,7 @@ async function readArrayView(array, options, aborted) {
       });
     }
     const out = outputOf(layout, options.selection ?? null);
+    checkOutputBytes('zarr readView', layout, out.shape, out.size, options.maxOutputBytes);
     await ensureFormat('pco', init);
     const mod = getModule('pco');
     const byteLength = out.size * layout.bytesPerElement;
@@ -209,6 +238,7 @@ async function readArray(array, options, aborted) {
   const { selection = null, signal, onProgress, into, init } = options;
   const layout = await arrayLayout(array, { signal });
   const { dims, shape, outputAxes, outOrder, stride, size } = outputOf(layout, selection);
+  checkOutputBytes('zarr read', layout, shape, size, options.maxOutputBytes);
 
   let pool = options.pool;
   const ownPool = options.workers !== undefined && layout.pco;

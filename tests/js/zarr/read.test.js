@@ -4,12 +4,12 @@
 // read the array (shards indexed at the start; float16 without Float16Array).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import FileSystemStore from '@zarrita/storage/fs';
-import { cpSync, mkdtempSync, rmSync, statSync, truncateSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as zarr from 'zarrita';
 import { init, ZarrError } from '../../../js/index.js';
-import { LocalStore, read, registerPcodec } from '../../../js/zarr.js';
+import { LocalStore, read, readView, registerPcodec } from '../../../js/zarr.js';
 import { float16BitsStore } from '../../../js/zarr/float16-bits.js';
 import { bytesOf, corpusRoot, expectSameBytes, readBytes, readJson, sha256 } from '../helpers/corpus.js';
 import { expectSameAsZarrita } from '../helpers/zarr-expect.js';
@@ -155,6 +155,65 @@ describe('selections', () => {
 });
 
 describe('options', () => {
+  test('a second read() of the same array object asks the store for its chunks only (its metadata was read once)', async () => {
+    const inner = new LocalStore(path.join(zarrDir, 'stores', 'era5_like_v2.zarr'));
+    const gets = [];
+    const counting = { get: (key, o) => (gets.push(key), inner.get(key, o)) };
+    const arr = await zarr.open(zarr.root(counting).resolve('t2m'), { kind: 'array' });
+    const first = await read(arr, { selection: [3, null, null] });
+    gets.length = 0;
+    const again = await read(arr, { selection: [3, null, null] });
+    expect(gets.length).toBeGreaterThan(0);
+    expect(gets.filter((key) => /(zarr\.json|\.zarray|\.zattrs)$/.test(key))).toEqual([]);
+    expectSameBytes(bytesOf(again.data), bytesOf(first.data), 't2m [3]');
+    // another array object of the same path reads its metadata for itself
+    const other = await zarr.open(zarr.root(counting).resolve('t2m'), { kind: 'array' });
+    gets.length = 0;
+    await read(other, { selection: [3, null, null] });
+    expect(gets).toContain('/t2m/.zarray');
+  });
+
+  test('maxOutputBytes refuses a larger selection before anything is fetched; metadata claiming a huge shape gets a ZarrError, not the allocator\'s RangeError', async () => {
+    const inner = new LocalStore(path.join(zarrDir, 'stores', 'era5_like_v3.zarr'));
+    const gets = [];
+    const counting = { get: (key, o) => (gets.push(key), inner.get(key, o)) };
+    const arr = await zarr.open(zarr.root(counting).resolve('t2m'), { kind: 'array' }); // 24 x 181 x 360 f32
+    gets.length = 0;
+    const err = await read(arr, { maxOutputBytes: 181 * 360 * 4 * 2 - 1, selection: [zarr.slice(0, 2), null, null] }).catch((e) => e);
+    expect(gets.filter((key) => !/(zarr\.json|\.zarray)$/.test(key))).toEqual([]); // refused before any chunk was asked for
+    expect(err).toBeInstanceOf(ZarrError);
+    expect(err).toMatchObject({ code: 'ERR_OUTPUT_LIMIT', array: '/t2m' });
+    expect(err.message).toMatch(/shape \[2, 181, 360\]\) is 521280 bytes of f32, over maxOutputBytes=521279/);
+    // at the limit it reads, exactly as without one
+    const at = await read(arr, { maxOutputBytes: 181 * 360 * 4 * 2, selection: [zarr.slice(0, 2), null, null] });
+    expectSameBytes(bytesOf(at.data), bytesOf((await read(arr, { selection: [zarr.slice(0, 2), null, null] })).data), 't2m [0:2]');
+    await expect(read(arr, { maxOutputBytes: -1 })).rejects.toThrow(TypeError);
+    await expect(readView(arr, { maxOutputBytes: 10 })).rejects.toMatchObject({ code: 'ERR_OUTPUT_LIMIT', array: '/t2m' });
+    // an array whose metadata claims 10^12 values (4 TB): named, and a slice of it still reads
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'numdecode-huge-'));
+    try {
+      writeFileSync(path.join(dir, 'zarr.json'), JSON.stringify({ zarr_format: 3, node_type: 'group', attributes: {} }));
+      mkdirSync(path.join(dir, 'a'));
+      writeFileSync(
+        path.join(dir, 'a', 'zarr.json'),
+        JSON.stringify({
+          zarr_format: 3, node_type: 'array', shape: [1e12], data_type: 'float32',
+          chunk_grid: { name: 'regular', configuration: { chunk_shape: [1000] } },
+          chunk_key_encoding: { name: 'default', configuration: { separator: '/' } },
+          fill_value: 1.5, codecs: [{ name: 'bytes', configuration: { endian: 'little' } }], attributes: {},
+        }),
+      );
+      const huge = await zarr.open(zarr.root(new LocalStore(dir)).resolve('a'), { kind: 'array' });
+      const whole = await read(huge).catch((e) => e);
+      expect(whole).toBeInstanceOf(ZarrError);
+      expect(whole).toMatchObject({ code: 'ERR_OUTPUT_LIMIT', array: '/a' });
+      expect(whole.message).toMatch(/out of memory for 4000000000000 bytes of output/);
+      expect(Array.from((await read(huge, { selection: [zarr.slice(5, 8)] })).data)).toEqual([1.5, 1.5, 1.5]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('into: the values land in the caller\'s array', async () => {
     const arr = await open('era5_like_v3.zarr', 'tp');
     const into = new Float32Array(181 * 360).fill(-1);
