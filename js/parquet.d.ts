@@ -26,6 +26,12 @@ export interface ParquetReadOptions extends IoOptions {
    * (Node, cross-origin-isolated pages) the values arrays are backed by a SharedArrayBuffer.
    */
   pool?: { run(job: { format: string; op: string; args?: unknown[] }, options?: { signal?: AbortSignal }): Promise<any> };
+  /**
+   * Refuse (ParquetError ERR_OUTPUT_LIMIT) a read whose FLOAT / DOUBLE values for the selected rows
+   * would be more bytes than this, before anything is allocated or fetched (a footer may claim any
+   * number of rows).
+   */
+  maxOutputBytes?: number;
 }
 
 /** What crossed the wire for a call: requests, body bytes, and round trips (waves of requests sent together). */
@@ -212,7 +218,7 @@ export interface ParquetFileInfo {
 }
 
 /** The options of one read through an open file (where to read from was given to open()). */
-export type ParquetFileReadOptions = Pick<ParquetReadOptions, 'columns' | 'rowStart' | 'rowEnd' | 'into' | 'pool'> & {
+export type ParquetFileReadOptions = Pick<ParquetReadOptions, 'columns' | 'rowStart' | 'rowEnd' | 'into' | 'pool' | 'maxOutputBytes'> & {
   /** Stops this read (the file stays open). */
   signal?: AbortSignal;
 };

@@ -24,7 +24,7 @@ export { ParquetError, NumdecodeError, CODES };
 // Selected pages are fetched as they are (gap 0): ranges are not widened to swallow the pages between.
 // In a page, a string that is not an absolute URL is taken relative to the page, like fetch().
 function openSource(input, options) {
-  const { columns, column, rowStart, rowEnd, into, pool, ...io } = options;
+  const { columns, column, rowStart, rowEnd, into, pool, maxOutputBytes, ...io } = options;
   const inNode = typeof globalThis.process === 'object' && typeof globalThis.process.versions?.node === 'string';
   if (typeof input === 'string' && !inNode && globalThis.location?.href && !/^[a-z][a-z0-9+.-]*:/i.test(input)) {
     input = new URL(input, globalThis.location.href).href;
@@ -111,6 +111,21 @@ function checkInto(into, selected, numRows) {
   return into;
 }
 
+// options.maxOutputBytes: the FLOAT / DOUBLE columns' values for the selected rows, refused before
+// anything is allocated or fetched when they would be more bytes.
+function checkOutputBytes(floats, numRows, limit, fileName) {
+  if (limit === undefined) return;
+  if (typeof limit !== 'number' || !(limit >= 0)) throw new TypeError(`parquet: options.maxOutputBytes must be a non-negative number, got ${String(limit)}`);
+  const bytes = floats.reduce((sum, c) => sum + numRows * (c.type === 'FLOAT' ? 4 : 8), 0);
+  if (bytes > limit) {
+    throw new ParquetError(`parquet: ${fileName}: ${numRows} rows of ${floats.map((c) => c.name).join(', ')} are ${bytes} bytes of values, over maxOutputBytes=${limit}`, {
+      code: CODES.OUTPUT_LIMIT,
+      file: fileName,
+      column: floats[0]?.name,
+    });
+  }
+}
+
 // How chunks are fetched: from a remote source every selected chunk is asked for at once (one
 // round trip); a source that reads synchronously (a local file, bytes, a Blob in a worker) is
 // read chunk by chunk into one buffer in wasm memory, where the pages decode (chunk-buffer.js);
@@ -151,6 +166,7 @@ async function readColumns(file, footer, options, localPath, asView = false) {
   const groups = selectGroups(metadata, rowStart, rowEnd);
   const floats = selected.filter((c) => c.flatFloat);
   const lists = selected.filter((c) => c.listFloat);
+  checkOutputBytes(floats, numRows, options.maxOutputBytes, name);
   const ctx = { file, fileSize: footer.size, metadata, name, buffer: footer.buffer, signal: options.signal };
   if (floats.length || lists.length) await ensureFormat('alp'); // ALP pages: only the ALP module
   fetchPlan(file, [...floats, ...lists], groups, ctx);
@@ -190,8 +206,9 @@ async function readColumns(file, footer, options, localPath, asView = false) {
  * @param {string|URL|ArrayBuffer|ArrayBufferView|Blob|object} input path (Node), http(s) URL, bytes, Blob/File,
  *   {size(), read(start, end)} or a hyparquet AsyncBuffer {byteLength, slice(start, end)}
  * @param {{columns?: string[], rowStart?: number, rowEnd?: number, into?: object, pool?: object, timeout?: number,
- *   signal?: AbortSignal, headers?: object, maxReadBytes?: number, fetch?: Function}} [options]
+ *   signal?: AbortSignal, headers?: object, maxReadBytes?: number, fetch?: Function, maxOutputBytes?: number}} [options]
  *   into: {columnName: Float32Array | Float64Array} writes those columns' values into the caller's arrays;
+ *   maxOutputBytes: refuse (ERR_OUTPUT_LIMIT) a read whose FLOAT / DOUBLE values would be more bytes;
  *   pool: a numdecode/worker pool: the column chunks (row groups x columns) decode in its workers
  * @returns {Promise<{numRows: number, columns: object, stats: {requests: number, bytes: number, roundTrips: number}}>}
  */
@@ -253,7 +270,7 @@ function withSignal(file, signal) {
  */
 export async function open(input, options = {}) {
   options = options ?? {};
-  const { columns, column, rowStart, rowEnd, into, pool, ...io } = options;
+  const { columns, column, rowStart, rowEnd, into, pool, maxOutputBytes, ...io } = options;
   const file = openSource(input, io);
   let footer;
   try {

@@ -8,7 +8,7 @@ import { inflatePage, splitPage, pageValidity, decodePageInto, readDictionary } 
 import { alpValueCount } from './alp-page.js';
 import { columnError } from './column-error.js';
 import { chunkPages, chunkRange, usesOffsetIndex } from './chunk-pages.js';
-import { ParquetError, abortError } from '../errors.js';
+import { CODES, ParquetError, abortError } from '../errors.js';
 
 const awaitIf = (x) => (typeof x?.then === 'function' ? x : null);
 
@@ -71,15 +71,32 @@ export async function groupDictionary(pages, col, where) {
 
 /**
  * The output arrays of a column: the caller's `into` arrays (checked by the caller; `into.valid`
- * for the validity, as the worker pool passes shared memory, holding 1s) or new ones.
+ * for the validity, as the worker pool passes shared memory, holding 1s) or new ones. `fileName`
+ * names the file in the error when there is no memory for them.
  */
-export function outputFor(column, numRows, into = {}) {
+export function outputFor(column, numRows, into = {}, fileName = undefined) {
   const Type = column.type === 'FLOAT' ? Float32Array : Float64Array;
-  const values = into.values ? into.values.subarray(0, numRows) : new Type(numRows);
+  const values = into.values ? into.values.subarray(0, numRows) : newValues(Type, numRows, column, fileName);
   let valid = null;
   // validity starts all present: the pages write their nulls
   if (column.maxDef > 0) valid = into.valid ? into.valid.subarray(0, numRows) : new Uint8Array(numRows).fill(1);
   return { type: column.type, values, valid, nulls: 0 };
+}
+
+// V8's RangeError ("Array buffer allocation failed") names neither the column nor the size: a
+// footer may claim any number of rows (a run of nulls costs a few bytes however long it is).
+function newValues(Type, numRows, column, fileName) {
+  try {
+    return new Type(numRows);
+  } catch (err) {
+    const bytes = numRows * Type.BYTES_PER_ELEMENT;
+    throw new ParquetError(`parquet: ${fileName ?? 'a file'}: column ${column.name}: out of memory for ${bytes} bytes of output (rowStart / rowEnd, or maxOutputBytes, bound a read)`, {
+      code: CODES.OUTPUT_LIMIT,
+      file: fileName,
+      column: column.name,
+      cause: err,
+    });
+  }
 }
 
 /**
@@ -93,7 +110,7 @@ export function outputFor(column, numRows, into = {}) {
  * @returns {Promise<Map<string, {type: string, values: Float32Array|Float64Array, valid: Uint8Array|null}>>}
  */
 export async function readFloatColumns(ctx, columns, groups, numRows, into = {}) {
-  const outputs = new Map(columns.map((c) => [c.name, outputFor(c, numRows, { values: into[c.name] })]));
+  const outputs = new Map(columns.map((c) => [c.name, outputFor(c, numRows, { values: into[c.name] }, ctx.name)]));
   await readTasks(ctx, chunkTasks(columns, groups), outputs);
   for (const out of outputs.values()) {
     if (out.nulls === 0) out.valid = null;

@@ -48,7 +48,7 @@ export async function readFloatColumnsInPool(pool, ctx, columns, groups, numRows
     columns.map((c) => {
       const given = into[c.name];
       const shared = share && (given === undefined || isShared(given));
-      return [c.name, shared ? sharedOutput(c, numRows, given) : outputFor(c, numRows, { values: given })];
+      return [c.name, shared ? sharedOutput(c, numRows, given) : outputFor(c, numRows, { values: given }, ctx.name)];
     }),
   );
   const local = []; // partial reads through an OffsetIndex: small, read here

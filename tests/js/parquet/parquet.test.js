@@ -8,7 +8,7 @@ import { parquetReadObjects } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { compressors } from 'hyparquet-compressors';
 import { init, alp, ParquetError, IoError, NumdecodeError } from '../../../js/index.js';
-import { read, inspect, readPages } from '../../../js/parquet.js';
+import { read, inspect, readPages, open } from '../../../js/parquet.js';
 import { corpusRoot, projectRoot, readJson } from '../helpers/corpus.js';
 import { buildParquet, buildStructParquet, buildListParquet } from './parquet-build.js';
 import { corpusDir as dir, expectedColumns, expectSameBits } from './parquet-expect.js';
@@ -517,6 +517,36 @@ describe('outputs, pools and shapes', () => {
     await expect(read(bytes, { columns: ['d'], into: { d: new Float32Array(N) } })).rejects.toThrow(TypeError);
     await expect(read(bytes, { columns: ['d'], into: { d: new Float64Array(10) } })).rejects.toThrow(/room for 10 values/);
     await expect(read(bytes, { columns: ['d'], into: { f } })).rejects.toThrow(/not a selected FLOAT/);
+  });
+
+  test('options.maxOutputBytes: a read whose FLOAT / DOUBLE values would be more bytes is refused before any column chunk is read', async () => {
+    const bytes = buildParquet({ columns: columnsSpec(false), rowGroups: [3500, 2500], pages: mixedPages, dictionary: (c, g) => c === 1 && g === 0 });
+    const reads = [];
+    const source = { size: () => bytes.length, read: (s, e) => (reads.push(s), bytes.subarray(s, e)) };
+    const err = await read(source, { columns: ['d', 'f'], maxOutputBytes: N * 12 - 1 }).catch((e) => e);
+    expect(err).toBeInstanceOf(ParquetError);
+    expect(err).toMatchObject({ code: 'ERR_OUTPUT_LIMIT', column: 'd' });
+    expect(err.message).toMatch(/6000 rows of d, f are 72000 bytes of values, over maxOutputBytes=71999/);
+    expect(reads).toHaveLength(1); // the footer's tail only
+    // at the limit, and for fewer rows, it reads
+    expectColumn((await read(bytes, { columns: ['d', 'f'], maxOutputBytes: N * 12 })).columns.f, S.f, S.valid);
+    expect((await read(bytes, { columns: ['d'], rowEnd: 10, maxOutputBytes: 80 })).numRows).toBe(10);
+    const file = await open(bytes);
+    await expect(file.readView({ columns: ['d'], maxOutputBytes: 8 })).rejects.toMatchObject({ code: 'ERR_OUTPUT_LIMIT' });
+    await expect(file.read({ maxOutputBytes: -1 })).rejects.toThrow(TypeError);
+    file.close();
+    // rows no memory can hold (a footer may claim any count: a run of nulls costs a few bytes) are named, not V8's bare RangeError
+    const { outputFor } = await import('../../../js/parquet/float-column.js');
+    const huge = (() => {
+      try {
+        return outputFor({ name: 'd', type: 'DOUBLE', maxDef: 1 }, 2 ** 40, {}, 'claims.parquet');
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(huge).toBeInstanceOf(ParquetError);
+    expect(huge).toMatchObject({ code: 'ERR_OUTPUT_LIMIT', file: 'claims.parquet', column: 'd' });
+    expect(huge.message).toMatch(/out of memory for 8796093022208 bytes of output/);
   });
 
   test('options.pool: row groups x columns decode in workers, bit-exactly, from a path and from bytes', async () => {
