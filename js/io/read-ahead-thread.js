@@ -14,7 +14,7 @@ const NOT_THERE = new Set(['ENOENT', 'ENOTDIR']);
 function readOne(file, data, at) {
   let fd;
   try {
-    fd = fs.openSync(file, 'r');
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0)); // a FIFO must not block open()
   } catch (err) {
     return NOT_THERE.has(err?.code) ? MISSING : YOURSELF;
   }

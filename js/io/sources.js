@@ -61,7 +61,9 @@ export class LocalBackend {
     if (err?.code === 'ENOENT') {
       return ioError(this.name, `${this.name}: file missing (no such file ${this.path})`, { code: CODES.NOT_FOUND, cause: err });
     }
-    if (err?.code === 'EISDIR') return ioError(this.name, `${this.name}: not a regular file (${this.path} is a directory)`, { cause: err });
+    // (the file's own fault, not the medium's: not ERR_NETWORK)
+    if (err?.code === 'EISDIR') return ioError(this.name, `${this.name}: not a regular file (${this.path} is a directory)`, { code: CODES.BAD_DATA, cause: err });
+    if (err?.code === 'ENOTREG') return ioError(this.name, `${this.name}: not a regular file (${this.path} is a FIFO, socket or device)`, { code: CODES.BAD_DATA, cause: err });
     return ioError(this.name, `${this.name}: cannot read ${this.path}: ${message(err)}`, { cause: err });
   }
 
@@ -73,11 +75,13 @@ export class LocalBackend {
   _open(fs) {
     if (this.fd === null) {
       try {
-        const fd = fs.openSync(this.path, 'r');
+        // Non-blocking: a FIFO where a file should be would block the thread in open() for good;
+        // it opens at once and is refused below (regular files ignore the flag).
+        const fd = fs.openSync(this.path, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
         const st = fs.fstatSync(fd);
         if (!st.isFile()) {
           fs.closeSync(fd);
-          throw Object.assign(new Error('not a regular file'), { code: 'EISDIR' });
+          throw Object.assign(new Error('not a regular file'), { code: st.isDirectory() ? 'EISDIR' : 'ENOTREG' });
         }
         this.fd = fd;
         this._size = st.size;

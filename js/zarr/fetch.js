@@ -45,7 +45,12 @@ async function storeCall(layout, key, promise) {
   try {
     return await promise;
   } catch (err) {
-    if (err instanceof NumdecodeError || err?.name === 'AbortError') throw err;
+    if (err?.name === 'AbortError' || err?.code === CODES.ABORTED) throw err;
+    // numdecode's own (a LocalStore's directory or FIFO, an IoError): its code kept, the array added
+    if (err instanceof NumdecodeError) {
+      if (err instanceof ZarrError && err.array) throw err;
+      throw new ZarrError(`zarr read: array ${layout.path}: ${key}: ${err.message}`, { code: err.code, file: key, array: layout.path, dataset: layout.path, status: err.status, cause: err });
+    }
     throw fetchError(layout, key, `the store could not read it (${err?.message ?? err})`, err, CODES.NETWORK);
   }
 }

@@ -66,7 +66,9 @@ export class LocalStore {
   // The open file of a key, or undefined when there is none.
   #open(key) {
     try {
-      return this.#fs.openSync(this.#file(key), 'r');
+      // Non-blocking: a FIFO where a file should be would block the thread in open() for good
+      // (regular files ignore the flag; a FIFO reads as empty, or EAGAIN, named below).
+      return this.#fs.openSync(this.#file(key), this.#fs.constants.O_RDONLY | (this.#fs.constants.O_NONBLOCK ?? 0));
     } catch (err) {
       if (NOT_THERE.has(err?.code)) return undefined;
       throw this.#named(key, err);
@@ -76,6 +78,9 @@ export class LocalStore {
   // A directory where a value was asked for (opening it fails on some systems, reading it on all)
   // named as such, not as Node's bare EISDIR; other errors as they are.
   #named(key, err) {
+    if (err?.code === 'EAGAIN' || err?.code === 'ESPIPE') {
+      return new NumdecodeError(`zarr LocalStore: ${JSON.stringify(key)} in ${this.root} is not a regular file`, { code: CODES.BAD_DATA, file: key, cause: err });
+    }
     if (err?.code !== 'EISDIR') return err;
     return new NumdecodeError(
       `zarr LocalStore: ${JSON.stringify(key)} is a directory of ${this.root}, not a stored value (zarrita's get asks for one when a selection has fewer entries than the array has dimensions: give one per dimension, null for whole ones)`,

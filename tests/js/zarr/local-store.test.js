@@ -2,6 +2,7 @@
 // the calling thread on shard ranges (readInto): exactly the bytes asked for, fewer only where the
 // file ends, nothing for a file that is not there, and keys outside the folder refused.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -83,4 +84,27 @@ test("a directory where a value is asked for is named as one (not Node's bare EI
   await expect(store.getRange('/a/c', { offset: 0, length: 4 })).rejects.toMatchObject(named);
   // a file beside it still reads
   expect((await store.get('/a/c/0')).length).toBe(small.length);
+});
+
+test('a FIFO where a file should be is refused at once, not waited on (open() of a FIFO blocks a thread for good)', async () => {
+  const fifo = path.join(dir, 'a', 'c', '7');
+  execFileSync('mkfifo', [fifo]);
+  try {
+    for (const call of [() => store.readSync('/a/c/7'), () => store.readView('/a/c/7'), () => store.readInto('/a/c/7', 0, new Uint8Array(4))]) {
+      let err;
+      try {
+        call();
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toMatchObject({ code: 'ERR_BAD_DATA', file: '/a/c/7', message: expect.stringMatching(/is not a regular file/) });
+    }
+    // the io layer's files too (BPCells directories, Parquet paths): named as what they are
+    const { openFile } = await import('../../../js/io/index.js');
+    const file = openFile(fifo);
+    await expect(file.read(0, 4)).rejects.toMatchObject({ code: 'ERR_BAD_DATA', message: expect.stringMatching(/FIFO, socket or device/) });
+    file.close();
+  } finally {
+    rmSync(fifo, { force: true });
+  }
 });
