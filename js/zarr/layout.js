@@ -75,20 +75,45 @@ async function fetchMetadataDocument(array, store, signal) {
   return found.doc;
 }
 
-function transposeOrder(configuration, rank) {
+function transposeOrder(array, configuration, rank) {
   const order = configuration?.order ?? 'C';
   if (order === 'C') return [...Array(rank).keys()];
   if (order === 'F') return [...Array(rank).keys()].reverse();
+  const permutation = Array.isArray(order) && order.length === rank && [...order].sort((a, b) => a - b).every((axis, i) => axis === i);
+  if (!permutation) throw layoutError(array, `its transpose order ${JSON.stringify(order)} is not a permutation of its ${rank} axes`, CODES.BAD_DATA);
   return order;
+}
+
+const counts = (a, rank, min) => Array.isArray(a) && a.length === rank && a.every((n) => Number.isSafeInteger(n) && n >= min);
+
+// The shape and chunk grid a read plans from, checked: a chunk shape of 0, -1 or 1.5, or of the
+// wrong rank, planned nonsense (reads of all zeros, or of the wrong chunks) without an error.
+function checkGeometry(array, doc) {
+  const bad = (what) => layoutError(array, what, CODES.BAD_DATA);
+  const shape = doc.shape;
+  if (!counts(shape, shape?.length, 0)) throw bad(`its shape ${JSON.stringify(shape)} is not a list of non-negative integers`);
+  const rank = shape.length;
+  let grid = doc.chunks;
+  if (doc.zarr_format !== 2) {
+    if (doc.chunk_grid?.name !== 'regular') throw layoutError(array, `its chunk grid ${JSON.stringify(doc.chunk_grid?.name)} is not regular; read it with zarrita's get`);
+    grid = doc.chunk_grid.configuration?.chunk_shape;
+  }
+  if (!counts(grid, rank, 1)) throw bad(`its chunk shape ${JSON.stringify(grid)} is not one positive integer per dimension of its shape ${JSON.stringify(shape)}`);
+  const sharding = doc.zarr_format !== 2 && (doc.codecs ?? []).find((c) => c?.name === 'sharding_indexed');
+  if (sharding && !counts(sharding.configuration?.chunk_shape, rank, 1)) {
+    throw bad(`its shards' inner chunk shape ${JSON.stringify(sharding.configuration?.chunk_shape)} is not one positive integer per dimension`);
+  }
+  // zarrita's view of the array, which the read plans from, must be the document's
+  if (!counts(array.shape, rank, 0) || !counts(array.chunks, rank, 1)) throw bad(`zarrita's shape ${JSON.stringify(array.shape)} and chunks ${JSON.stringify(array.chunks)} disagree with its metadata`);
 }
 
 // A chunk codec list read as: optional transpose, then pcodec alone (numdecode decodes it), or
 // anything else (zarrita's pipeline decodes it).
-function classifyChain(codecs, rank) {
+function classifyChain(array, codecs, rank) {
   let order = [...Array(rank).keys()];
   let rest = codecs;
   if (rest[0]?.name === 'transpose') {
-    order = transposeOrder(rest[0].configuration, rank);
+    order = transposeOrder(array, rest[0].configuration, rank);
     rest = rest.slice(1);
   }
   const pco = rest.length === 1 && (PCODEC_CODEC_NAMES.includes(rest[0]?.name) || rest[0]?.name === FLOAT16_BITS_CODEC);
@@ -118,7 +143,7 @@ function v3Layout(array, doc) {
   if (!key) throw layoutError(array, `unknown chunk key encoding ${JSON.stringify(cke.name)}`);
   const codecs = doc.codecs ?? [];
   const sharding = codecs.find((c) => c?.name === 'sharding_indexed');
-  if (!sharding) return { key, ...classifyChain(codecs, rank), shard: null };
+  if (!sharding) return { key, ...classifyChain(array, codecs, rank), shard: null };
   if (codecs.length !== 1) throw layoutError(array, 'codecs around sharding_indexed are not supported');
   const config = sharding.configuration ?? {};
   const shardShape = doc.chunk_grid.configuration.chunk_shape;
@@ -129,7 +154,7 @@ function v3Layout(array, doc) {
   const count = chunksPerShard.reduce((a, b) => a * b, 1);
   return {
     key,
-    ...classifyChain(config.codecs ?? [], rank),
+    ...classifyChain(array, config.codecs ?? [], rank),
     shard: { chunksPerShard, indexLocation: location, indexBytes: 16 * count + indexTrailer(array, config.index_codecs), count },
   };
 }
@@ -160,6 +185,7 @@ export async function arrayLayout(array, { signal } = {}) {
     throw layoutError(array, `its data type ${dataType} is not numeric; read it with zarrita's get`);
   }
   const doc = await metadataDocument(array, signal);
+  checkGeometry(array, doc);
   const parts = doc.zarr_format === 2 ? v2Layout(array, doc) : v3Layout(array, doc);
   const [pcoDtype, Type] = NUMERIC[dataType];
   const Output = Type ?? globalThis.Float16Array ?? Uint16Array;

@@ -174,7 +174,12 @@ export async function openHierarchy(source, options = {}) {
   if (root.kind === 'group') {
     let candidates = [];
     if (consolidated && typeof raw.contents === 'function') {
-      candidates = raw.contents().map((c) => ({ path: c.path, kind: c.kind }));
+      try {
+        candidates = raw.contents().map((c) => ({ path: c.path, kind: c.kind }));
+      } catch (err) {
+        // (zarrita reads each entry as it lists them: null or a string there is a TypeError)
+        throw new ZarrError(`zarr: ${where}: its consolidated metadata is damaged (${err?.message ?? err})`, { code: CODES.BAD_DATA, file: where, cause: err });
+      }
     } else if (listMetadataKeys) {
       for (const key of await listMetadataKeys()) {
         const m = /^(.*?)\/?(zarr\.json|\.zarray|\.zgroup)$/.exec(key);

@@ -159,8 +159,12 @@ async function guarded(what, allowed, array, options, body) {
   const { signal } = options;
   const aborted = () => abortError(signal, `${what} of ${array?.path}`);
   if (signal?.aborted) throw aborted();
-  if (typeof array?.store?.get !== 'function' || !Array.isArray(array?.shape)) {
+  if (typeof array?.store?.get !== 'function') {
     throw new TypeError(`${what}: pass an array opened with zarrita (zarr.open(store, { kind: "array" }))`);
+  }
+  if (!Array.isArray(array.shape)) {
+    // zarrita opened it, from metadata without a shape
+    throw new ZarrError(`${what}: array ${array.path}: its metadata gives no shape (${JSON.stringify(array.shape)})`, { code: CODES.BAD_DATA, array: array.path, dataset: array.path });
   }
   try {
     return await body(aborted);

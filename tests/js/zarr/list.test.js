@@ -332,3 +332,21 @@ describe('openArray(): an array for read(), with the same guards', () => {
     await expect(openArray(store)).rejects.toThrow(TypeError);
   });
 });
+
+test('consolidated metadata with a null or string entry is a ZarrError naming the store (zarrita threw a TypeError listing it)', async () => {
+  const src = JSON.parse(readFileSync(path.join(zarrDir, 'stores', 'era5_like_v3.zarr', 'zarr.json'), 'utf8'));
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'numdecode-bad-consolidated-'));
+  try {
+    for (const entry of [null, 'abc']) {
+      const doc = structuredClone(src);
+      doc.consolidated_metadata.metadata.t2m = entry;
+      writeFileSync(path.join(dir, 'zarr.json'), JSON.stringify(doc));
+      const err = await list(dir).catch((e) => e);
+      expect(err).toBeInstanceOf(ZarrError);
+      expect(err).toMatchObject({ code: 'ERR_BAD_DATA', file: expect.stringContaining(dir) });
+      expect(err.message).toMatch(/its consolidated metadata is damaged/);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -155,6 +155,36 @@ describe('selections', () => {
 });
 
 describe('options', () => {
+  test('metadata whose geometry would plan nonsense is refused by name (chunk shapes of 0, -1, 1.5 or the wrong rank read as all zeros before), as are a bad transpose order, a sharding codec without its configuration and a rectilinear grid', async () => {
+    const src = path.join(zarrDir, 'stores', 'era5_like_v3.zarr');
+    const meta = JSON.parse(new TextDecoder().decode(readBytes(src, 't2m/zarr.json')));
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'numdecode-bad-meta-'));
+    const damaged = [
+      [(m) => (m.chunk_grid.configuration.chunk_shape = [0, 91, 180]), 'ERR_BAD_DATA', /chunk shape \[0,91,180\] is not one positive integer per dimension/],
+      [(m) => (m.chunk_grid.configuration.chunk_shape = [-1, 91, 180]), 'ERR_BAD_DATA', /chunk shape \[-1,91,180\]/],
+      [(m) => (m.chunk_grid.configuration.chunk_shape = [1.5, 91, 180]), 'ERR_BAD_DATA', /chunk shape \[1.5,91,180\]/],
+      [(m) => (m.chunk_grid.configuration.chunk_shape = [1, 91]), 'ERR_BAD_DATA', /chunk shape \[1,91\]/],
+      [(m) => m.codecs.unshift({ name: 'transpose', configuration: { order: [5, 1, 2] } }), 'ERR_BAD_DATA', /transpose order \[5,1,2\] is not a permutation of its 3 axes/],
+      [(m) => (m.codecs = [{ name: 'sharding_indexed' }]), 'ERR_BAD_DATA', /shards' inner chunk shape undefined/],
+      [(m) => (m.chunk_grid = { name: 'rectilinear', configuration: { chunk_shapes: [[24], [181], [360]] } }), 'ERR_UNSUPPORTED', /chunk grid "rectilinear" is not regular/],
+    ];
+    try {
+      writeFileSync(path.join(dir, 'zarr.json'), JSON.stringify({ zarr_format: 3, node_type: 'group', attributes: {} }));
+      mkdirSync(path.join(dir, 't2m'));
+      for (const [damage, code, message] of damaged) {
+        const m = structuredClone(meta);
+        damage(m);
+        writeFileSync(path.join(dir, 't2m', 'zarr.json'), JSON.stringify(m));
+        const arr = await zarr.open(zarr.root(new LocalStore(dir)).resolve('t2m'), { kind: 'array' });
+        const err = await read(arr).catch((e) => e);
+        expect({ message: err.message, code: err.code, array: err.array }).toEqual({ message: expect.stringMatching(message), code, array: '/t2m' });
+        expect(err).toBeInstanceOf(ZarrError);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('a second read() of the same array object asks the store for its chunks only (its metadata was read once)', async () => {
     const inner = new LocalStore(path.join(zarrDir, 'stores', 'era5_like_v2.zarr'));
     const gets = [];
