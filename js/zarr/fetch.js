@@ -5,6 +5,7 @@
 // ends, so that a bounded number of tasks in flight bounds the bytes held (js/zarr/schedule.js).
 import { CODES, NumdecodeError, ZarrError } from '../errors.js';
 import { mergeRanges } from '../io/merge.js';
+import { crc32c } from './crc32c.js';
 import { readAhead } from '../io/read-ahead.js';
 import { chunkParts, partCount, shardGroups } from './plan.js';
 
@@ -12,8 +13,10 @@ import { chunkParts, partCount, shardGroups } from './plan.js';
 export const RANGE_GAP_BYTES = 64 * 1024;
 // A coalesced range stops growing here, so that a few ranges in flight hold a bounded number of bytes.
 export const MAX_RANGE_BYTES = 8 * 1024 * 1024;
-// A shard index entry larger than this is damaged (no pcodec chunk comes near it).
-const MAX_CHUNK_BYTES = 2 ** 31;
+// A shard index entry naming more bytes than this for one chunk is damaged: no codec expands a
+// chunk's values past twice their size and a header (pcodec's worst case is barely over 1x), and
+// the read would otherwise allocate what the entry claims before finding the shard shorter.
+const chunkByteBound = (layout) => Math.min(2 ** 31, 2 * layout.chunkShape.reduce((a, b) => a * b, 1) * layout.bytesPerElement + (1 << 20));
 const NO_CHUNK = 0xffffffff; // both halves of 2^64 - 1: the chunk is not stored
 
 /**
@@ -121,8 +124,18 @@ async function readIndex(store, layout, key, signal) {
     throw fetchError(layout, key, `its shard index needs ${indexBytes} bytes but the shard has only ${whole?.length ?? bytes.length}`);
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, indexBytes);
+  const { count } = layout.shard;
+  if (indexBytes === 16 * count + 4) {
+    // the crc32c index codec: a damaged index names other chunks' bytes (wrong values, no error)
+    const stored = view.getUint32(16 * count, true);
+    const computed = crc32c(bytes.subarray(0, 16 * count));
+    if (computed !== stored) {
+      throw fetchError(layout, key, `its shard index is damaged: its CRC-32C is ${computed.toString(16).padStart(8, '0')}, the index stores ${stored.toString(16).padStart(8, '0')}`);
+    }
+  }
+  const maxChunkBytes = chunkByteBound(layout);
   const entries = [];
-  for (let i = 0; i < layout.shard.count; i++) {
+  for (let i = 0; i < count; i++) {
     const [offLo, offHi, lenLo, lenHi] = [0, 4, 8, 12].map((b) => view.getUint32(16 * i + b, true));
     if (offLo === NO_CHUNK && offHi === NO_CHUNK && lenLo === NO_CHUNK && lenHi === NO_CHUNK) {
       entries.push(null);
@@ -131,7 +144,7 @@ async function readIndex(store, layout, key, signal) {
     // A damaged entry fails the chunk it names, when that chunk is read; the shard's others still read.
     const offset = offHi * 2 ** 32 + offLo;
     const length = lenHi * 2 ** 32 + lenLo;
-    entries.push({ offset, length, damaged: !Number.isSafeInteger(offset) || length > MAX_CHUNK_BYTES, at: i });
+    entries.push({ offset, length, damaged: !Number.isSafeInteger(offset) || length > maxChunkBytes, at: i });
   }
   return { entries, whole };
 }
