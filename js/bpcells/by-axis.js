@@ -3,7 +3,7 @@
 // byte range of index / val: Matrix.read. Across it, every stored entry must be looked at (a
 // column of a row-major matrix has an entry in any row), so the other direction is a full scan in
 // blocks of the storage axis, keeping only the entries whose index falls in the range.
-import { valueArrayType, checkInto, jsOutput, viewOutput } from './slice-output.js';
+import { valueArrayType, checkInto, jsOutput, outputArray, viewOutput } from './slice-output.js';
 import { getModule } from '../wasm/load.js';
 
 const AXES = { col: 'columns', row: 'rows' };
@@ -44,10 +44,10 @@ const words = (a) => new Uint32Array(a.buffer, a.byteOffset, (a.length * a.BYTES
  * shape read() gives along the storage order (CSC for columns, CSR for rows), index ascending
  * within each column / row. output(nnz, entries) makes the targets (slice-output.js).
  */
-async function scanAcross(m, start, end, output, signal, onProgress) {
+async function scanAcross(m, what, start, end, output, signal, onProgress) {
   const k = end - start;
   const per = m.dtype === 'f64' ? 2 : 1; // 32-bit words per value
-  const counts = new Float64Array(k + 1);
+  const counts = outputArray(what, Float64Array, k + 1);
   const parts = [];
   const step = defaultBlockSize(m);
   for (let a = 0; a < m.major; a += step) {
@@ -112,7 +112,7 @@ export async function readByAxis(m, axis, start, end, options, view) {
   }
   checkInto(what, into, m.dtype);
   const output = view ? (nnz, entries) => viewOutput(what, m.dtype, nnz, entries) : (nnz, entries) => jsOutput(what, into, m.dtype, nnz, entries);
-  return scanAcross(m, start, end, output, signal, onProgress);
+  return scanAcross(m, what, start, end, output, signal, onProgress);
 }
 
 /**

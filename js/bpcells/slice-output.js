@@ -62,6 +62,22 @@ function freshArray(Type, n) {
   return new Type(bytes.buffer, bytes.byteOffset, n);
 }
 
+/**
+ * A fresh output array of n values (uninitialized where `fresh`), or a BpcellsError
+ * ERR_OUTPUT_LIMIT naming the call when there is no memory for it: a 16-byte shape file may claim
+ * billions of rows or columns, and V8's RangeError names neither.
+ */
+export function outputArray(what, Type, n, fresh = false) {
+  try {
+    return fresh ? freshArray(Type, n) : new Type(n);
+  } catch (err) {
+    throw new BpcellsError(`${what}: out of memory for ${n * Type.BYTES_PER_ELEMENT} bytes of output (${n} values; the matrix's shape says how many)`, {
+      code: CODES.OUTPUT_LIMIT,
+      cause: err,
+    });
+  }
+}
+
 /** Fresh arrays for the parts `into` does not give; RangeError if a given array is too small. */
 export function jsOutput(what, into, dtype, nnz, entries) {
   if (into) {
@@ -69,9 +85,9 @@ export function jsOutput(what, into, dtype, nnz, entries) {
     if (into.val) needRoom(what, 'val', into.val, nnz);
     if (into.idxptr) needRoom(what, 'idxptr', into.idxptr, entries);
   }
-  const index = into?.index ? into.index.subarray(0, nnz) : freshArray(Uint32Array, nnz);
-  const val = into?.val ? into.val.subarray(0, nnz) : freshArray(VALUE_TYPES[dtype], nnz);
-  const idxptr = into?.idxptr ? into.idxptr.subarray(0, entries) : new Float64Array(entries);
+  const index = into?.index ? into.index.subarray(0, nnz) : outputArray(what, Uint32Array, nnz, true);
+  const val = into?.val ? into.val.subarray(0, nnz) : outputArray(what, VALUE_TYPES[dtype], nnz, true);
+  const idxptr = into?.idxptr ? into.idxptr.subarray(0, entries) : outputArray(what, Float64Array, entries);
   return {
     index: { array: index },
     val: { array: val },
@@ -107,9 +123,9 @@ export function viewOutput(what, dtype, nnz, entries) {
   const valBytes = nnz * Type.BYTES_PER_ELEMENT;
   // Values first: f64 values need 8-byte alignment, malloc gives it and 4-byte indices follow.
   const bytes = valBytes + nnz * 4;
+  const idxptr = outputArray(what, Float64Array, entries);
   const base = allocate(mod, bytes, what);
   const unhold = holdMemory(mod, what);
-  const idxptr = new Float64Array(entries);
   let freed = false;
   const free = () => {
     if (freed) return;

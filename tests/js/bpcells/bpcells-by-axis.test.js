@@ -232,3 +232,31 @@ describe('toDense', () => {
     expect(warnings).toEqual(['numdecode: bpcells toDense option maxCells is deprecated; use maxOutputBytes']);
   });
 });
+
+describe('a shape file claiming more rows or columns than memory holds', () => {
+  // A copy of a corpus matrix whose 16-byte shape file (UINT32v1 + nrow, ncol) claims 4e9 of the axis
+  // the scan counts along: the read is named (ERR_OUTPUT_LIMIT, the call, the bytes), not V8's bare RangeError.
+  test.each([
+    ['packed_uint_row_nonames', 'readColumns', (shape) => [shape[0], 4e9]],
+    ['packed_uint_col_names', 'readRows', (shape) => [4e9, shape[1]]],
+  ])('%s: %s()', async (name, call, claim) => {
+    const { cpSync, mkdtempSync, rmSync, writeFileSync } = await import('node:fs');
+    const os = await import('node:os');
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'numdecode-bpcells-shape-'));
+    try {
+      cpSync(path.join(setDir, name, 'matrix'), dir, { recursive: true });
+      const before = await bpcells.open(dir);
+      const shape = claim(before.shape);
+      before.close?.();
+      writeFileSync(path.join(dir, 'shape'), Buffer.concat([Buffer.from('UINT32v1'), Buffer.from(Uint32Array.from(shape).buffer)]));
+      const m = await bpcells.open(dir);
+      const err = await m[call]().catch((e) => e);
+      expect(err).toBeInstanceOf(bpcells.BpcellsError);
+      expect(err.code).toBe(CODES.OUTPUT_LIMIT);
+      expect(err.message).toMatch(new RegExp(`${call}\\(0, 4000000000\\): out of memory for 32000000008 bytes of output`));
+      m.close?.();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
