@@ -18,5 +18,6 @@ export function checkRange(start, end) {
 }
 
 export function truncatedError(file, start, end, size, extra = '') {
-  return ioError(file, `${file}: needs bytes [${start}, ${end}) but the file has only ${size} bytes (truncated?)${extra}`);
+  // The file's own fault (it ends early), not the medium's: ERR_BAD_DATA, not ERR_NETWORK.
+  return ioError(file, `${file}: needs bytes [${start}, ${end}) but the file has only ${size} bytes (truncated?)${extra}`, { code: CODES.BAD_DATA });
 }

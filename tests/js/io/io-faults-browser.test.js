@@ -90,7 +90,7 @@ maybe('a Blob has readSync inside a Worker (FileReaderSync) and not on the main 
   expect(out.mainThreadReadSync).toBe('undefined');
   expect(out.sync).toEqual(out.bytes.slice(3, 11));
   expect(out.async).toEqual(out.bytes.slice(60, 64));
-  expect(out.past).toMatchObject({ name: 'IoError', code: 'ERR_NETWORK' });
+  expect(out.past).toMatchObject({ name: 'IoError', code: 'ERR_BAD_DATA' });
   expect(out.past.message).toMatch(/needs bytes \[0, 65\) but the file has only 64 bytes/);
   expect(out.stats).toMatchObject({ requests: 2, bytes: 12, retries: 0 });
 });

@@ -47,7 +47,7 @@ describe('sources', () => {
     expect(f.stats).toEqual({ requests: 2, bytes: 210, retries: 0, roundTrips: 2, files: { [file]: { requests: 2, bytes: 210 } } });
     const err = await rejection(f.read(9990, 10010));
     expect(err).toBeInstanceOf(IoError);
-    expect(err.code).toBe('ERR_NETWORK');
+    expect(err.code).toBe('ERR_BAD_DATA'); // the file's own fault, not the medium's
     expect(err.file).toBe(file);
     expect(err.message).toMatch(/needs bytes \[9990, 10010\) but the file has only 10000 bytes \(truncated\?\)/);
     f.close();
