@@ -120,7 +120,12 @@ function classifyChain(array, codecs, rank) {
   return { order, pco, float16Bits: pco && rest[0].name === FLOAT16_BITS_CODEC };
 }
 
-function chunkKeyEncoder(name, separator) {
+function chunkKeyEncoder(array, name, separator) {
+  // Another separator (empty, a number) names no stored chunk: every chunk "missing", the whole
+  // read the fill value, without an error.
+  if (separator !== undefined && separator !== '/' && separator !== '.') {
+    throw layoutError(array, `its chunk key separator ${JSON.stringify(separator)} is neither "/" nor "."`, CODES.BAD_DATA);
+  }
   if (name === 'default') return (coords) => ['c', ...coords].join(separator ?? '/');
   if (name === 'v2') return (coords) => coords.join(separator ?? '.') || '0';
   return null;
@@ -139,7 +144,7 @@ function indexTrailer(array, indexCodecs) {
 function v3Layout(array, doc) {
   const rank = doc.shape.length;
   const cke = doc.chunk_key_encoding ?? { name: 'default' };
-  const key = chunkKeyEncoder(cke.name, cke.configuration?.separator);
+  const key = chunkKeyEncoder(array, cke.name, cke.configuration?.separator);
   if (!key) throw layoutError(array, `unknown chunk key encoding ${JSON.stringify(cke.name)}`);
   const codecs = doc.codecs ?? [];
   const sharding = codecs.find((c) => c?.name === 'sharding_indexed');
@@ -161,7 +166,7 @@ function v3Layout(array, doc) {
 
 function v2Layout(array, doc) {
   const rank = doc.shape.length;
-  const key = chunkKeyEncoder('v2', doc.dimension_separator ?? '.');
+  const key = chunkKeyEncoder(array, 'v2', doc.dimension_separator ?? '.');
   const order = doc.order === 'F' ? [...Array(rank).keys()].reverse() : [...Array(rank).keys()];
   const bigEndian = V2_DTYPE.exec(String(doc.dtype))?.[1] === '>' && !String(doc.dtype).endsWith('1');
   const id = doc.compressor?.id;

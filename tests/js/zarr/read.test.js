@@ -155,7 +155,7 @@ describe('selections', () => {
 });
 
 describe('options', () => {
-  test('metadata whose geometry would plan nonsense is refused by name (chunk shapes of 0, -1, 1.5 or the wrong rank read as all zeros before), as are a bad transpose order, a sharding codec without its configuration and a rectilinear grid', async () => {
+  test('metadata whose geometry would plan nonsense is refused by name (chunk shapes of 0, -1, 1.5 or the wrong rank read as all zeros before), as are a bad transpose order, a sharding codec without its configuration, a rectilinear grid and a chunk key separator that names no chunk', async () => {
     const src = path.join(zarrDir, 'stores', 'era5_like_v3.zarr');
     const meta = JSON.parse(new TextDecoder().decode(readBytes(src, 't2m/zarr.json')));
     const dir = mkdtempSync(path.join(os.tmpdir(), 'numdecode-bad-meta-'));
@@ -167,6 +167,8 @@ describe('options', () => {
       [(m) => m.codecs.unshift({ name: 'transpose', configuration: { order: [5, 1, 2] } }), 'ERR_BAD_DATA', /transpose order \[5,1,2\] is not a permutation of its 3 axes/],
       [(m) => (m.codecs = [{ name: 'sharding_indexed' }]), 'ERR_BAD_DATA', /shards' inner chunk shape undefined/],
       [(m) => (m.chunk_grid = { name: 'rectilinear', configuration: { chunk_shapes: [[24], [181], [360]] } }), 'ERR_UNSUPPORTED', /chunk grid "rectilinear" is not regular/],
+      // a separator no chunk key has: every chunk "missing", the whole read the fill value, before
+      [(m) => (m.chunk_key_encoding = { name: 'default', configuration: { separator: '' } }), 'ERR_BAD_DATA', /chunk key separator "" is neither/],
     ];
     try {
       writeFileSync(path.join(dir, 'zarr.json'), JSON.stringify({ zarr_format: 3, node_type: 'group', attributes: {} }));
