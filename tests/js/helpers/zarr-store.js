@@ -5,6 +5,8 @@
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { concatBytes, expectSameBytes, pcoDir, readBytes } from './corpus.js';
+import { crc32c } from '../../../js/zarr/crc32c.js'; // (as zarr-python appends to shard indexes; checked against the CRC-32C check value in shard-index.test.js)
+export { crc32c }; // the CLI tests damage shard indexes with it
 
 // The configuration numcodecs writes for pcodec (numcodecs >= 0.13 adds delta_spec and paging_spec).
 export const NUMCODECS_CONFIG = {
@@ -51,23 +53,6 @@ function v3Meta({ shape, dataType, chunkShape, codecs, fillValue = 0 }) {
 
 function v2Meta({ shape, dtype, chunks, order = 'C', fillValue = 0, compressor = { id: 'pcodec', ...NUMCODECS_CONFIG } }) {
   return { zarr_format: 2, shape, chunks, dtype, compressor, fill_value: fillValue, order, filters: null };
-}
-
-// CRC-32C (Castagnoli), as zarr-python appends to shard indexes.
-const CRC32C_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0x82f63b78 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
-  }
-  return table;
-})();
-
-export function crc32c(bytes) {
-  let crc = 0xffffffff;
-  for (const b of bytes) crc = CRC32C_TABLE[(crc ^ b) & 0xff] ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
 }
 
 // One shard: the inner chunks back to back, then the index ((offset, nbytes) u64 pairs) and its CRC-32C.
