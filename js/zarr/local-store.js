@@ -75,8 +75,8 @@ export class LocalStore {
     }
   }
 
-  // A directory where a value was asked for (opening it fails on some systems, reading it on all)
-  // named as such, not as Node's bare EISDIR; other errors as they are.
+  // A directory (opening it fails on some systems, reading it on all) or a FIFO where a value was
+  // asked for, named as such, not as Node's bare EISDIR / EAGAIN / ESPIPE; other errors as they are.
   #named(key, err) {
     if (err?.code === 'EAGAIN' || err?.code === 'ESPIPE') {
       return new NumdecodeError(`zarr LocalStore: ${JSON.stringify(key)} in ${this.root} is not a regular file`, { code: CODES.BAD_DATA, file: key, cause: err });
@@ -89,7 +89,7 @@ export class LocalStore {
   }
 
   // fn(fd) on the open file of `key`, closed afterwards; undefined when there is none. A directory
-  // opens but cannot be read: named as such, not as Node's bare EISDIR.
+  // or a FIFO opens but cannot be read: #named names it.
   #read(key, fn) {
     const fd = this.#open(key);
     if (fd === undefined) return undefined;
@@ -117,13 +117,9 @@ export class LocalStore {
    * @returns {Uint8Array | undefined}
    */
   readSync(key) {
-    return this.#read(key, (fd) => {
-      // One read into a kept buffer answers most chunks: open, read, close, where a read of the
-      // file's size first (readFileSync) would also stat it.
-      const first = this.#fs.readSync(fd, scratch, 0, scratch.length, 0);
-      if (first < scratch.length) return scratch.slice(0, first);
-      return readAll(this.#fs, fd, this.#fs.fstatSync(fd).size);
-    });
+    // readView's bytes, copied out of the kept buffer when they lie there
+    const bytes = this.#lend(key);
+    return bytes?.buffer === scratch.buffer ? bytes.slice() : bytes;
   }
 
   /**
@@ -134,7 +130,14 @@ export class LocalStore {
    * @returns {Uint8Array | undefined}
    */
   readView(key) {
+    return this.#lend(key);
+  }
+
+  // readView's read, also readSync's (not through readView, which a subclass may count or change).
+  #lend(key) {
     return this.#read(key, (fd) => {
+      // One read into a kept buffer answers most chunks: open, read, close, where a read of the
+      // file's size first (readFileSync) would also stat it.
       const first = this.#fs.readSync(fd, scratch, 0, scratch.length, 0);
       if (first < scratch.length) return scratch.subarray(0, first);
       return readAll(this.#fs, fd, this.#fs.fstatSync(fd).size);
