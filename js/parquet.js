@@ -213,14 +213,20 @@ async function readColumns(file, footer, options, localPath, asView = false) {
  * @returns {Promise<{numRows: number, columns: object, stats: {requests: number, bytes: number, roundTrips: number}}>}
  */
 export async function read(input, options = {}) {
-  options = options ?? {};
+  return readFile(input, options ?? {}, false);
+}
+
+// read() and readView() of a file given by its input: the footer, then the columns, each read of the
+// call racing its signal (a source that never answers cannot hold an aborted call).
+async function readFile(input, options, asView) {
+  if (asView) checkViewOptions(options);
   const file = openSource(input, options);
   try {
-    // Every read of the call races its signal: a source that never answers cannot hold an aborted call.
     const reading = withSignal(file, options.signal);
     const footer = await readFooter(reading, file.name);
-    const result = await readColumns(reading, footer, options, localPathOf(input, file));
-    return { ...result, stats: statsSince(file.stats) };
+    const result = await readColumns(reading, footer, options, asView ? null : localPathOf(input, file), asView);
+    result.stats = statsSince(file.stats);
+    return result;
   } finally {
     file.close();
   }
@@ -237,18 +243,7 @@ export async function read(input, options = {}) {
  *   release() (also Symbol.dispose) releases every column
  */
 export async function readView(input, options = {}) {
-  options = options ?? {};
-  checkViewOptions(options);
-  const file = openSource(input, options);
-  try {
-    const reading = withSignal(file, options.signal);
-    const footer = await readFooter(reading, file.name);
-    const result = await readColumns(reading, footer, options, null, true);
-    result.stats = statsSince(file.stats);
-    return result;
-  } finally {
-    file.close();
-  }
+  return readFile(input, options ?? {}, true);
 }
 
 // A view of an open file whose reads carry one call's signal (the file's own signal still applies).
@@ -285,6 +280,15 @@ export async function open(input, options = {}) {
   const live = () => {
     if (closed) throw new ParquetError(`parquet: ${file.name} is closed`, { code: CODES.CLOSED, file: file.name });
   };
+  // read() and readView() on the open file: stats count what this call fetched.
+  const readOpen = async (readOptions, asView) => {
+    live();
+    if (asView) checkViewOptions(readOptions);
+    const before = statsSince(file.stats);
+    const result = await readColumns(withSignal(file, readOptions.signal), footer, readOptions, asView ? null : localPath, asView);
+    result.stats = statsSince(file.stats, before);
+    return result;
+  };
   return {
     ...info,
     /** Names read() accepts in options.columns: top-level fields, then FLOAT / DOUBLE leaves in structs and lists. */
@@ -295,22 +299,12 @@ export async function open(input, options = {}) {
     get closed() {
       return closed;
     },
-    async read(readOptions = {}) {
-      live();
-      readOptions = readOptions ?? {};
-      const before = statsSince(file.stats);
-      const result = await readColumns(withSignal(file, readOptions.signal), footer, readOptions, localPath);
-      return { ...result, stats: statsSince(file.stats, before) };
+    read(readOptions = {}) {
+      return readOpen(readOptions ?? {}, false);
     },
     /** As readView(input, options), on the open file. */
-    async readView(readOptions = {}) {
-      live();
-      readOptions = readOptions ?? {};
-      checkViewOptions(readOptions);
-      const before = statsSince(file.stats);
-      const result = await readColumns(withSignal(file, readOptions.signal), footer, readOptions, null, true);
-      result.stats = statsSince(file.stats, before);
-      return result;
+    readView(readOptions = {}) {
+      return readOpen(readOptions ?? {}, true);
     },
     async inspect() {
       live();
