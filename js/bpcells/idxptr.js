@@ -68,14 +68,27 @@ export class IdxptrReader {
   }
 
   /**
-   * Entries [a, b) as numbers, checked to be non-decreasing; missing neighbouring blocks are
-   * fetched as one range.
+   * Entries [a, b) as numbers, checked to be non-decreasing together with the entries either side
+   * of them: an entry raised at the end of a block (or lowered at its start) is only seen against
+   * the next (previous) block, and would otherwise hand a column its neighbours' entries. Missing
+   * neighbouring blocks are fetched as one range.
    */
   async get(a, b) {
-    const out = new Float64Array(b - a);
-    if (b === a) return out;
-    const b0 = Math.floor(a / IDXPTR_BLOCK);
-    const b1 = Math.floor((b - 1) / IDXPTR_BLOCK);
+    if (b === a) return new Float64Array(0);
+    const from = Math.max(0, a - 1);
+    return (await this._entries(from, Math.min(this.file.count, b + 1))).subarray(a - from, b - from);
+  }
+
+  /** Entry i alone (the last one is the matrix's nnz). */
+  async at(i) {
+    return (await this._entries(i, i + 1))[0];
+  }
+
+  // Entries [from, to), checked to be non-decreasing.
+  async _entries(from, to) {
+    const out = new Float64Array(to - from);
+    const b0 = Math.floor(from / IDXPTR_BLOCK);
+    const b1 = Math.floor((to - 1) / IDXPTR_BLOCK);
     for (let k = b0; k <= b1; ) {
       if (this.blocks.has(k)) {
         k++;
@@ -97,11 +110,11 @@ export class IdxptrReader {
     for (let k = b0; k <= b1; k++) {
       const block = await this._block(k);
       const i0 = k * IDXPTR_BLOCK;
-      const lo = Math.max(a, i0);
-      const hi = Math.min(b, i0 + block.length);
-      out.set(block.subarray(lo - i0, hi - i0), lo - a);
+      const lo = Math.max(from, i0);
+      const hi = Math.min(to, i0 + block.length);
+      out.set(block.subarray(lo - i0, hi - i0), lo - from);
     }
-    checkMonotone(out, a, this.file.label);
+    checkMonotone(out, from, this.file.label);
     return out;
   }
 }

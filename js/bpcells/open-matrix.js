@@ -114,7 +114,7 @@ export async function openMatrix(src, options = {}) {
       { file: ptr.file.label },
     );
   }
-  m.nnz = (await ptr.get(ptrCount - 1, ptrCount))[0];
+  m.nnz = await ptr.at(ptrCount - 1);
   const nnz = m.nnz;
   if (nnz > 0 && minor === 0) throw new BpcellsError(`${shapeLabel}: ${nnz} non-zeros but the inner dimension is 0`, { file: shapeLabel });
 

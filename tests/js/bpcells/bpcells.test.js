@@ -555,3 +555,51 @@ test('a decrease of idxptr between lazily read blocks is caught', async () => {
   await expect(m.read(600, 601)).rejects.toThrow(/idxptr: not monotone, entry 601 \(50\) is greater than the last entry \(10\)/);
   await expect(m.read()).rejects.toThrow(/idxptr: not monotone, entry 1024 \(10\) is less than entry 1023 \(50\)/);
 });
+
+test('an idxptr entry raised at the end of a block, or lowered at the start of one, is caught by the column next to it', async () => {
+  // 1200 columns of 2 entries each, read by 512-entry blocks. Entry 511 (the end of column 510,
+  // the start of 511) raised above entry 512, and entry 1024 lowered below entry 1023: each block
+  // is monotone by itself, and only the neighbouring block shows the lie. Reading column 510 (or
+  // 1024) alone must not hand it its neighbours' entries.
+  const columns = 1200;
+  const nnz = 2 * columns;
+  const honest = Array.from({ length: columns + 1 }, (_, i) => 2 * i);
+  const enc = (magic, width, values) => {
+    const out = new Uint8Array(8 + width * values.length);
+    out.set(new TextEncoder().encode(magic));
+    const dv = new DataView(out.buffer);
+    values.forEach((v, i) => (width === 8 ? dv.setBigUint64(8 + 8 * i, BigInt(v), true) : dv.setUint32(8 + 4 * i, v, true)));
+    return out;
+  };
+  const sourceWith = (ptr) => {
+    const files = {
+      version: new TextEncoder().encode('unpacked-uint-matrix-v2\n'),
+      storage_order: new TextEncoder().encode('col\n'),
+      shape: enc('UINT32v1', 4, [5, columns]),
+      idxptr: enc('UINT64v1', 8, ptr),
+      index: enc('UINT32v1', 4, Array.from({ length: nnz }, (_, i) => i % 2)),
+      val: enc('UINT32v1', 4, Array.from({ length: nnz }, (_, i) => i + 1)),
+    };
+    return { size: (n) => files[n]?.length, read: (n, a, b) => files[n].subarray(a, b) };
+  };
+  // The honest matrix reads as written, across both block ends.
+  const good = await bpcells.open(sourceWith(honest), { prefetchBytes: 0 });
+  const col510 = await good.read(510, 511);
+  expect(Array.from(col510.idxptr)).toEqual([0, 2]);
+  expect(Array.from(col510.val)).toEqual([1021, 1022]);
+  const col1024 = await good.read(1024, 1025);
+  expect(Array.from(col1024.val)).toEqual([2049, 2050]);
+
+  const raised = honest.slice();
+  raised[511] = 2 * 515; // column 510 would read 10 entries, six of them columns 511-514's
+  const m1 = await bpcells.open(sourceWith(raised), { prefetchBytes: 0 });
+  await expect(m1.read(510, 511)).rejects.toThrow(/idxptr: not monotone, entry 512 \(1024\) is less than entry 511 \(1030\)/);
+  await expect(m1.read(509, 510)).resolves.toBeTruthy(); // its neighbour is untouched by the lie
+  const lowered = honest.slice();
+  lowered[1024] = 2 * 1020; // column 1024 would read 10 entries, eight of them columns 1020-1023's
+  const m2 = await bpcells.open(sourceWith(lowered), { prefetchBytes: 0 });
+  await expect(m2.read(1024, 1025)).rejects.toThrow(/idxptr: not monotone, entry 1024 \(2040\) is less than entry 1023 \(2046\)/);
+  for (const m of [m1, m2]) {
+    await expect(m.read()).rejects.toThrow(/idxptr: not monotone/);
+  }
+});
