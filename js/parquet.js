@@ -13,6 +13,7 @@ import { parquetReadObjects } from 'hyparquet';
 import { ensureFormat } from './wasm/load.js';
 import { ParquetError, NumdecodeError, CODES, abortError } from './errors.js';
 import { openFile, statsSince } from './io/index.js';
+import { joinSignals } from './io/signals.js';
 import { readFooter, describeFooter } from './parquet/footer.js';
 import { readFloatColumns, columnPagesFor } from './parquet/float-column.js';
 import { prefetchChunks } from './parquet/chunk-pages.js';
@@ -280,14 +281,22 @@ export async function open(input, options = {}) {
   const live = () => {
     if (closed) throw new ParquetError(`parquet: ${file.name} is closed`, { code: CODES.CLOSED, file: file.name });
   };
-  // read() and readView() on the open file: stats count what this call fetched.
+  // read() and readView() on the open file: stats count what this call fetched. The file's own
+  // signal stops every read too (HTTP requests heed it already; a local file's reads and decoding
+  // only see the signal they are given).
   const readOpen = async (readOptions, asView) => {
     live();
     if (asView) checkViewOptions(readOptions);
     const before = statsSince(file.stats);
-    const result = await readColumns(withSignal(file, readOptions.signal), footer, readOptions, asView ? null : localPath, asView);
-    result.stats = statsSince(file.stats, before);
-    return result;
+    const joined = joinSignals(io.signal, readOptions.signal);
+    try {
+      const callOptions = joined.signal === readOptions.signal ? readOptions : { ...readOptions, signal: joined.signal };
+      const result = await readColumns(withSignal(file, joined.signal), footer, callOptions, asView ? null : localPath, asView);
+      result.stats = statsSince(file.stats, before);
+      return result;
+    } finally {
+      joined.dispose();
+    }
   };
   return {
     ...info,

@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { init, CODES } from '../../../js/index.js';
-import { open, read, inspect } from '../../../js/parquet.js';
+import { open, read, inspect, ParquetError } from '../../../js/parquet.js';
 import { readJson } from '../helpers/corpus.js';
 import { corpusDir, expectedColumns, expectSameBits } from './parquet-expect.js';
 import { startServer, serveRange } from '../helpers/io-test-server.js';
@@ -85,6 +85,38 @@ describe('open() on the parquet-cpp corpus', () => {
       expect(err.code).toBe(CODES.ABORTED);
       const r = await handle.read({ columns: ['tempo'] });
       expectSameBits(r.columns.tempo.values, want.tempo, 'tempo after an aborted read');
+    } finally {
+      handle.close();
+    }
+  });
+
+  test("the signal given to open() stops a local file's later reads too, and its listeners go with each read", async () => {
+    const file = path.join(corpusDir, 'alp_spotify1.parquet');
+    const want = expectedColumns('alp_spotify1_expect.csv', false);
+    const controller = new AbortController();
+    const added = [];
+    const removed = [];
+    const signal = controller.signal;
+    const add = signal.addEventListener.bind(signal);
+    const remove = signal.removeEventListener.bind(signal);
+    signal.addEventListener = (type, fn, o) => (added.push(fn), add(type, fn, o));
+    signal.removeEventListener = (type, fn, o) => (removed.push(fn), remove(type, fn, o));
+    const handle = await open(file, { signal });
+    try {
+      // Before the abort, reads (with and without a signal of their own) read the file.
+      const r = await handle.read({ columns: ['tempo'], signal: new AbortController().signal });
+      expectSameBits(r.columns.tempo.values, want.tempo, 'tempo before the abort');
+      const joinedHooks = added.length;
+      expect(joinedHooks).toBeGreaterThan(0);
+      expect(removed.filter((fn) => added.includes(fn)).length).toBe(joinedHooks); // unhooked after the read
+      controller.abort(new Error('viewer closed'));
+      for (const readOptions of [{}, { signal: new AbortController().signal }]) {
+        for (const call of [() => handle.read(readOptions), () => handle.readView(readOptions)]) {
+          const err = await call().catch((e) => e);
+          expect(err).toBeInstanceOf(ParquetError);
+          expect(err).toMatchObject({ code: CODES.ABORTED, file });
+        }
+      }
     } finally {
       handle.close();
     }
