@@ -337,6 +337,31 @@ describe('mutation test', () => {
     m.close();
   }, 60000);
 
+  test('a chunk whose B-tree entry claims 2^28 or 2^32-1 bytes is a BpcellsError naming the dataset, and HDF5 allocates no such amount', async () => {
+    const { decodeChunkNode } = await import('../../../js/hdf5/chunk-index.js');
+    const original = new Uint8Array(readFileSync(fileOf(cases.find((c) => c.name === LARGE))));
+    // Leaves of the data arrays' chunk B-trees: many entries (the small arrays' have one).
+    const leaves = [];
+    for (let at = 0; at + 5 < original.length; at++) {
+      if (original[at] !== 0x54 || original[at + 1] !== 0x52 || original[at + 2] !== 0x45 || original[at + 3] !== 0x45) continue;
+      const node = decodeChunkNode(original.subarray(at, at + 4096), 1, original.length);
+      if (node?.level === 0 && node.keys.length > 20) leaves.push(at);
+    }
+    expect(leaves.length).toBeGreaterThan(4);
+    const { getRuntime } = await import('../../../js/hdf5/runtime.js');
+    for (const [leaf, claim] of [[leaves[1], 2 ** 28], [leaves[leaves.length - 1], 2 ** 32 - 1]]) {
+      const buf = original.slice();
+      new DataView(buf.buffer).setUint32(leaf + 24 + 5 * 32, claim, true); // entry 5's chunk size
+      const { Module } = await getRuntime();
+      const before = Module.HEAPU8.length;
+      const err = await bpcells.open(buf).then((m) => m.read()).catch((e) => e);
+      expect(err).toBeInstanceOf(bpcells.BpcellsError);
+      expect(err.file).toMatch(/^\/mat\/(index|val)_data$/);
+      expect(err.message).toMatch(/memory allocation failed for chunk|addr overflow/);
+      expect(Module.HEAPU8.length - before).toBeLessThan(80 * 1024 * 1024);
+    }
+  });
+
   test('200 damaged copies: exact, valid or BpcellsError', async () => {
     const names = ['packed_uint_col_counts_names', 'unpacked_uint_col_chunk256', 'packed_double_col_gzip6', 'unicode_names_packed_float_row'];
     const originals = Object.fromEntries(names.map((n) => [n, readFileSync(path.join(setDir, n, 'matrix.h5'))]));
