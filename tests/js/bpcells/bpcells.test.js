@@ -526,25 +526,27 @@ describe('more than 2^32 words of packed data (virtual files)', () => {
   });
 });
 
+// An array file: its 8-byte header (magic) and little-endian values of `width` bytes.
+function arrayFileBytes(magic, width, values) {
+  const out = new Uint8Array(8 + width * values.length);
+  out.set(new TextEncoder().encode(magic));
+  const dv = new DataView(out.buffer);
+  values.forEach((v, i) => (width === 8 ? dv.setBigUint64(8 + 8 * i, BigInt(v), true) : dv.setUint32(8 + 4 * i, v, true)));
+  return out;
+}
+
 test('a decrease of idxptr between lazily read blocks is caught', async () => {
   // 1200 columns -> three 512-entry idxptr blocks; open reads the first and the last. The
   // middle block is 50 throughout: monotone by itself, but above nnz (10).
   const nnz = 10;
   const ptr = Array.from({ length: 1201 }, (_, i) => (i < 10 ? i : i >= 512 && i < 1024 ? 50 : nnz));
-  const enc = (magic, width, values) => {
-    const out = new Uint8Array(8 + width * values.length);
-    out.set(new TextEncoder().encode(magic));
-    const dv = new DataView(out.buffer);
-    values.forEach((v, i) => (width === 8 ? dv.setBigUint64(8 + 8 * i, BigInt(v), true) : dv.setUint32(8 + 4 * i, v, true)));
-    return out;
-  };
   const files = {
     version: new TextEncoder().encode('unpacked-uint-matrix-v2\n'),
     storage_order: new TextEncoder().encode('col\n'),
-    shape: enc('UINT32v1', 4, [5, 1200]),
-    idxptr: enc('UINT64v1', 8, ptr),
-    index: enc('UINT32v1', 4, Array(nnz).fill(0)),
-    val: enc('UINT32v1', 4, Array(nnz).fill(1)),
+    shape: arrayFileBytes('UINT32v1', 4, [5, 1200]),
+    idxptr: arrayFileBytes('UINT64v1', 8, ptr),
+    index: arrayFileBytes('UINT32v1', 4, Array(nnz).fill(0)),
+    val: arrayFileBytes('UINT32v1', 4, Array(nnz).fill(1)),
   };
   const source = { size: (n) => files[n]?.length, read: (n, a, b) => files[n].subarray(a, b) };
   // By default idxptr (9.6 KB) is read whole at open, which finds the decrease there.
@@ -564,21 +566,14 @@ test('an idxptr entry raised at the end of a block, or lowered at the start of o
   const columns = 1200;
   const nnz = 2 * columns;
   const honest = Array.from({ length: columns + 1 }, (_, i) => 2 * i);
-  const enc = (magic, width, values) => {
-    const out = new Uint8Array(8 + width * values.length);
-    out.set(new TextEncoder().encode(magic));
-    const dv = new DataView(out.buffer);
-    values.forEach((v, i) => (width === 8 ? dv.setBigUint64(8 + 8 * i, BigInt(v), true) : dv.setUint32(8 + 4 * i, v, true)));
-    return out;
-  };
   const sourceWith = (ptr) => {
     const files = {
       version: new TextEncoder().encode('unpacked-uint-matrix-v2\n'),
       storage_order: new TextEncoder().encode('col\n'),
-      shape: enc('UINT32v1', 4, [5, columns]),
-      idxptr: enc('UINT64v1', 8, ptr),
-      index: enc('UINT32v1', 4, Array.from({ length: nnz }, (_, i) => i % 2)),
-      val: enc('UINT32v1', 4, Array.from({ length: nnz }, (_, i) => i + 1)),
+      shape: arrayFileBytes('UINT32v1', 4, [5, columns]),
+      idxptr: arrayFileBytes('UINT64v1', 8, ptr),
+      index: arrayFileBytes('UINT32v1', 4, Array.from({ length: nnz }, (_, i) => i % 2)),
+      val: arrayFileBytes('UINT32v1', 4, Array.from({ length: nnz }, (_, i) => i + 1)),
     };
     return { size: (n) => files[n]?.length, read: (n, a, b) => files[n].subarray(a, b) };
   };
