@@ -1,7 +1,7 @@
 // ALP (Apache Parquet ALP encoding proposal) pages of f32 or f64 values: decode, random access
 // by vector, inspect, encode. Both page layouts are read: the draft one with a version byte
 // (first byte 1) and the merged Parquet one without it (first byte 0).
-import { requireBytes } from './bytes.js';
+import { outputBytesLimit, requireBytes } from './bytes.js';
 import { viewAs } from './dtypes.js';
 import { AlpError, CODES } from './errors.js';
 import { binding as fn, wasmCaller } from './wasm/call.js';
@@ -74,10 +74,7 @@ function readOptions(what, options, dtypeFromOut) {
   }
   if (o.start !== undefined) checkIndex(o.start, 'options.start');
   if (o.end !== undefined) checkIndex(o.end, 'options.end');
-  const limit = o.maxOutputBytes ?? Infinity;
-  if (typeof limit !== 'number' || !(limit >= 0)) {
-    throw new TypeError(`${what}: options.maxOutputBytes must be a non-negative number, got ${String(limit)}`);
-  }
+  const limit = outputBytesLimit(what, o.maxOutputBytes);
   return { dtype, start: o.start, end: o.end, limit };
 }
 

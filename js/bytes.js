@@ -11,6 +11,18 @@ export function bytesOf(value) {
   return null;
 }
 
+/**
+ * options.maxOutputBytes, the one check every reader makes of it (docs/vocabulary.md): the limit,
+ * or Infinity when it is not given; anything but a non-negative number is a TypeError naming `what`.
+ */
+export function outputBytesLimit(what, value) {
+  if (value === undefined || value === null) return Infinity;
+  if (typeof value !== 'number' || !(value >= 0)) {
+    throw new TypeError(`${what}: options.maxOutputBytes must be a non-negative number, got ${String(value)}`);
+  }
+  return value;
+}
+
 /** A short name of what a value is, for TypeError messages ("null", "Array", "string"). */
 export function describeValue(value) {
   if (value === null) return 'null';

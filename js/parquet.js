@@ -11,6 +11,7 @@
 // the pages up: codecs in wasm, levels, and every page decoded straight into the column's array.
 import { parquetReadObjects } from 'hyparquet';
 import { ensureFormat } from './wasm/load.js';
+import { outputBytesLimit } from './bytes.js';
 import { ParquetError, NumdecodeError, CODES, abortError } from './errors.js';
 import { openFile, statsSince } from './io/index.js';
 import { joinSignals } from './io/signals.js';
@@ -115,8 +116,7 @@ function checkInto(into, selected, numRows) {
 // options.maxOutputBytes: the FLOAT / DOUBLE columns' values for the selected rows, refused before
 // anything is allocated or fetched when they would be more bytes.
 function checkOutputBytes(floats, numRows, limit, fileName) {
-  if (limit === undefined) return;
-  if (typeof limit !== 'number' || !(limit >= 0)) throw new TypeError(`parquet: options.maxOutputBytes must be a non-negative number, got ${String(limit)}`);
+  if (outputBytesLimit('parquet', limit) === Infinity) return;
   const bytes = floats.reduce((sum, c) => sum + numRows * (c.type === 'FLOAT' ? 4 : 8), 0);
   if (bytes > limit) {
     throw new ParquetError(`parquet: ${fileName}: ${numRows} rows of ${floats.map((c) => c.name).join(', ')} are ${bytes} bytes of values, over maxOutputBytes=${limit}`, {

@@ -4,7 +4,7 @@
 // The C++ bindings are stateless: every call gets all the bytes it needs. The wrapped reader
 // therefore keeps its own copies of the header and chunk metadata and passes them again for
 // each page.
-import { describeValue, requireBytes } from './bytes.js';
+import { describeValue, outputBytesLimit, requireBytes } from './bytes.js';
 import { DTYPES, isDtype, typedArrayFor, viewAs } from './dtypes.js';
 import { CODES, PcoError } from './errors.js';
 import { wasmCaller } from './wasm/call.js';
@@ -54,10 +54,7 @@ function checkOptionNames(what, options, names) {
 
 function outputLimit(what, options, names = OPTION_NAMES.limit) {
   checkOptionNames(what, options, names);
-  const limit = options?.maxOutputBytes ?? Infinity;
-  if (typeof limit !== 'number' || !(limit >= 0)) {
-    throw new TypeError(`${what}: options.maxOutputBytes must be a non-negative number, got ${String(limit)}`);
-  }
+  const limit = outputBytesLimit(what, options?.maxOutputBytes);
   if (options?.dtype !== undefined) requireDtype(`${what}: options.dtype`, options.dtype);
   return limit;
 }

@@ -3,6 +3,7 @@
 // idxptr[a] .. idxptr[b] (whole 128-value chunks for packed streams, packed-stream.js), then
 // decodes them in WebAssembly (chunk-decoder.js) into fresh arrays, the caller's, or wasm memory
 // (slice-output.js). open-matrix.js makes a Matrix from a source of named array files.
+import { outputBytesLimit } from '../bytes.js';
 import { deprecated } from '../deprecate.js';
 import { BpcellsError, CODES } from '../errors.js';
 import { getModule } from '../wasm/load.js';
@@ -244,9 +245,7 @@ export class Matrix {
       maxOutputBytes ??= maxCells * Type.BYTES_PER_ELEMENT;
     }
     maxOutputBytes ??= DENSE_CELLS * Type.BYTES_PER_ELEMENT;
-    if (typeof maxOutputBytes !== 'number' || !(maxOutputBytes >= 0)) {
-      throw new RangeError(`bpcells: toDense: maxOutputBytes must be a non-negative number, got ${maxOutputBytes}`);
-    }
+    outputBytesLimit('bpcells toDense', maxOutputBytes);
     const k = end - start;
     const cells = k * this.minor;
     const bytes = cells * Type.BYTES_PER_ELEMENT;

@@ -10,6 +10,7 @@
 // decodes each pcodec chunk in wasm straight into its place in the output: one copy per output
 // row, no chunk-sized JS array. With a worker pool the workers decode into one SharedArrayBuffer
 // output (js/zarr/pool-decode.js). Chunks of other codecs go through zarrita's codec pipeline.
+import { outputBytesLimit } from '../bytes.js';
 import { CODES, ZarrError, abortError } from '../errors.js';
 import { ensureFormat, getModule } from '../wasm/load.js';
 import { malloc } from '../wasm/heap.js';
@@ -38,9 +39,7 @@ function checkOptions(options, allowed, what) {
     if (!allowed.has(key)) throw new TypeError(`${what}: unknown option ${JSON.stringify(key)} (one of ${[...allowed].join(', ')})`);
   }
   const { concurrency, workers, pool, onProgress, maxOutputBytes } = options;
-  if (maxOutputBytes !== undefined && !(typeof maxOutputBytes === 'number' && maxOutputBytes >= 0)) {
-    throw new TypeError(`zarr read: options.maxOutputBytes must be a non-negative number, got ${String(maxOutputBytes)}`);
-  }
+  outputBytesLimit('zarr read', maxOutputBytes);
   if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1)) {
     throw new TypeError(`zarr read: options.concurrency must be a positive integer, got ${concurrency}`);
   }
@@ -71,9 +70,11 @@ function stridesFor(shape, order) {
 const sharedMemory = () =>
   typeof SharedArrayBuffer === 'function' && (typeof process === 'object' || globalThis.crossOriginIsolated === true);
 
-// The selection's bytes against options.maxOutputBytes, before anything is allocated or read:
-// metadata may claim any shape, and a whole-array read of it must not fail in the allocator.
-function checkOutputBytes(what, layout, shape, size, limit = Infinity) {
+// The selection's bytes against options.maxOutputBytes (checked with the other options), before
+// anything is allocated or read: metadata may claim any shape, and a whole-array read of it must
+// not fail in the allocator.
+function checkOutputBytes(what, layout, shape, size, maxOutputBytes) {
+  const limit = outputBytesLimit(what, maxOutputBytes);
   const bytes = size * layout.bytesPerElement;
   if (bytes > limit) {
     throw new ZarrError(`${what}: array ${layout.path}: the selection (shape [${shape.join(', ')}]) is ${bytes} bytes of ${layout.pcoDtype ?? 'values'}, over maxOutputBytes=${limit}`, {
