@@ -330,7 +330,10 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
     const details = { array: layout.path, dataset: layout.path };
     // A local folder lends its chunks in order: they can be assembled into slabs (js/zarr/slab.js).
     // A readView's output is one slab already, in wasm memory: every chunk decodes into it.
-    const plan = target ? wholeOutputPlan(layout, geometry, storedOutputAxes) : slabPlan(layout, parts, geometry, storedOutputAxes, typeof array.store.readView === 'function');
+    // A readView's chunks that come in order go through slabs too (cheaper than placing each chunk's
+    // rows straight into memory out of cache); the others decode straight into its output.
+    const rows = slabPlan(layout, parts, geometry, storedOutputAxes, typeof array.store.readView === 'function');
+    const plan = target ? (rows ?? wholeOutputPlan(layout, geometry, storedOutputAxes)) : rows;
     const slabs = plan && slabAssembler(plan, geometry, data, layout.pcoDtype, layout.fill, target);
     // Without those, a shard range's chunks that tile a box of the output go out as one slab.
     const tiles = slabs ? null : slabAssembler({ axes: storedOutputAxes, rank: layout.shape.length }, geometry, data, layout.pcoDtype, layout.fill);

@@ -89,6 +89,36 @@ describe('values', () => {
     expect(liveZarrViews()).toBe(0);
   });
 
+  test("a LocalStore's chunks, lent in order, go through row slabs copied into the view (t2m: two chunks across the last axis), with the module's memory grown before every slab", async () => {
+    const arr = await zarr.open(zarr.root(new LocalStore(storeDir('era5_like_v3.zarr'))).resolve('t2m'), { kind: 'array' });
+    const mod = getModule('pco');
+    (await readView(arr, { selection: [0, null, null] })).release(); // Emscripten's export stubs replaced by now
+    const sizeSlab = mod._numdecode_pco_size_slab;
+    const held = [];
+    let slabs = 0;
+    mod._numdecode_pco_size_slab = (bytes) => {
+      slabs++;
+      held.push(mod._malloc(1 << 20)); // memory grows now and then: views made before are detached
+      return sizeSlab(bytes);
+    };
+    try {
+      for (const selection of [null, [zarr.slice(2, 20, 3), null, zarr.slice(10, 350)], [5, zarr.slice(0, 181, 2), null]]) {
+        const options = selection ? { selection } : {};
+        const before = slabs;
+        const view = await readView(arr, options);
+        expect(slabs).toBeGreaterThan(before);
+        const want = await read(arr, options);
+        expect(view.shape).toEqual(want.shape);
+        expectSameBytes(bytesOf(view.data), bytesOf(want.data), `t2m ${JSON.stringify(selection)}`);
+        view.release();
+      }
+    } finally {
+      mod._numdecode_pco_size_slab = sizeSlab;
+      for (const p of held) mod._free(p);
+    }
+    expect(liveZarrViews()).toBe(0);
+  });
+
   test('a selection of nothing is an empty view (shape [0, ...]), released like any other', async () => {
     const arr = await open(new LocalStore(storeDir('era5_like_v3.zarr')), 't2m');
     const view = await readView(arr, { selection: [zarr.slice(3, 3), null, null] });
