@@ -64,29 +64,10 @@ export function releaseBoxScratch() {
 }
 
 /**
- * Sizes the module's slab (js/zarr/slab.js) for `bytes`: returns its address in wasm memory.
- * @param {number} bytes
- * @returns {number}
- */
-export function sizeSlab(bytes) {
-  const size = binding('pco', '_numdecode_pco_size_slab');
-  return call([], () => size(bytes)) >>> 0;
-}
-
-/**
- * Decodes `bytes` as decodeBox does, but places the box straight into the module's slab: its first
- * value at `offset` (values into the slab), then `strides` (values, one per stored axis) apart.
- * @param {Uint8Array} bytes @param {string} dtype @param {Uint32Array} box from boxParams
- * @param {number} offset @param {number[]} strides
- * @param {{file?: string, dataset?: string}} [details]
- */
-export function decodeBoxToSlab(bytes, dtype, box, offset, strides, details) {
-  callDecodeBox(binding('pco', '_numdecode_pco_decode_box_to_slab'), bytes, dtype, box, details, Uint32Array.of(offset, ...strides));
-}
-
-/**
- * The same into `target` ({address, byteLength}: wasm memory of the module's own, a Zarr
- * readView's output) instead of the module's slab.
+ * Decodes `bytes` as decodeBox does, but places the box straight into `target` ({address,
+ * byteLength}: wasm memory of the module's own, from malloc: a slab, or a Zarr readView's output):
+ * its first value at `offset` (values into the target), then `strides` (values, one per stored
+ * axis) apart.
  * @param {Uint8Array} bytes @param {string} dtype @param {Uint32Array} box from boxParams
  * @param {{address: number, byteLength: number}} target
  * @param {number} offset @param {number[]} strides

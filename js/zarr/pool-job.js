@@ -88,6 +88,7 @@ export async function decodeBoxes(input, meta, batch) {
     }
     slabs?.end();
   } finally {
+    slabs?.close();
     releaseBoxScratch();
   }
   return result;

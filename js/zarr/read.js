@@ -382,7 +382,11 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
         : missing,
     };
     drain = async () => slabs?.end();
-    finish = async () => releaseBoxScratch();
+    finish = async () => {
+      slabs?.close();
+      tiles?.close();
+      releaseBoxScratch();
+    };
   } else {
     const pipeline = zarritaPipeline(array, layout);
     sink = {

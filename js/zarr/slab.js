@@ -8,8 +8,10 @@
 // a slab come one after another (a local folder read synchronously, in C order of chunk
 // coordinates, on the calling thread or by a worker given whole slabs) and the slab is small;
 // elsewhere each box is placed row by row (js/zarr/place.js).
-import { decodeBoxToSlab, decodeBoxToTarget, sizeSlab } from './chunk-decode.js';
+import { decodeBoxToTarget } from './chunk-decode.js';
 import { fillBox, outputGeometry, placeBox } from './place.js';
+import { CODES, ZarrError } from '../errors.js';
+import { malloc } from '../wasm/heap.js';
 import { getModule } from '../wasm/load.js';
 
 // The largest slab assembled: it is working memory on top of the output (the module keeps it
@@ -150,19 +152,33 @@ export function slabAssembler(plan, geometry, data, dtype, fill, target) {
   const outBytes = target ? null : new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   // Chunks decode straight into a target for the whole-output plan; row slabs are copied into it.
   const direct = Boolean(target && plan.whole);
+  // This assembler's own slab memory, grown as needed and freed by close(): reads running at the
+  // same time each have theirs (one slab for the module let a read overwrite another's values).
+  let own = { address: 0, bytes: 0 };
+  const slabMemory = (bytes) => {
+    if (own.bytes < bytes) {
+      const mod = getModule('pco');
+      if (own.address) mod._free(own.address);
+      own = { address: 0, bytes: 0 };
+      const address = malloc(mod, Math.max(bytes, 1));
+      if (address === 0) throw new ZarrError(`zarr read: out of wasm memory for a slab of ${bytes} bytes`, { code: CODES.OUTPUT_LIMIT });
+      own = { address, bytes };
+    }
+    return own.address;
+  };
   let current = null; // the slab being assembled: {base, counts, values, strides, address}
   const begin = (slab) => {
     if (current?.base === slab.base) return current;
     end();
     const values = slab.counts.reduce((a, b) => a * b, 1);
-    current = { base: slab.base, counts: slab.counts, values, strides: slabStrides(slab.counts, plan.axes, plan.rank), address: direct ? target.address : sizeSlab(values * width) };
+    current = { base: slab.base, counts: slab.counts, values, strides: slabStrides(slab.counts, plan.axes, plan.rank), address: direct ? target.address : slabMemory(values * width) };
     return current;
   };
   function end() {
     if (current === null) return;
     const { address, values, base, counts } = current;
     if (!direct) {
-      // Views made now: sizing a slab or decoding may have grown the module's memory.
+      // Views made now: allocating a slab or decoding may have grown the module's memory.
       const heap = getModule('pco').HEAPU8;
       const into = target ? heap.subarray(target.address, target.address + target.byteLength) : outBytes;
       placeBox(into, width, geometry, base, counts, heap.subarray(address, address + values * width));
@@ -173,8 +189,8 @@ export function slabAssembler(plan, geometry, data, dtype, fill, target) {
     /** Decodes one chunk into its slab. @param {{base: number, counts: number[], offset: number}} slab from plan.of */
     chunk(slab, bytes, box, details) {
       const { strides } = begin(slab);
-      if (direct) decodeBoxToTarget(bytes, dtype, box, target, slab.offset, strides, details);
-      else decodeBoxToSlab(bytes, dtype, box, slab.offset, strides, details);
+      const into = direct ? target : { address: current.address, byteLength: current.values * width };
+      decodeBoxToTarget(bytes, dtype, box, into, slab.offset, strides, details);
     },
     /** A chunk not stored: its box in the slab takes the fill value. @param {number[]} counts its extent per output axis */
     missing(slab, counts) {
@@ -184,6 +200,12 @@ export function slabAssembler(plan, geometry, data, dtype, fill, target) {
     },
     /** Copies the last slab out. */
     end,
+    /** Frees the slab memory (after end(), or when the read failed: then nothing is copied). */
+    close() {
+      current = null;
+      if (own.address) getModule('pco')._free(own.address);
+      own = { address: 0, bytes: 0 };
+    },
   };
 }
 

@@ -160,14 +160,9 @@ void copy_values(const uint8_t* from, uint8_t* to, size_t from_step, size_t to_s
   }
 }
 
-// A slab: consecutive whole rows of the output (every chunk of one step of its outermost axis),
-// assembled here so that JS copies it out at once instead of a row at a time per chunk.
-uint32_t slab_params[kMaxBoxAxes + 1];  // JS fills: the box's first value in the slab, then its stride per axis (values)
-
-ByteBuffer& slab_buffer() {
-  static ByteBuffer buffer;
-  return buffer;
-}
+// Where a box goes in a target (a slab JS assembles, or a Zarr view's output: memory JS owns, one
+// per read, so that reads running at the same time never share one).
+uint32_t slab_params[kMaxBoxAxes + 1];  // JS fills: the box's first value in the target, then its stride per axis (values)
 
 // Copies the box of a C-order array of `extent` (values of `width` bytes) from src to dst, whose
 // stride along each box axis is dst_stride (bytes). Trailing axes taken whole, where dst holds them
@@ -288,18 +283,9 @@ uintptr_t decode_box(uintptr_t ptr, size_t len, unsigned expected_dtype, unsigne
   });
 }
 
-// The slab sized for `bytes` (its old contents kept where they fit), or 0 when memory runs out.
-uintptr_t size_slab(double bytes) {
-  return guarded([&]() -> uintptr_t {
-    slab_buffer().resize(static_cast<size_t>(bytes));
-    return reinterpret_cast<uintptr_t>(slab_buffer().data());
-  });
-}
-
 void release_large_box() {
   constexpr size_t kKeep = size_t{64} << 20;
   if (box_buffer().size() > kKeep) box_buffer() = ByteBuffer{};
-  slab_buffer() = ByteBuffer{};
   release_large_scratch();
 }
 // ---- end of Zarr chunks ------------------------------------------------------------------------
@@ -396,11 +382,7 @@ EMSCRIPTEN_KEEPALIVE uintptr_t numdecode_pco_decode_box(uintptr_t ptr, size_t le
   return decode_box(ptr, len, expected_dtype, axes, nullptr, 0);
 }
 EMSCRIPTEN_KEEPALIVE uint32_t* numdecode_pco_slab_params() { return slab_params; }
-EMSCRIPTEN_KEEPALIVE uintptr_t numdecode_pco_size_slab(double bytes) { return size_slab(bytes); }
-EMSCRIPTEN_KEEPALIVE uintptr_t numdecode_pco_decode_box_to_slab(uintptr_t ptr, size_t len, unsigned expected_dtype, unsigned axes) {
-  return decode_box(ptr, len, expected_dtype, axes, slab_buffer().data(), slab_buffer().size());
-}
-// The same into `dst_bytes` bytes at `dst` (a Zarr readView's output, allocated with malloc).
+// A box into `dst_bytes` bytes at `dst` (a slab, or a Zarr readView's output: allocated with malloc).
 EMSCRIPTEN_KEEPALIVE uintptr_t numdecode_pco_decode_box_into(uintptr_t ptr, size_t len, unsigned expected_dtype, unsigned axes,
                                                              uintptr_t dst, double dst_bytes) {
   return decode_box(ptr, len, expected_dtype, axes, reinterpret_cast<uint8_t*>(dst), static_cast<size_t>(dst_bytes));
