@@ -10,7 +10,8 @@ import { columnError } from './column-error.js';
 import { chunkPages, chunkRange, usesOffsetIndex } from './chunk-pages.js';
 import { CODES, ParquetError, abortError } from '../errors.js';
 
-const awaitIf = (x) => (typeof x?.then === 'function' ? x : null);
+// A sync codec's result is a view of its reused buffer: read before anything awaits (another read may reuse it).
+const isPromise = (x) => typeof x?.then === 'function';
 
 // A Uint8Array lent per page (validity of a page read in part), grown as needed.
 function scratchSpace() {
@@ -62,7 +63,7 @@ export async function groupDictionary(pages, col, where) {
   if (!d) return null;
   try {
     let inflated = inflatePage(bodyOf(pages, d), d, col);
-    inflated = (await awaitIf(inflated)) ?? inflated;
+    if (isPromise(inflated)) inflated = await inflated;
     return readDictionary(inflated, d, col);
   } catch (msg) {
     throw columnError({ ...where, page: 'dictionary page' }, msg);
@@ -183,7 +184,7 @@ async function decodeChunk({ pages, col, where }, { group, dst }, out, scratch) 
     try {
       const body = bodyOf(pages, p);
       let inflated = inflatePage(body, p, col);
-      inflated = (await awaitIf(inflated)) ?? inflated;
+      if (isPromise(inflated)) inflated = await inflated;
       // (an output in wasm memory goes as itself: its values are re-made after the ALP call)
       out.nulls += decodePageInto(body, inflated, p, col, dictionary, a, b, out.view ? out : out.values, out.valid, at, scratch);
     } catch (msg) {
@@ -208,7 +209,7 @@ export async function columnPagesFor(ctx, column, groups) {
       try {
         const body = bodyOf(pages, p);
         let inflated = inflatePage(body, p, col);
-        inflated = (await awaitIf(inflated)) ?? inflated;
+        if (isPromise(inflated)) inflated = await inflated;
         const valid = col.maxDef > 0 ? new Uint8Array(p.rows).fill(1) : null;
         if (p.encodingId === ALP_ENCODING_ID) {
           const split = splitPage(body, inflated, p, col);

@@ -10,7 +10,8 @@ import { columnError } from './column-error.js';
 import { chunkPages } from './chunk-pages.js';
 import { chunkColumn, bodyOf, groupDictionary } from './float-column.js';
 
-const awaitIf = (x) => (typeof x?.then === 'function' ? x : null);
+// A sync codec's result is a view of its reused buffer: read before anything awaits (another read may reuse it).
+const isPromise = (x) => typeof x?.then === 'function';
 
 // The page's repetition and definition levels (one byte each per value) and its value payload.
 function pageLevels(body, inflated, page, col) {
@@ -82,7 +83,7 @@ export async function readListColumn(ctx, column, groups, numRows) {
       try {
         const body = bodyOf(pages, p);
         let inflated = inflatePage(body, p, col);
-        inflated = (await awaitIf(inflated)) ?? inflated;
+        if (isPromise(inflated)) inflated = await inflated;
         const { n, rep, def, payload } = pageLevels(body, inflated, p, col);
         if (n > 0 && rep[0] !== 0 && row < 0) throw 'the first value of the chunk continues a row (repetition level 1)';
         let present = 0;

@@ -62,6 +62,31 @@ describe('values', () => {
     },
   );
 
+  test('reads running at the same time (read() and readView(), bytes and slow sources) each get their own values', async () => {
+    for (const codec of ['SNAPPY', 'ZSTD']) {
+      const bytes = buildParquet({ columns: columnsSpec(false), rowGroups: [3500, 2500], codec, pages: mixedPages, dictionary: (c, g) => c === 1 && g === 0 });
+      let tick = 0;
+      const slow = () => ({ size: () => bytes.length, read: async (s, e) => (await new Promise((r) => setTimeout(r, tick++ % 3)), bytes.subarray(s, e)) });
+      const columns = ['d', 'f'];
+      const calls = [
+        read(bytes, { columns }),
+        readView(bytes, { columns }),
+        read(slow(), { columns }),
+        readView(slow(), { columns }),
+        read(bytes, { columns, rowStart: 1023, rowEnd: 4300 }),
+        readView(slow(), { columns, rowStart: 2400, rowEnd: 6000 }),
+      ];
+      const ranges = [[0, N], [0, N], [0, N], [0, N], [1023, 4300], [2400, 6000]];
+      const results = await Promise.all(calls);
+      results.forEach((r, k) => {
+        expectColumn(r.columns.d, S.d, S.valid, ...ranges[k]);
+        expectColumn(r.columns.f, S.f, S.valid, ...ranges[k]);
+        r.release?.();
+      });
+    }
+    expect(liveParquetViews()).toBe(0);
+  });
+
   test('the same from an open file, from bytes a source hands out and over HTTP', async () => {
     const m = manifest.find((x) => x.file === 'alp_spotify1.parquet');
     const file = path.join(dir, m.file);
