@@ -13,7 +13,8 @@ export function bytesOf(value) {
 
 /**
  * options.maxOutputBytes, the one check every reader makes of it (docs/vocabulary.md): the limit,
- * or Infinity when it is not given; anything but a non-negative number is a TypeError naming `what`.
+ * or Infinity when it is not given (undefined or null; a reader with a default puts it in first);
+ * anything but a non-negative number is a TypeError naming `what`.
  */
 export function outputBytesLimit(what, value) {
   if (value === undefined || value === null) return Infinity;

@@ -20,7 +20,7 @@ beforeAll(async () => {
   registerPcodec(zarr.registry);
 });
 
-test('the one check: absent or null is no limit, a non-negative number the limit, the rest a TypeError naming the call', () => {
+test('the one check: absent or null is no limit (unless the reader has a default), a non-negative number the limit, the rest a TypeError naming the call', () => {
   expect(outputBytesLimit('x', undefined)).toBe(Infinity);
   expect(outputBytesLimit('x', null)).toBe(Infinity);
   expect(outputBytesLimit('x', 0)).toBe(0);
@@ -28,7 +28,7 @@ test('the one check: absent or null is no limit, a non-negative number the limit
   for (const bad of BAD) expect(() => outputBytesLimit('some call', bad)).toThrow(new TypeError(`some call: options.maxOutputBytes must be a non-negative number, got ${String(bad)}`));
 });
 
-// Each reader: what it reads with no limit, with null, and its refusal of bad values.
+// Each reader: what it reads with no option, with null (the same), and its refusal of bad values.
 const readers = {
   'pco.decode': async (opts) => pco.decode(file('pco/classic_f64_n1000.pco'), opts),
   'alp.decode': async (opts) => alp.decode(file('alp/f64_bw64_n2048.alp'), { dtype: 'f64', ...opts }),
@@ -40,7 +40,7 @@ const readers = {
   'parquet read': async (opts) => (await parquetRead(path.join(corpusRoot, 'parquet-alp/alp_arade.parquet'), { columns: ['value1'], rowEnd: 500, ...opts })).columns.value1.values,
 };
 
-test.each(Object.keys(readers))('%s: null reads as no limit; a negative, NaN or non-number limit is a TypeError', async (name) => {
+test.each(Object.keys(readers))('%s: null reads as an absent limit; a negative, NaN or non-number limit is a TypeError', async (name) => {
   const reader = readers[name];
   const free = await reader({});
   expect(free.length).toBeGreaterThan(0);
