@@ -8,6 +8,11 @@
  * @returns {{signal: AbortSignal|undefined, dispose(): void}}
  */
 export function joinSignals(a, b) {
+  for (const s of [a, b]) {
+    if (s !== undefined && s !== null && typeof s.addEventListener !== 'function') {
+      throw new TypeError(`options.signal must be an AbortSignal, got ${s?.constructor?.name ?? typeof s}`);
+    }
+  }
   if (!a || !b || a === b) return { signal: a ?? b, dispose() {} };
   const controller = new AbortController();
   const fire = (event) => controller.abort(event.target.reason);

@@ -109,6 +109,7 @@ describe('open() on the parquet-cpp corpus', () => {
       const joinedHooks = added.length;
       expect(joinedHooks).toBeGreaterThan(0);
       expect(removed.filter((fn) => added.includes(fn)).length).toBe(joinedHooks); // unhooked after the read
+      await expect(handle.read({ signal: { aborted: false } })).rejects.toThrow(new TypeError('options.signal must be an AbortSignal, got Object'));
       controller.abort(new Error('viewer closed'));
       for (const readOptions of [{}, { signal: new AbortController().signal }]) {
         for (const call of [() => handle.read(readOptions), () => handle.readView(readOptions)]) {
