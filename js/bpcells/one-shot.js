@@ -6,7 +6,9 @@
 import { open } from './open.js';
 
 const KEEP = 4;
-const opened = new Map(); // key -> Promise<Matrix>
+// key -> {matrix: Promise<Matrix>, users: calls reading it now, evicted}: a matrix pushed out of
+// the cache is closed once its last reader is done, not under a read still running.
+const opened = new Map();
 
 function keyOf(source, options) {
   let id;
@@ -17,20 +19,42 @@ function keyOf(source, options) {
   return `${id}#${options?.group ?? ''}`;
 }
 
+function closeWhenIdle(entry) {
+  if (entry.evicted && entry.users === 0) entry.matrix.then((m) => m.close?.(), () => {});
+}
+
+// The matrix, and done() to call when the call no longer reads it.
 async function matrixFor(source, options) {
   const key = keyOf(source, options);
-  if (key === null) return { m: await open(source, options), keep: false };
-  if (!opened.has(key)) {
-    const p = open(source, options);
-    opened.set(key, p);
-    p.catch(() => opened.delete(key));
+  if (key === null) {
+    const m = await open(source, options);
+    return { m, done: () => m.close?.() };
+  }
+  let entry = opened.get(key);
+  if (!entry) {
+    entry = { matrix: open(source, options), users: 0, evicted: false };
+    opened.set(key, entry);
+    const mine = entry;
+    entry.matrix.catch(() => opened.get(key) === mine && opened.delete(key));
     while (opened.size > KEEP) {
       const [oldest, old] = opened.entries().next().value;
       opened.delete(oldest);
-      old.then((m) => m.close?.(), () => {});
+      old.evicted = true;
+      closeWhenIdle(old);
     }
   }
-  return { m: await opened.get(key), keep: true };
+  const used = entry;
+  used.users++;
+  const done = () => {
+    used.users--;
+    closeWhenIdle(used);
+  };
+  try {
+    return { m: await used.matrix, done };
+  } catch (err) {
+    done();
+    throw err;
+  }
 }
 
 function describe(m) {
@@ -47,21 +71,21 @@ function describe(m) {
 
 /** {version, shape, storageOrder, nnz, dtype, group, stats, idxptr, index, val} of positions [start, end). */
 export async function readSlice(source, options = {}, start = 0, end = undefined) {
-  const { m, keep } = await matrixFor(source, options);
+  const { m, done } = await matrixFor(source, options);
   try {
     const slice = await m.read(start, end ?? m.major);
     return { ...describe(m), ...slice };
   } finally {
-    if (!keep) m.close?.();
+    done();
   }
 }
 
 /** {version, shape, ..., rowNames, colNames}. */
 export async function readNames(source, options = {}) {
-  const { m, keep } = await matrixFor(source, options);
+  const { m, done } = await matrixFor(source, options);
   try {
     return { ...describe(m), rowNames: await m.rowNames(), colNames: await m.colNames() };
   } finally {
-    if (!keep) m.close?.();
+    done();
   }
 }

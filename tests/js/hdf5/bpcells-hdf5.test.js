@@ -547,6 +547,19 @@ describe('files built with h5wasm', () => {
 });
 
 describe('worker pool', () => {
+  test('readSlice of six matrices at once (more than the four it keeps open): none is closed under a read', async () => {
+    const chosen = cases.filter((c) => c.nnz > 0).slice(0, 6);
+    expect(chosen.length).toBe(6);
+    // Distinct keys from any earlier test's (a path with /./ in it), so every call opens its matrix.
+    const results = await Promise.all(chosen.map((c) => bpcells.readSlice(`${path.join(setDir, c.dir)}/./matrix.h5`, { group: c.group })));
+    results.forEach((r, k) => {
+      const t = expected(chosen[k]);
+      expect({ name: chosen[k].name, same: same(r.idxptr, t.idxptr) && same(r.index, t.index) && same(r.val, t.val) }).toEqual({ name: chosen[k].name, same: true });
+    });
+    const names = await Promise.all(chosen.map((c) => bpcells.readNames(path.join(setDir, c.dir, 'matrix.h5'), { group: c.group })));
+    names.forEach((r, k) => expect(r.colNames).toEqual(expected(chosen[k]).e.col_names));
+  });
+
   test('readSlice and readNames of an HDF5 group run in a worker', async () => {
     const c = cases.find((x) => x.name === 'packed_uint_col_counts_names');
     const exp = expected(c);
