@@ -293,14 +293,25 @@ const unclosedPages = typeof FinalizationRegistry === 'function' ? new Finalizat
 
 export function open(bytes, dtype) {
   checkDtype(dtype);
-  const page = requireBytes('alp.open: bytes', bytes);
-  const mod = getModule('alp');
-  let ptr = malloc(mod, Math.max(page.length, 1));
-  if (ptr === 0) throw new AlpError(`numdecode: out of wasm memory copying ${page.length} page bytes`, { code: 'ERR_OUTPUT_LIMIT' });
-  mod.HEAPU8.set(page, ptr);
+  // Kept in JS too: when releaseMemory() replaces the module (nothing counts this reader as holding
+  // it), the next call copies the page into the new one.
+  const page = requireBytes('alp.open: bytes', bytes).slice();
   const len = page.length;
+  let mod = null;
+  let ptr = 0;
+  let closed = false;
+  const copyIn = () => {
+    const now = getModule('alp');
+    const at = malloc(now, Math.max(len, 1));
+    if (at === 0) throw new AlpError(`numdecode: out of wasm memory copying ${len} page bytes`, { code: 'ERR_OUTPUT_LIMIT' });
+    now.HEAPU8.set(page, at);
+    [mod, ptr] = [now, at];
+    unclosedPages?.unregister(reader);
+    unclosedPages?.register(reader, () => now._free(at), reader);
+  };
   const live = () => {
-    if (ptr === 0) throw new Error('alp: this page was closed');
+    if (closed) throw new Error('alp: this page was closed');
+    if (getModule('alp') !== mod) copyIn();
     return ptr;
   };
   let info = null;
@@ -330,13 +341,13 @@ export function open(bytes, dtype) {
       return decodeFresh('alp page decodeRange', live(), len, { dtype, start, end, limit: Infinity });
     },
     close() {
-      if (ptr !== 0) mod._free(ptr);
+      if (!closed && mod === getModule('alp')) mod._free(ptr); // a replaced module took its memory with it
+      closed = true;
       ptr = 0;
       unclosedPages?.unregister(reader);
     },
   };
-  const copyAt = ptr;
-  unclosedPages?.register(reader, () => mod._free(copyAt), reader);
+  copyIn();
   reader.release = reader.close;
   if (typeof Symbol.dispose === 'symbol') reader[Symbol.dispose] = reader.close;
   return reader;

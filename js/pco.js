@@ -227,20 +227,21 @@ export function dtypeOf(bytes) {
  * metadata and pages, and tells the reader the dtype and each page's value count.
  * @param {Uint8Array} headerBytes
  */
+// The reader keeps the header and metas in JS and copies them in for each call, into the module of
+// the moment: a releaseMemory() that replaces the module between calls loses nothing.
 function open(headerBytes) {
   headerBytes = requireBytes('pco.wrapped.open: headerBytes', headerBytes);
-  const mod = pcoModule();
   const header = headerBytes.slice();
-  const { formatVersion } = JSON.parse(textAt(mod, call([header], (hp, hl) => mod._numdecode_pco_wrapped_header(hp, hl))));
+  const { formatVersion } = JSON.parse(textAt(pcoModule(), call([header], (hp, hl) => pcoModule()._numdecode_pco_wrapped_header(hp, hl))));
   return {
     formatVersion,
     chunk(metaBytes, dtype) {
       metaBytes = requireBytes('pco.wrapped chunk: metaBytes', metaBytes);
       requireDtype('pco.wrapped chunk: dtype', dtype);
-      const code = dtypeNames(mod).indexOf(dtype);
+      const code = dtypeNames(pcoModule()).indexOf(dtype);
       const meta = metaBytes.slice();
       const info = wideIntegers(
-        JSON.parse(textAt(mod, call([header, meta], (hp, hl, mp, ml) => mod._numdecode_pco_wrapped_chunk(hp, hl, mp, ml, code)))),
+        JSON.parse(textAt(pcoModule(), call([header, meta], (hp, hl, mp, ml) => pcoModule()._numdecode_pco_wrapped_chunk(hp, hl, mp, ml, code)))),
       );
       return {
         info,
@@ -248,8 +249,9 @@ function open(headerBytes) {
           pageBytes = requireBytes('pco.wrapped decodePage: pageBytes', pageBytes);
           requireCount('pco.wrapped decodePage: n', n);
           const at = call([header, meta, pageBytes], (hp, hl, mp, ml, pp, pl) =>
-            mod._numdecode_pco_wrapped_page(hp, hl, mp, ml, code, pp, pl, n),
+            pcoModule()._numdecode_pco_wrapped_page(hp, hl, mp, ml, code, pp, pl, n),
           ) >>> 2;
+          const mod = pcoModule();
           return viewAs(dtype, bytesAt(mod, mod.HEAPU32[at], mod.HEAPU32[at + 1]));
         },
       };
