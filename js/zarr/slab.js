@@ -13,6 +13,7 @@ import { fillBox, outputGeometry, placeBox } from './place.js';
 import { CODES, ZarrError } from '../errors.js';
 import { malloc } from '../wasm/heap.js';
 import { getModule } from '../wasm/load.js';
+import { holdMemory } from '../wasm/views.js';
 
 // The largest slab assembled: it is working memory on top of the output (the module keeps it
 // until the read's releaseBoxScratch). tp's rows of chunks are 1.1 MB.
@@ -154,7 +155,9 @@ export function slabAssembler(plan, geometry, data, dtype, fill, target) {
   const direct = Boolean(target && plan.whole);
   // This assembler's own slab memory, grown as needed and freed by close(): reads running at the
   // same time each have theirs (one slab for the module let a read overwrite another's values).
+  // It counts as holding the module's memory, so releaseMemory() cannot replace the module under it.
   let own = { address: 0, bytes: 0 };
+  let unhold = null;
   const slabMemory = (bytes) => {
     if (own.bytes < bytes) {
       const mod = getModule('pco');
@@ -163,6 +166,7 @@ export function slabAssembler(plan, geometry, data, dtype, fill, target) {
       const address = malloc(mod, Math.max(bytes, 1));
       if (address === 0) throw new ZarrError(`zarr read: out of wasm memory for a slab of ${bytes} bytes`, { code: CODES.OUTPUT_LIMIT });
       own = { address, bytes };
+      unhold ??= holdMemory(mod, 'zarr read slab');
     }
     return own.address;
   };
@@ -205,6 +209,8 @@ export function slabAssembler(plan, geometry, data, dtype, fill, target) {
       current = null;
       if (own.address) getModule('pco')._free(own.address);
       own = { address: 0, bytes: 0 };
+      unhold?.();
+      unhold = null;
     },
   };
 }
