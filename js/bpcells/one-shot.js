@@ -23,6 +23,20 @@ function closeWhenIdle(entry) {
   if (entry.evicted && entry.users === 0) entry.matrix.then((m) => m.close?.(), () => {});
 }
 
+// A new cache entry for `key`; the oldest entries past KEEP are pushed out.
+function addEntry(key, source, options) {
+  const entry = { matrix: open(source, options), users: 0, evicted: false };
+  opened.set(key, entry);
+  entry.matrix.catch(() => opened.get(key) === entry && opened.delete(key));
+  while (opened.size > KEEP) {
+    const [oldest, old] = opened.entries().next().value;
+    opened.delete(oldest);
+    old.evicted = true;
+    closeWhenIdle(old);
+  }
+  return entry;
+}
+
 // The matrix, and done() to call when the call no longer reads it.
 async function matrixFor(source, options) {
   const key = keyOf(source, options);
@@ -30,27 +44,14 @@ async function matrixFor(source, options) {
     const m = await open(source, options);
     return { m, done: () => m.close?.() };
   }
-  let entry = opened.get(key);
-  if (!entry) {
-    entry = { matrix: open(source, options), users: 0, evicted: false };
-    opened.set(key, entry);
-    const mine = entry;
-    entry.matrix.catch(() => opened.get(key) === mine && opened.delete(key));
-    while (opened.size > KEEP) {
-      const [oldest, old] = opened.entries().next().value;
-      opened.delete(oldest);
-      old.evicted = true;
-      closeWhenIdle(old);
-    }
-  }
-  const used = entry;
-  used.users++;
+  const entry = opened.get(key) ?? addEntry(key, source, options);
+  entry.users++;
   const done = () => {
-    used.users--;
-    closeWhenIdle(used);
+    entry.users--;
+    closeWhenIdle(entry);
   };
   try {
-    return { m: await used.matrix, done };
+    return { m: await entry.matrix, done };
   } catch (err) {
     done();
     throw err;

@@ -4,14 +4,12 @@
 // else one chunk ahead of the decoder), pages decompressed and decoded straight into the output
 // (float-page.js). columnPagesFor hands the pages out instead (readPages), for a decoder elsewhere.
 import { encodingName, knownCodec, ALP_ENCODING_ID } from './pages.js';
-import { inflatePage, splitPage, pageValidity, decodePageInto, readDictionary } from './float-page.js';
+import { inflatePage, isPromise, splitPage, pageValidity, decodePageInto, readDictionary } from './float-page.js';
 import { alpValueCount } from './alp-page.js';
 import { columnError } from './column-error.js';
 import { chunkPages, chunkRange, usesOffsetIndex } from './chunk-pages.js';
 import { CODES, ParquetError, abortError } from '../errors.js';
 
-// A sync codec's result is a view of its reused buffer: read before anything awaits (another read may reuse it).
-const isPromise = (x) => typeof x?.then === 'function';
 
 // A Uint8Array lent per page (validity of a page read in part), grown as needed.
 function scratchSpace() {

@@ -8,6 +8,10 @@ import { decodeRuns, levelBitWidth, readValidity } from './levels.js';
 import { decompress, encodingName, ALP_ENCODING_ID } from './pages.js';
 import { decodeAlpInto } from './alp-page.js';
 
+// Whether inflatePage's result is a promise. A synchronous codec's result is a view of its reused
+// buffer: the caller reads it before anything awaits (another read may reuse the buffer).
+export const isPromise = (x) => typeof x?.then === 'function';
+
 /**
  * The page's bytes, decompressed (a promise when the codec is asynchronous): a v1 or dictionary
  * page whole, a v2 page's values (its levels are stored uncompressed before them).

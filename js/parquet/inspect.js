@@ -4,7 +4,7 @@
 import { readPageHeaderAt, encodingName, ALP_ENCODING_ID } from './pages.js';
 import { chunkRange } from './chunk-pages.js';
 import { columnError } from './column-error.js';
-import { inflatePage, splitPage, pageValidity } from './float-page.js';
+import { inflatePage, isPromise, splitPage, pageValidity } from './float-page.js';
 import { knownCodec } from './pages.js';
 import { loadCodec } from './codecs.js';
 import { describeAlpPayload } from './alp-page.js';
@@ -37,7 +37,7 @@ async function describePage(bytes, info, leaf, col, where) {
       if (col.inflate === undefined) throw { unsupported: `codec ${col.codec} is not supported` };
       const body = bytes.subarray(info.dataStart, info.dataEnd);
       let inflated = inflatePage(body, info, col);
-      if (typeof inflated.then === 'function') inflated = await inflated;
+      if (isPromise(inflated)) inflated = await inflated;
       split = splitPage(body, inflated, info, col);
       present = col.maxDef > 0 ? pageValidity(split, info, col, new Uint8Array(split.numValues).fill(1), 0) : split.numValues;
     } catch (msg) {

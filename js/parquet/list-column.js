@@ -5,13 +5,11 @@
 // result is Arrow-like: values and valid per element, offsets per row (row r's elements are
 // offsets[r] ... offsets[r + 1]), rowValid per row (0 = the list itself is null).
 import { decodeRuns, levelBitWidth } from './levels.js';
-import { inflatePage, denseInto } from './float-page.js';
+import { inflatePage, isPromise, denseInto } from './float-page.js';
 import { columnError } from './column-error.js';
 import { chunkPages } from './chunk-pages.js';
 import { chunkColumn, bodyOf, groupDictionary } from './float-column.js';
 
-// A sync codec's result is a view of its reused buffer: read before anything awaits (another read may reuse it).
-const isPromise = (x) => typeof x?.then === 'function';
 
 // The page's repetition and definition levels (one byte each per value) and its value payload.
 function pageLevels(body, inflated, page, col) {

@@ -328,10 +328,9 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
   } else if (layout.pco) {
     await ensureFormat('pco', init);
     const details = { array: layout.path, dataset: layout.path };
-    // A local folder lends its chunks in order: they can be assembled into slabs (js/zarr/slab.js).
-    // A readView's output is one slab already, in wasm memory: every chunk decodes into it.
-    // A readView's chunks that come in order go through slabs too (cheaper than placing each chunk's
-    // rows straight into memory out of cache); the others decode straight into its output.
+    // A local folder lends its chunks in order: they can be assembled into slabs (js/zarr/slab.js),
+    // also for a readView (cheaper than placing each chunk's rows straight into memory out of
+    // cache). Otherwise a readView's output is its one slab: every chunk decodes into it.
     const rows = slabPlan(layout, parts, geometry, storedOutputAxes, typeof array.store.readView === 'function');
     const plan = target ? (rows ?? wholeOutputPlan(layout, geometry, storedOutputAxes)) : rows;
     const slabs = plan && slabAssembler(plan, geometry, data, layout.pcoDtype, layout.fill, target);

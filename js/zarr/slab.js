@@ -15,8 +15,8 @@ import { malloc } from '../wasm/heap.js';
 import { getModule } from '../wasm/load.js';
 import { holdMemory } from '../wasm/views.js';
 
-// The largest slab assembled: it is working memory on top of the output (the module keeps it
-// until the read's releaseBoxScratch). tp's rows of chunks are 1.1 MB.
+// The largest slab assembled: it is working memory on top of the output (the read keeps it until
+// it ends: slabAssembler's close()). tp's rows of chunks are 1.1 MB.
 export const MAX_SLAB_BYTES = 2 * 1024 * 1024;
 
 // Slabs follow chunks in C order of the array's axes: stored order must be the axes' own.
