@@ -86,6 +86,37 @@ export class RangeCache {
     return out;
   }
 
+  /**
+   * The cached bytes at the edges of [start, end), each from one entry: [start, head) and
+   * [tail, end) are cached (head = start, tail = end where nothing is), as views.
+   * @returns {{head: number, tail: number, first: Uint8Array | null, last: Uint8Array | null}}
+   */
+  edges(file, start, end) {
+    const list = this.files.get(file);
+    let first = null;
+    let last = null;
+    let head = start;
+    let tail = end;
+    if (list) {
+      const i = upperBound(list, start) - 1; // entries from here back start at or before `start`
+      for (let k = i; k >= 0 && k > i - BACK; k--) {
+        const e = list[k];
+        if (e.end > head) [head, first] = [Math.min(end, e.end), e];
+      }
+      // entries starting inside (start, end) that reach `end`
+      for (let k = upperBound(list, end - 1) - 1, n = 0; k > i && n < BACK; k--, n++) {
+        const e = list[k];
+        if (e.end >= end && e.start < tail) [tail, last] = [e.start, e];
+      }
+    }
+    return {
+      head,
+      tail,
+      first: first && first.data.subarray(start - first.start, head - first.start),
+      last: last && last.data.subarray(tail - last.start, end - last.start),
+    };
+  }
+
   dropFile(file) {
     for (const e of this.files.get(file) ?? []) {
       this.lru.delete(e.key);

@@ -6,6 +6,9 @@ import { intoTarget } from './sources.js';
 
 let fileIds = 0;
 
+// Sources whose reads are requests (a round trip and bytes on the wire), not file system calls.
+const ASKED_FOR = new Set(['http', 'object']);
+
 export class RangeFile {
   /** ctx: { options, stats, cache } (shared by the files of a directory). */
   constructor(backend, ctx) {
@@ -63,9 +66,27 @@ export class RangeFile {
     if (block > 0 && size !== null) {
       s = Math.floor(start / block) * block;
       e = Math.min(size, Math.ceil(end / block) * block);
+    } else if (ASKED_FOR.has(this.kind)) {
+      const trimmed = await this._readAroundCache(start, end, opts.signal);
+      if (trimmed) return trimmed;
     }
     const data = await this._fetchShared(s, e, opts.signal);
     return data.subarray(start - s, end - s);
+  }
+
+  // Over a network, bytes cached at either edge of a range are not asked for again (a Parquet
+  // file's first column chunk read overlaps the 16 KiB tail read for its footer, which would
+  // otherwise cross the wire twice): the request shrinks, and its answer is stitched with the
+  // cached edges (a copy of the range; null when nothing at its edges is cached).
+  async _readAroundCache(start, end, signal) {
+    const { head, tail, first, last } = this._ctx.cache.edges(this._cacheKey(), start, end);
+    if ((head === start && tail === end) || head >= tail) return null;
+    const middle = await this._fetchShared(head, tail, signal);
+    const out = new Uint8Array(end - start);
+    if (first) out.set(first, 0);
+    out.set(middle, head - start);
+    if (last) out.set(last, tail - start);
+    return out;
   }
 
   /** The whole file (one GET without Range over HTTP). */

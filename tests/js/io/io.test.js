@@ -496,6 +496,36 @@ describe('efficiency', () => {
     expect(joined).toBeGreaterThan(0); // some hits were assembled from neighbouring entries
   });
 
+  test('over HTTP, bytes cached at a range\'s edges are not asked for again; the answer is stitched exactly', async () => {
+    srv.handler = (req, res) => serveRange(req, res, DATA);
+    const f = openFile(`${srv.base}/d.bin`, { ...FAST, gap: 0 });
+    await f.read(9000, 10000); // a tail, as a Parquet footer's first read
+    await f.read(100, 300);
+    const cases = [
+      [5000, 9500, 'bytes=5000-8999'], // its end cached: only the front is asked for
+      [200, 1000, 'bytes=300-999'], // its start cached
+      [150, 9200, 'bytes=300-8999'], // both
+    ];
+    for (const [start, end, asked] of cases) {
+      srv.state.log.length = 0;
+      const got = await f.read(start, end);
+      expect(same(got, DATA.subarray(start, end))).toBe(true);
+      expect(srv.state.log.map((e) => e.range)).toEqual([asked]);
+    }
+    // Through readRanges too, and a range cached whole costs nothing.
+    srv.state.log.length = 0;
+    const [a, b] = await f.readRanges([[9100, 9900], [50, 250]]);
+    expect(same(a, DATA.subarray(9100, 9900)) && same(b, DATA.subarray(50, 250))).toBe(true);
+    expect(srv.state.log.map((e) => e.range)).toEqual(['bytes=50-99']);
+    // The cache's edges never reach past the range, and a miss in the middle is left alone.
+    const cache = new RangeCache(1 << 20);
+    cache.put('x', 0, DATA.subarray(0, 100));
+    cache.put('x', 400, DATA.subarray(400, 500));
+    expect(cache.edges('x', 50, 450)).toMatchObject({ head: 100, tail: 400 });
+    expect(cache.edges('x', 120, 380)).toMatchObject({ head: 120, tail: 380, first: null, last: null });
+    expect(cache.edges('x', 20, 60)).toMatchObject({ head: 60 });
+  });
+
   test('blockSize widens fetches to aligned blocks (read-ahead)', async () => {
     srv.handler = (req, res) => serveRange(req, res, DATA);
     const f = openFile(`${srv.base}/d.bin`, { ...FAST, blockSize: 1024 });
