@@ -244,6 +244,8 @@ export interface ParquetFile {
   readView(options?: Omit<ParquetFileReadOptions, 'into' | 'pool'>): Promise<ParquetReadViewResult>;
   /** inspect() without reading the footer again. */
   inspect(): Promise<ParquetFileInfo>;
+  /** readPages() on the open file: chunks already fetched (by inspect() or read()) cost no request; stats count this call's. */
+  readPages(options: Pick<ParquetPagesOptions, 'column' | 'rowStart' | 'rowEnd'>): Promise<ParquetPagesResult>;
   /** Ends the file's reads (a local file's descriptor is closed); later calls fail with ERR_CLOSED. */
   close(): void;
   [Symbol.dispose](): void;
@@ -287,9 +289,12 @@ export interface ParquetColumnPage {
   valid: Uint8Array | null;
 }
 
-/** The pages holding rows [rowStart, rowEnd) of one column, for decoding elsewhere (a Web Worker). */
-export function readPages(file: ParquetInput, options: ParquetPagesOptions): Promise<{
+/** What readPages() gives: the column's dtype, its pages, and what the call fetched. */
+export interface ParquetPagesResult {
   dtype: 'f32' | 'f64';
   pages: ParquetColumnPage[];
   stats: ParquetStats;
-}>;
+}
+
+/** The pages holding rows [rowStart, rowEnd) of one column, for decoding elsewhere (a Web Worker). */
+export function readPages(file: ParquetInput, options: ParquetPagesOptions): Promise<ParquetPagesResult>;

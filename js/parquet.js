@@ -315,6 +315,13 @@ export async function open(input, options = {}) {
     readView(readOptions = {}) {
       return readOpen(readOptions ?? {}, true);
     },
+    /** As readPages(input, options), on the open file: its cache answers chunks already fetched. */
+    async readPages(pageOptions = {}) {
+      live();
+      const before = statsSince(file.stats);
+      const result = await pagesOf(file, footer, pageOptions ?? {});
+      return { ...result, stats: statsSince(file.stats, before) };
+    },
     async inspect() {
       live();
       const before = statsSince(file.stats);
@@ -367,18 +374,22 @@ export async function readPages(input, options = {}) {
   options = options ?? {};
   const file = openSource(input, options);
   try {
-    const name = file.name;
-    const footer = await readFooter(file, name);
-    const [column] = selectColumns(footer, [options.column], name);
-    if (!column.flatFloat) throw new RangeError(`parquet: readPages reads FLOAT / DOUBLE columns; ${column.name} is ${column.type}`);
-    const rowStart = options.rowStart ?? 0;
-    const rowEnd = options.rowEnd ?? footer.numRows;
-    checkRows(rowStart, rowEnd, footer.numRows);
-    await ensureFormat('alp');
-    const ctx = { file, fileSize: footer.size, metadata: footer.metadata, name, buffer: footer.buffer };
-    const result = await columnPagesFor(ctx, column, selectGroups(footer.metadata, rowStart, rowEnd));
-    return { ...result, stats: statsSince(file.stats) };
+    const footer = await readFooter(file, file.name);
+    return { ...(await pagesOf(file, footer, options)), stats: statsSince(file.stats) };
   } finally {
     file.close();
   }
+}
+
+// readPages' work on a file whose footer is read (also an open file's readPages).
+async function pagesOf(file, footer, options) {
+  const name = file.name;
+  const [column] = selectColumns(footer, [options.column], name);
+  if (!column.flatFloat) throw new RangeError(`parquet: readPages reads FLOAT / DOUBLE columns; ${column.name} is ${column.type}`);
+  const rowStart = options.rowStart ?? 0;
+  const rowEnd = options.rowEnd ?? footer.numRows;
+  checkRows(rowStart, rowEnd, footer.numRows);
+  await ensureFormat('alp');
+  const ctx = { file, fileSize: footer.size, metadata: footer.metadata, name, buffer: footer.buffer };
+  return columnPagesFor(ctx, column, selectGroups(footer.metadata, rowStart, rowEnd));
 }

@@ -2,14 +2,32 @@
 // inspect), a plot of a FLOAT / DOUBLE column decoded in the worker (readPages here, ALP pages
 // decoded there), and the column's pages, each ALP page openable in the ALP view.
 import { $, el, fillGrid, fillKv, formatBytes, formatInt } from '../lib/dom.js';
+import { countRoundTrips } from '../lib/round-trips.js';
 import { renderValuesPanel } from './values-panel.js';
 import { toRestore, updateView } from '../lib/view-state.js';
 
 const parquet = () => import('../../js/parquet.js');
 
 // The file on show: its footer, read once, and its cache serve every read of the view (a column
-// picked after inspect() fetched the chunks costs no request).
+// picked after inspect() fetched the chunks costs no request, nor does an ALP page's view).
 let shown = null;
+let counterTimer = null;
+
+// What the file on show has fetched, over the network only (bytes from the disk have no requests):
+// requests and bytes from the reader's own count, round trips from the browser's timings.
+function startCounter(file, roundTrips) {
+  clearInterval(counterTimer);
+  counterTimer = null;
+  if (!roundTrips) return null;
+  const update = () => {
+    const { requests, bytes } = file.stats;
+    $('pq-requests').textContent = formatInt(requests);
+    $('pq-round-trips').textContent = formatInt(roundTrips());
+    $('pq-bytes').textContent = formatBytes(bytes);
+  };
+  counterTimer = setInterval(update, 250);
+  return { update };
+}
 
 // Per top-level column: the sum over row groups of what inspect() lists per column chunk.
 function columnSummary(info) {
@@ -53,10 +71,13 @@ function pageRows(info, column) {
  *   requestCsv: () => Promise<Blob>}} options
  */
 export async function renderParquet({ name, source, setStage, run, ask, openAlpPage, requestCsv }) {
-  const { open, readPages } = await parquet();
+  const { open } = await parquet();
   setStage(`reading the footer of ${name}`);
+  clearInterval(counterTimer);
   shown?.close();
   shown = null;
+  // Counted from before the footer's request.
+  const roundTrips = typeof source === 'string' ? countRoundTrips(new URL(source, location.href).href) : null;
   const file = await open(source);
   shown = file;
   setStage(`reading the page headers of ${name}`);
@@ -85,10 +106,16 @@ export async function renderParquet({ name, source, setStage, run, ask, openAlpP
   const pagesTable = el('table', { class: 'grid', id: 'pq-pages' });
   const valuesCard = el('div', { class: 'card values-panel', id: 'pq-values' });
   // One card under another at the page's full width: beside the plot the wide tables showed half their columns.
+  // Over the network: requests, round trips and bytes so far (the footer, then every chunk
+  // inspect() read for the page headers, then nothing more for a column or an ALP page).
+  const counter = typeof source === 'string'
+    ? el('p', { class: 'fetched', 'aria-live': 'off' }, 'Fetched so far: ', el('strong', { id: 'pq-requests' }, '0'), ' requests in ',
+      el('strong', { id: 'pq-round-trips' }, '0'), ' round trips, ', el('strong', { id: 'pq-bytes' }, '0 B'))
+    : '';
   section.replaceChildren(
     el('h2', { id: 'parquet-title' }, `Parquet: ${name}`),
     el('div', { class: 'card' },
-      el('h3', {}, 'File'), facts,
+      el('h3', {}, 'File'), facts, counter,
       el('div', { class: 'row' },
         floats.length ? el('label', {}, 'Plotted column ', picker) : el('p', { class: 'muted' }, 'This file has no FLOAT or DOUBLE column to plot.'))),
     valuesCard,
@@ -133,7 +160,10 @@ export async function renderParquet({ name, source, setStage, run, ask, openAlpP
               type: 'button',
               dataset: { alpPage: `${r.rowGroup}/${r.page}` },
               onclick: () => run(`Could not open page ${r.page}`, async () => {
-                const { dtype, pages } = await readPages(source, { column });
+                // Through the open file (its chunk is in the cache since inspect()), the page's row group only.
+                const rowStart = info.rowGroups.slice(0, r.rowGroup).reduce((n, g) => n + g.numRows, 0);
+                const rowEnd = rowStart + info.rowGroups[r.rowGroup].numRows;
+                const { dtype, pages } = await file.readPages({ column, rowStart, rowEnd });
                 const page = pages.find((p) => p.rowGroup === r.rowGroup && p.page === r.page);
                 await openAlpPage(`${name} ${column} row group ${r.rowGroup} page ${r.page}`, page.alp, dtype);
               }),
@@ -149,6 +179,8 @@ export async function renderParquet({ name, source, setStage, run, ask, openAlpP
     );
   }
 
+  const live = startCounter(file, roundTrips);
+  live?.update();
   picker.addEventListener('change', () => run(`Could not read ${picker.value}`, () => showColumn(picker.value)));
   // The column a link asks for (lib/view-state.js), else the first one.
   const first = floats.find((c) => c.name === toRestore('column')) ?? floats[0];

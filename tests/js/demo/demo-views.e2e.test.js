@@ -392,9 +392,24 @@ describeIf.each(MODES)('demo on a $name screen', ({ name: mode, shot, options })
     if (scroll.wide) expect(scroll).toMatchObject({ marked: 'yes', hint: '"scroll sideways for more columns →"' });
     expect(new URL(page.url()).searchParams.get('column')).toBe('danceability');
     expect(await t.noSidewaysScroll()).toBeLessThanOrEqual(0);
+    // Read over HTTP: requests, round trips (at least one, never more than the requests) and bytes.
+    await page.waitForTimeout(400);
+    const fetched = async () => ({
+      requests: Number((await t.text('pq-requests')).replace(/,/g, '')),
+      trips: Number((await t.text('pq-round-trips')).replace(/,/g, '')),
+      bytes: await t.text('pq-bytes'),
+    });
+    const before = await fetched();
+    expect(before.requests).toBeGreaterThan(0);
+    expect(before.trips).toBeGreaterThan(0);
+    expect(before.trips).toBeLessThanOrEqual(before.requests);
+    expect(before.bytes).toMatch(/^[\d.]+ (B|KiB|MiB)$/);
     await button.click();
     await page.waitForFunction(() => !document.getElementById('view-alp').hidden && document.body.dataset.state === 'ready');
     expect(await t.text('alp-title')).toContain('danceability');
+    // The page came from the open file's cache: nothing more fetched.
+    await page.waitForTimeout(400);
+    expect(await fetched()).toEqual(before);
   }, 60000);
 
   test('Zarr: coordinates on the axes, units on the colour bar, the readout after a slice change, cells not stored, a link that restores it', async () => {

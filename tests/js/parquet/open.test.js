@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import { init, CODES } from '../../../js/index.js';
-import { open, read, inspect, ParquetError } from '../../../js/parquet.js';
+import { open, read, inspect, readPages, ParquetError } from '../../../js/parquet.js';
 import { readJson } from '../helpers/corpus.js';
 import { corpusDir, expectedColumns, expectSameBits } from './parquet-expect.js';
 import { startServer, serveRange } from '../helpers/io-test-server.js';
@@ -163,6 +163,40 @@ describe('open() over HTTP: stats are what crossed the wire', () => {
     } finally {
       handle.close();
     }
+  });
+
+  test("readPages() through the handle: the standalone call's pages; a chunk already fetched costs no request", async () => {
+    const m = manifest[1];
+    const bytes = readFileSync(path.join(corpusDir, m.file));
+    const column = Object.keys(expectedColumns(m.csv, false))[0];
+    const alone = await readPages(bytes, { column });
+    expect(alone.pages.some((p) => p.alp)).toBe(true);
+    server.handler = (req, res) => serveRange(req, res, bytes);
+    const handle = await open(`${server.base}/${m.file}`);
+    try {
+      const first = await handle.readPages({ column, rowStart: 10 });
+      // Its chunk: one request, one round trip, counted as the server saw them.
+      expect(first.stats).toEqual({ requests: server.state.log.length - 1, bytes: servedBytes(server.state.log.slice(1), bytes.length), roundTrips: 1 });
+      expect(first.stats.requests).toBeGreaterThan(0);
+      const wanted = alone.pages.filter((p) => p.rowStart + p.numRows > 10);
+      expect(first.pages.map((p) => [p.rowGroup, p.page, p.rowStart, p.numRows, p.encoding])).toEqual(wanted.map((p) => [p.rowGroup, p.page, p.rowStart, p.numRows, p.encoding]));
+      first.pages.forEach((p, i) => {
+        if (p.alp) expect(Buffer.from(p.alp).equals(Buffer.from(wanted[i].alp))).toBe(true);
+        else expectSameBits(p.values, wanted[i].values, `page ${i}`);
+        expect(p.valid ? Array.from(p.valid) : null).toEqual(wanted[i].valid ? Array.from(wanted[i].valid) : null);
+      });
+      const asked = server.state.log.length;
+      const again = await handle.readPages({ column });
+      expect(server.state.log.length).toBe(asked);
+      expect(again.stats).toEqual({ requests: 0, bytes: 0, roundTrips: 0 });
+      expect(again.pages.length).toBe(alone.pages.length);
+      const err = await handle.readPages({ column: 'no such column' }).catch((e) => e);
+      expect(err).toBeInstanceOf(RangeError);
+      expect(err.message).toMatch(/no such column/);
+    } finally {
+      handle.close();
+    }
+    expect((await handle.readPages({ column }).catch((e) => e)).code).toBe(CODES.CLOSED);
   });
 
   test('read() from nothing reports the footer and chunks: two round trips, as the server counted them', async () => {

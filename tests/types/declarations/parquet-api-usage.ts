@@ -87,8 +87,13 @@ export async function example(bytes: Uint8Array, blob: Blob, signal: AbortSignal
   (await file.readView({ columns: [names[0]], signal })).release();
   const since: ParquetStats = file.stats;
   const pageCount: number = (await file.inspect()).rowGroups[0].columns[0].pages.length;
+  const cached = await file.readPages({ column: names[0], rowEnd: 100 });
+  const cachedPage: Uint8Array | undefined = cached.pages[0].alp;
+  const pagesFetched: number = cached.stats.requests;
+  // @ts-expect-error: where to read from was given to open()
+  await file.readPages({ column: names[0], timeout: 5 });
   file.close();
-  void groups, codec, part, since, pageCount, roundTrips;
+  void groups, codec, part, since, pageCount, roundTrips, cachedPage, pagesFetched;
 
   try {
     await read('x.parquet');
