@@ -4,7 +4,7 @@
 // API, and js/sniff.js to tell formats apart as the CLI does. The address bar always holds the
 // view on show (lib/view-state.js), so that a copied link restores it.
 import * as numdecode from '../js/index.js';
-import { SNIFF_BYTES, formatFromName, sniffBytes, sniffDirectory } from '../js/sniff.js';
+import { SNIFF_BYTES, formatFromName, sniffBytes } from '../js/sniff.js';
 import { $, el, formatBytes } from './lib/dom.js';
 import { endsWithPar1, explainOpenError, notRecognised } from './lib/messages.js';
 import { countRoundTrips } from './lib/round-trips.js';
@@ -14,6 +14,8 @@ import { renderPco } from './views/pco-view.js';
 import { renderAlp } from './views/alp-view.js';
 import { renderBpcells, showVector, showBlock, findByName, stopBpcells, openBpcells } from './views/bpcells-view.js';
 import { filesZarrStore, isZarrFolder } from './lib/zarr-files-store.js';
+import { ask } from './lib/worker-client.js';
+import { filesSource, readDroppedDirectory, topLevelFiles } from './lib/picked-files.js';
 
 const VIEWS = ['view-pco', 'view-alp', 'view-bpcells', 'view-zarr', 'view-parquet'];
 
@@ -51,50 +53,6 @@ function showView(id) {
 
 window.addEventListener('error', (e) => showError('Unexpected error', e.error ?? e.message));
 window.addEventListener('unhandledrejection', (e) => showError('Unexpected error', e.reason));
-
-// ---------------------------------------------------------------- worker
-
-let worker = null;
-let nextId = 1;
-const pending = new Map();
-
-function startWorker() {
-  worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-  worker.onmessage = ({ data }) => {
-    const job = pending.get(data.id);
-    if (!job) return;
-    if (data.type === 'progress') job.onProgress?.(data.stage, data.fraction);
-    else {
-      pending.delete(data.id);
-      if (data.type === 'result') job.resolve(data);
-      // The decoder's error class and code cross the worker boundary as fields (lib/messages.js reads them).
-      else job.reject(Object.assign(new Error(data.message), { name: data.name ?? 'Error', code: data.code }));
-    }
-  };
-  worker.onerror = (e) => {
-    e.preventDefault();
-    for (const job of pending.values()) job.reject(new Error(`the decode worker failed: ${e.message || 'could not load it'}`));
-    pending.clear();
-    worker.terminate();
-    worker = null;
-  };
-}
-
-/** Sends one request to the worker; a new decode replaces (terminates) one still running. */
-function ask(message, { transfer = [], onProgress, replace = false } = {}) {
-  if (replace && pending.size) {
-    worker?.terminate();
-    worker = null;
-    for (const job of pending.values()) job.reject(new Error('superseded'));
-    pending.clear();
-  }
-  if (!worker) startWorker();
-  const id = nextId++;
-  return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject, onProgress });
-    worker.postMessage({ id, ...message }, transfer);
-  });
-}
 
 const requestCsv = async () => (await ask({ op: 'csv' }, { onProgress: setStage }).finally(clearStatus)).blob;
 
@@ -345,41 +303,6 @@ async function openUrl(input, format, extra = {}) {
     throw explainOpenError(err, { url });
   }
   return openBytes(lastSegment(url), bytes, format);
-}
-
-// A BPCells directory picked or dropped as files: a {size, read} source over File objects.
-function filesSource(files) {
-  const byName = new Map(files.map((f) => [f.name, f]));
-  return {
-    size: async (name) => byName.get(name)?.size ?? null,
-    read: async (name, start, end) => new Uint8Array(await byName.get(name).slice(start, end).arrayBuffer()),
-  };
-}
-
-// Files directly inside a picked folder (webkitRelativePath "folder/name"); a folder holding a
-// `matrix/` subfolder (the corpus layout) opens that.
-function topLevelFiles(fileList) {
-  const files = [...fileList];
-  const depth = (f) => (f.webkitRelativePath || f.name).split('/').length;
-  const hasVersionAt = (d) => sniffDirectory(files.filter((f) => depth(f) === d).map((f) => f.name)) === 'bpcells';
-  const d = hasVersionAt(2) ? 2 : hasVersionAt(3) ? 3 : 2;
-  return files.filter((f) => depth(f) === d);
-}
-
-async function readDroppedDirectory(entry) {
-  const readAll = (reader) =>
-    new Promise((resolve, reject) => {
-      const out = [];
-      const next = () => reader.readEntries((batch) => (batch.length ? (out.push(...batch), next()) : resolve(out)), reject);
-      next();
-    });
-  let entries = await readAll(entry.createReader());
-  if (sniffDirectory(entries.map((e) => e.name)) !== 'bpcells') {
-    const sub = entries.find((e) => e.isDirectory && e.name === 'matrix');
-    if (sub) entries = await readAll(sub.createReader());
-  }
-  const fileEntries = entries.filter((e) => e.isFile);
-  return Promise.all(fileEntries.map((e) => new Promise((resolve, reject) => e.file(resolve, reject))));
 }
 
 /** Runs an action, turning any failure into a message on the page. */
