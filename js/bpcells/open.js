@@ -38,6 +38,15 @@ async function localKind(p) {
   }
 }
 
+// A URL probed for the HDF5 signature that is no file (4xx: nothing there, or a directory's base)
+// may be a directory; a failure of the network (after its retries), an abort or a file changed on
+// the server says so, where looking for a directory instead ended in "version: file missing".
+function unlessNetwork(err) {
+  const refused = err?.status >= 400 && err?.status < 500 && ![408, 412, 429].includes(err.status); // not timed out, changed or busy
+  if (err?.code === CODES.NOT_FOUND || (refused && err.code !== CODES.CHANGED)) return null;
+  throw err;
+}
+
 /**
  * What `source` is: {kind: 'dir'} or {kind: 'hdf5', file, head}. URLs whose last segment has a
  * dot (or when a group is asked for) are probed for the HDF5 signature first; other URLs are
@@ -50,7 +59,7 @@ async function classify(source, options) {
     if (source.endsWith('/')) return { kind: 'dir', source };
     const last = new URL(source).pathname.split('/').pop();
     if (options.group !== undefined || last.includes('.')) {
-      const r = await probeFile(source, options, false).catch(() => null);
+      const r = await probeFile(source, options, false).catch(unlessNetwork);
       if (r) return r;
     }
     return { kind: 'dir', source, fallbackProbe: true };
@@ -103,7 +112,7 @@ async function openAny(source, options) {
   } catch (err) {
     // A URL without a `version` under it may name an HDF5 file after all.
     if (c.fallbackProbe && err.code === CODES.NOT_FOUND && err.file === 'version') {
-      const r = await probeFile(c.source, options, false).catch(() => null);
+      const r = await probeFile(c.source, options, false).catch(unlessNetwork);
       if (r) return (await hdf5()).openHdf5File(r.file, r.head, options);
     }
     throw err;

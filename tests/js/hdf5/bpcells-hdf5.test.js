@@ -73,6 +73,12 @@ const log = [];
 beforeAll(async () => {
   server = http.createServer((req, res) => {
     const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/+/, '');
+    if (rel.startsWith('busy/')) {
+      // a server that fails every request for the files under busy/
+      log.push({ rel, status: 503, bytes: 0 });
+      res.writeHead(503).end();
+      return;
+    }
     let body;
     try {
       if (rel.includes('..')) throw new Error('no');
@@ -245,6 +251,17 @@ describe('lazy reading over HTTP', () => {
     expect(err.code).toBe('ERR_NETWORK');
     expect(err.file).toBe(`${base}/${c.dir}/matrix.h5`);
     expect(err.message).toMatch(/maxReadBytes=40000 \(http:.*\/matrix\.h5\)$/);
+  });
+
+  test('a server that keeps failing the file: that failure, not "version: file missing" from looking for a directory', async () => {
+    for (const options of [{}, { group: 'mat' }]) {
+      const err = await bpcells.open(`${base}/busy/${c.dir}/matrix.h5`, { ...options, retries: 1, retryDelay: 1 }).catch((e) => e);
+      expect(err).toBeInstanceOf(bpcells.BpcellsError);
+      expect(err.code).toBe('ERR_NETWORK');
+      expect(err.message).toMatch(/HTTP 503/);
+      expect(err.message).toMatch(/busy\/.*matrix\.h5/);
+      expect(err.message).not.toMatch(/version/);
+    }
   });
 
   test('a missing file is a 404 naming the URL', async () => {
