@@ -4,6 +4,7 @@ import type { DecodedArray, Dtype } from './dtypes.js';
 import type { ZarrError } from './errors.js';
 import type { InitOptions } from './wasm/load.js';
 import type { WorkerPool } from './worker/index.js';
+import type { IoOptions, IoStats } from './io/index.js';
 
 /** The names registerPcodec() registers. */
 export const PCODEC_CODEC_NAMES: readonly ['numcodecs.pcodec', 'pcodec'];
@@ -155,6 +156,22 @@ export class LocalStore {
   getRange(key: string, range: { offset: number; length: number } | { suffixLength: number }, options?: { signal?: AbortSignal }): Promise<Uint8Array | undefined>;
 }
 
+/** A zarrita store over an http(s) URL through numdecode's I/O layer (see httpStore). */
+export interface ZarrHttpStore extends ZarrStoreLike {
+  readonly url: string;
+  /** What crossed the wire: requests, bytes, retries, round trips. */
+  readonly stats: IoStats;
+  getRange(key: string, range: { offset: number; length: number } | { suffixLength: number }, options?: { signal?: AbortSignal }): Promise<Uint8Array | undefined>;
+}
+
+/**
+ * A zarrita store over an http(s) URL that reads through numdecode's I/O layer: retries, a timeout
+ * per request, each file's version pinned (ERR_CHANGED), Range answers checked (a server that
+ * ignores Range is read once whole). list() and openArray() use one for a URL. Its code loads on
+ * first use. cacheBytes defaults to 0 here.
+ */
+export function httpStore(url: string | URL, options?: Omit<IoOptions, 'signal' | 'name'>): Promise<ZarrHttpStore>;
+
 /** Errors about a Zarr store: `file` the store (path or URL) or a key in it, `array` the array's path. */
 export { ZarrError } from './errors.js';
 /** numdecode's dtype names (an array node's `dtype`). */
@@ -175,6 +192,9 @@ export interface ZarrListOptions {
   listMetadataKeys?: () => string[] | Promise<string[]>;
   signal?: AbortSignal;
 }
+
+/** For a URL: the I/O options of the store made for it (retries, timeout, headers, fetch, ...; docs/io.md). */
+export type ZarrUrlOptions = Omit<IoOptions, 'signal' | 'name'>;
 
 /** One codec of an array's chain (inner and index codecs of a shard follow theirs, one level deeper). */
 export interface ZarrCodec {
@@ -246,7 +266,7 @@ export interface ZarrListing {
  * codecs. Needs zarrita. Rejects with a ZarrError: ERR_NOT_FOUND (no such local directory),
  * ERR_BAD_DATA (not a Zarr store, bad JSON at the root), ERR_NETWORK (the store could not be read; `status` when HTTP said why).
  */
-export function list(source: string | ZarrStoreLike, options?: ZarrListOptions): Promise<ZarrListing>;
+export function list(source: string | ZarrStoreLike, options?: ZarrListOptions & ZarrUrlOptions): Promise<ZarrListing>;
 
 /** An array opened by openArray(): zarrita's Array (typed here by what read() uses of it). */
 export interface ZarrOpenedArray {
@@ -264,4 +284,4 @@ export interface ZarrOpenedArray {
  * nothing here decodes (ERR_UNSUPPORTED). Where the engine has no Float16Array a float16 array
  * opens as its bits, which read() returns as a Uint16Array. Needs zarrita.
  */
-export function openArray(source: string | ZarrStoreLike, path: string, options?: { name?: string; signal?: AbortSignal }): Promise<ZarrOpenedArray>;
+export function openArray(source: string | ZarrStoreLike, path: string, options?: { name?: string; signal?: AbortSignal } & ZarrUrlOptions): Promise<ZarrOpenedArray>;

@@ -3,7 +3,7 @@
 //   import * as zarr from 'zarrita';
 //   import { registerPcodec } from 'numdecode/zarr';
 //   registerPcodec(zarr.registry);
-//   const arr = await zarr.open(new zarr.FetchStore(url), { kind: 'array' });
+//   const arr = await zarr.open(await httpStore(url), { kind: 'array' });   // or zarrita's FetchStore
 //   const { nodes } = await list(url);   // the store's groups and arrays (metadata, codecs)
 //   const { data } = await read(await openArray(url, '/t2m'));   // numdecode's read, with list()'s guards
 //   using view = await readView(arr);   // the same in wasm memory, nothing copied out (view.data)
@@ -27,6 +27,19 @@ import { pcodecEncodeOptions } from './zarr/pcodec-config.js';
 
 // A store for local folders in Node that reads chunk files without libuv's thread pool.
 export { LocalStore } from './zarr/local-store.js';
+
+/**
+ * A zarrita store over an http(s) URL that reads through numdecode's I/O layer: retries, a timeout
+ * per request, each file's version pinned, Range answers checked (a server that ignores Range is
+ * read once whole). list(), openArray() and the CLI use one for a URL; pass it to zarrita's open()
+ * yourself. Its code loads on first use.
+ * @param {string | URL} url the store's root
+ * @param {object} [options] the I/O options (docs/io.md): retries, timeout, headers, fetch, ...
+ */
+export async function httpStore(url, options) {
+  const { HttpStore } = await import('./zarr/http-store.js');
+  return new HttpStore(url, options);
+}
 
 /** Errors about a Zarr store: `file` the store or a key in it, `array` the array's path. */
 export { ZarrError } from './errors.js';

@@ -31,3 +31,15 @@ export function openFile(input, options) {
   const ctx = newContext(options);
   return new RangeFile(backendFor(input, ctx), ctx);
 }
+
+/**
+ * Opens files one by one that share one context: stats (requests, bytes, round trips), the
+ * cache, and the per-origin cap on requests in flight. For a reader that learns its files' names
+ * as it goes (a Zarr store's keys: js/zarr/http-store.js); a RangeDirectory where they are plain
+ * names in one folder.
+ * @returns {{open: (input: string) => RangeFile, stats: object}}
+ */
+export function fileOpener(options) {
+  const ctx = newContext(options);
+  return { open: (input) => new RangeFile(backendFor(input, ctx), ctx), stats: ctx.stats };
+}

@@ -43,6 +43,12 @@ function fetchError(layout, key, message, cause, code = CODES.BAD_DATA) {
   return new ZarrError(`zarr read: array ${layout.path}: ${key}: ${message}`, { code, file: key, array: layout.path, dataset: layout.path, cause });
 }
 
+// More bytes than a range asked for: a store over a server that ignores Range hands back the whole
+// file (zarrita's FetchStore does), and its first bytes are not the range: refused, not decoded.
+function longAnswer(layout, key, got, asked) {
+  return fetchError(layout, key, `the store answered ${got} bytes for ${asked} (a server that ignores Range requests?)`, undefined, CODES.NETWORK);
+}
+
 // The store's own errors (HTTP, file system) carry what happened; they gain the key and the array.
 async function storeCall(layout, key, promise) {
   try {
@@ -120,6 +126,7 @@ async function readIndex(store, layout, key, signal) {
     if (whole) bytes = indexLocation === 'end' ? whole.subarray(whole.length - indexBytes) : whole.subarray(0, indexBytes);
   }
   if (bytes === undefined || bytes === null) return null;
+  if (!whole && bytes.length > indexBytes) throw longAnswer(layout, key, bytes.length, `the ${indexBytes} of its shard index`);
   if (bytes.length < indexBytes) {
     throw fetchError(layout, key, `its shard index needs ${indexBytes} bytes but the shard has only ${whole?.length ?? bytes.length}`);
   }
@@ -225,6 +232,7 @@ function shardTask(store, layout, group, sink, signal, lent) {
       const bytes = index.whole
         ? index.whole.subarray(range.start, range.end)
         : await storeCall(layout, key, store.getRange(key, { offset: range.start, length: range.end - range.start }, { signal }));
+      if (bytes && !index.whole && bytes.length > range.end - range.start) throw longAnswer(layout, key, bytes.length, `bytes ${range.start}-${range.end - 1}`);
       if (!bytes || bytes.length < range.end - range.start) {
         throw fetchError(layout, key, `bytes ${range.start}-${range.end - 1} that its shard index names are not in the shard`);
       }

@@ -8,10 +8,11 @@
 //   const { nodes } = await list('https://host/data.zarr');   // or a local directory (Node), or a zarrita store
 //   for (const n of nodes) if (n.kind === 'array') console.log(n.path, n.dtype, n.shape, n.chunks);
 import * as zarr from 'zarrita';
-import { CODES, ZarrError, abortError } from '../errors.js';
+import { CODES, NumdecodeError, ZarrError, abortError } from '../errors.js';
 import { assertReadable, describeArray } from './describe.js';
 import { float16AsBits, float16BitsStore } from './float16-store.js';
 import { openStore } from './open-store.js';
+import { ioOptionsOf } from '../io/options.js';
 
 const MAX_PROBES = 64; // arrays probed by dimension name when the store cannot be listed
 const decoder = new TextDecoder();
@@ -28,9 +29,16 @@ const isUrl = (s) => /^https?:\/\//i.test(s);
  * @param {string} where the source's name for messages
  * @returns {Promise<{store: object, localRoot: string | null}>}
  */
-export async function resolveStore(source, where) {
+export async function resolveStore(source, where, io = {}) {
+  if (typeof URL !== 'undefined' && source instanceof URL) source = source.href;
   if (typeof source === 'string') {
-    if (isUrl(source) || typeof process === 'undefined') return { store: new zarr.FetchStore(source.replace(/\/+$/, '')), localRoot: null };
+    if (isUrl(source) || typeof process === 'undefined') {
+      // Through numdecode's I/O layer: retries, timeouts, Range checked (http-store.js). A relative
+      // address in a page is the page's.
+      const { HttpStore } = await import('./http-store.js');
+      const url = isUrl(source) ? source : new URL(source, globalThis.location?.href).href;
+      return { store: new HttpStore(url, io), localRoot: null };
+    }
     const [{ LocalStore }, { localKind }] = await Promise.all([import('./local-store.js'), import('./local-keys.js')]);
     const kind = localKind(source);
     if (kind === null) throw new ZarrError(`zarr: not found: ${where}`, { code: CODES.NOT_FOUND, file: where });
@@ -46,12 +54,27 @@ export async function resolveStore(source, where) {
   throw new TypeError('zarr list: pass a URL, a local directory (Node) or a zarrita store ({get, getRange?})');
 }
 
+// The I/O layer's options among a caller's (timeout, retries, headers, fetch, ...) for a URL's
+// store; the call's own signal and name stay the call's.
+function storeOptions(options) {
+  const { signal, name, ...io } = ioOptionsOf(options ?? {});
+  return io;
+}
+
 // A failed request's messages, the HTTP status when zarrita's FetchStore names one.
 function causeChain(err) {
   const chain = [];
   for (let e = err; e instanceof Error && chain.length < 4; e = e.cause) chain.push(e.message);
   const status = /\bstatus (\d{3})\b/.exec(chain.join(' '));
   return { text: chain.join(': '), status: status ? Number(status[1]) : undefined };
+}
+
+// A store's failure to answer (after the I/O layer's retries) as a ZarrError naming the node: the
+// I/O layer's code kept (ERR_NETWORK, ERR_CHANGED, ...), ERR_NETWORK for a store's bare error.
+function unreadable(err, where, path) {
+  const { text, status } = causeChain(err);
+  const code = err instanceof NumdecodeError ? err.code : CODES.NETWORK;
+  return new ZarrError(`zarr: cannot read ${path} in ${where}: ${text}`, { code, file: where, array: path, dataset: path, status: err?.status ?? status, cause: err });
 }
 
 function asJson(bytes, key, where) {
@@ -73,7 +96,7 @@ function asJson(bytes, key, where) {
  */
 export async function openSession(source, options = {}) {
   const where = options.name ?? (typeof source === 'string' ? source : 'the store');
-  const { store: resolved, localRoot } = await resolveStore(source, where);
+  const { store: resolved, localRoot } = await resolveStore(source, where, storeOptions(options));
   const base = options.wrap ? options.wrap(resolved) : resolved;
   const signal = options.signal;
   const status404 = (status) => status === 404 || status === 410;
@@ -82,7 +105,8 @@ export async function openSession(source, options = {}) {
     if (signal?.aborted) return abortError(signal, `zarr: reading ${where}`, ZarrError);
     if (err instanceof ZarrError || err?.code === CODES.ABORTED) return err;
     const { text, status } = causeChain(err);
-    return new ZarrError(`zarr: cannot read ${where}: ${text}`, { code: notThere(status) ? CODES.NOT_FOUND : CODES.NETWORK, file: where, status, cause: err });
+    const code = notThere(status) ? CODES.NOT_FOUND : err instanceof NumdecodeError ? err.code : CODES.NETWORK;
+    return new ZarrError(`zarr: cannot read ${where}: ${text}`, { code, file: where, status: err?.status ?? status, cause: err });
   };
   if (signal?.aborted) throw failed();
   let session;
@@ -242,8 +266,7 @@ export function listing(hierarchy) {
  * @param {{name?: string, hints?: string[], listMetadataKeys?: () => (string[] | Promise<string[]>), signal?: AbortSignal}} [options]
  */
 export async function list(source, options = {}) {
-  const { name, hints, listMetadataKeys, signal } = options ?? {};
-  return listing(await openHierarchy(source, { name, hints, listMetadataKeys, signal }));
+  return listing(await openHierarchy(source, options ?? {}));
 }
 
 /**
@@ -273,14 +296,16 @@ export function checkArrayNode(node, p, where) {
 export async function openArray(source, path, options = {}) {
   if (typeof path !== 'string') throw new TypeError('zarr openArray: pass the array\'s path in the store ("/t2m")');
   const { name, signal } = options ?? {};
-  const { where, session, root, rawMetadata } = await openSession(source, { name, signal, transform: float16AsBits() ? float16BitsStore : undefined });
+  const { where, session, root, rawMetadata } = await openSession(source, { ...options, transform: float16AsBits() ? float16BitsStore : undefined });
   const p = joinPath('/', path);
   let node = null;
   try {
     const found = p === '/' ? root : await rawMetadata(p);
     if (found) node = { path: p, kind: found.kind, description: found.kind === 'array' ? describeArray(p, found.meta, found.attributes, zarr.registry) : undefined };
   } catch (err) {
-    if (signal?.aborted || !(err instanceof ZarrError)) throw err;
+    if (signal?.aborted) throw abortError(signal, `zarr: opening ${p} in ${where}`, ZarrError);
+    // The store failed to answer (a network error after its retries): that, named, not a node.
+    if (!(err instanceof ZarrError)) throw unreadable(err, where, p);
     node = { path: p, kind: 'array', error: err.message };
   }
   checkArrayNode(node, p, where);

@@ -1,7 +1,7 @@
 // Compiled (not run) by `tsc -p tests/types/tsconfig.zarrita.json`: numdecode/zarr against
 // zarrita's real types (its registry, open, get).
 import * as zarr from 'zarrita';
-import { LocalStore, read as numdecodeRead, readView, registerPcodec } from 'numdecode/zarr';
+import { LocalStore, httpStore, openArray, read as numdecodeRead, readView, registerPcodec } from 'numdecode/zarr';
 import { createWorkerPool } from 'numdecode/worker';
 
 export async function read(url: string) {
@@ -24,6 +24,17 @@ export async function readWithNumdecode(url: string, signal: AbortSignal) {
   });
   const whole = await numdecodeRead(arr, { workers: 2, concurrency: 8 });
   return { data, shape, stride, whole: whole.data.byteLength };
+}
+
+// A URL through numdecode's I/O layer: a store zarrita opens, or openArray() with I/O options.
+export async function readOverHttp(url: string) {
+  const store = await httpStore(url, { timeout: 10000, retries: 5, headers: { Authorization: 'Bearer x' } });
+  const arr = await zarr.open(zarr.root(store).resolve('t2m'), { kind: 'array' });
+  const requests: number = store.stats.requests;
+  const opened = await openArray(url, '/t2m', { timeout: 5000, maxReadBytes: 1e9 });
+  // @ts-expect-error: a store's requests are not stopped by one signal; pass it to each call
+  await httpStore(url, { signal: new AbortController().signal });
+  return { shape: (await numdecodeRead(arr)).shape, requests, opened: opened.shape };
 }
 
 // A local folder in Node, read through zarrita with numdecode's LocalStore.

@@ -2,7 +2,7 @@
 // fill value, which looks just like data (an all-zero precipitation chunk, a NaN hole): the view
 // hatches those cells instead. The store wrapper below notes every chunk key the store answered
 // "not there" for, as it answers, so that knowing costs no extra request.
-import * as zarr from 'zarrita';
+import { HttpStore } from '../../js/zarr/http-store.js';
 
 const METADATA = /(^|\/)(zarr\.json|\.zarray|\.zgroup|\.zattrs|\.zmetadata)$/;
 const bare = (key) => String(key).replace(/^\/+/, '');
@@ -14,7 +14,8 @@ const bare = (key) => String(key).replace(/^\/+/, '');
  * @returns {{store: object, missing: Set<string>}}
  */
 export function noteMissingChunks(source) {
-  const inner = typeof source === 'string' ? new zarr.FetchStore(source.replace(/\/+$/, '')) : source;
+  // A URL is read through numdecode's I/O layer (retries, Range answers checked), as list() reads it.
+  const inner = typeof source === 'string' ? new HttpStore(source) : source;
   const missing = new Set();
   const note = (key, got) => {
     if (got === undefined && !METADATA.test(key)) missing.add(bare(key));

@@ -1,0 +1,130 @@
+// Zarr over HTTP through numdecode's I/O layer (js/zarr/http-store.js): what a URL's store must
+// survive. A fault sweep (2026-11-29) found zarrita's FetchStore, which list() and openArray() used
+// for URLs, decoding a shard's first chunk in place of the one asked for when a server ignored
+// Range (no error), failing a read on one 503, and waiting for good on a server that stalled.
+// Every value is compared with the same read of the local folder.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import * as zarr from 'zarrita';
+import { CODES, init } from '../../../js/index.js';
+import { ZarrError, httpStore, openArray, read, registerPcodec } from '../../../js/zarr.js';
+import { corpusRoot } from '../helpers/corpus.js';
+import { serveDirectory, startServer } from '../helpers/io-test-server.js';
+
+const storesDir = path.join(corpusRoot, 'zarr-pcodec', 'stores');
+const SHARDED = ['/counts', '/labels', '/labels_index_start'];
+let server;
+
+beforeAll(async () => {
+  await init();
+  registerPcodec(zarr.registry);
+  server = await startServer();
+});
+afterAll(() => server?.close());
+
+const fileOf = (req) => path.join(storesDir, decodeURIComponent(new URL(req.url, 'http://x').pathname));
+const isFile = (file) => file.startsWith(storesDir + path.sep) && existsSync(file) && statSync(file).isFile();
+
+// Every value of the array read from the local folder, as bytes.
+async function localBytes(store, array) {
+  const { data } = await read(await openArray(path.join(storesDir, store), array));
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+
+async function urlBytes(store, array, options) {
+  const { data } = await read(await openArray(`${server.base}/${store}`, array, options));
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+
+describe('a URL is read through the I/O layer', () => {
+  test('a server that ignores Range: every sharded array exact (each shard read once whole)', async () => {
+    server.handler = (req, res) => {
+      const file = fileOf(req);
+      if (!isFile(file)) return res.writeHead(404).end();
+      const data = readFileSync(file);
+      return res.writeHead(200, { 'Content-Length': String(data.length) }).end(data); // Range or not
+    };
+    for (const array of SHARDED) {
+      expect((await urlBytes('sharded_v3.zarr', array)).equals(await localBytes('sharded_v3.zarr', array))).toBe(true);
+    }
+    expect(server.state.log.some((l) => l.range !== null)).toBe(true); // ranges were asked for, and ignored
+  });
+
+  test("zarrita's own FetchStore over that server: read() refuses the whole file it hands back for a range, names the key", async () => {
+    server.handler = (req, res) => {
+      const file = fileOf(req);
+      if (!isFile(file)) return res.writeHead(404).end();
+      return res.writeHead(200).end(readFileSync(file));
+    };
+    const arr = await zarr.open(zarr.root(new zarr.FetchStore(`${server.base}/sharded_v3.zarr`)).resolve('labels'), { kind: 'array' });
+    const err = await read(arr).catch((e) => e);
+    expect(err).toBeInstanceOf(ZarrError);
+    expect(err.code).toBe(CODES.NETWORK);
+    expect(err.array).toBe('/labels');
+    expect(err.message).toMatch(/the store answered \d+ bytes for .* \(a server that ignores Range requests\?\)/);
+  });
+
+  test('a 503 (and a reset) on the first ask of each file is retried: exact values', async () => {
+    const seen = new Set();
+    server.handler = (req, res) => {
+      const key = `${req.url} ${req.headers.range}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        if (seen.size % 2) return res.writeHead(503, { 'Retry-After': '0' }).end();
+        return req.socket.destroy();
+      }
+      return serveDirectory(req, res, storesDir);
+    };
+    const options = { retryDelay: 1, maxRetryDelay: 5 };
+    expect((await urlBytes('sharded_v3.zarr', '/counts', options)).equals(await localBytes('sharded_v3.zarr', '/counts'))).toBe(true);
+    expect((await urlBytes('era5_like_v3.zarr', '/t2m', options)).equals(await localBytes('era5_like_v3.zarr', '/t2m'))).toBe(true);
+  });
+
+  test('a server that never answers one request: it times out and is asked again', async () => {
+    let stalled = 0;
+    server.handler = (req, res) => {
+      if (req.headers.range && stalled === 0) {
+        stalled++;
+        return undefined; // no answer, ever (the server's close() ends the socket)
+      }
+      return serveDirectory(req, res, storesDir);
+    };
+    const got = await urlBytes('sharded_v3.zarr', '/labels', { timeout: 300, retryDelay: 1 });
+    expect(stalled).toBe(1);
+    expect(got.equals(await localBytes('sharded_v3.zarr', '/labels'))).toBe(true);
+  });
+
+  test("openArray: a store that keeps failing the array's own metadata is a ZarrError naming it, with the I/O layer's code", async () => {
+    server.handler = (req, res) => {
+      if (new URL(req.url, 'http://x').pathname === '/sharded_v3.zarr/labels/zarr.json') return res.writeHead(500).end();
+      return serveDirectory(req, res, storesDir);
+    };
+    const err = await openArray(`${server.base}/sharded_v3.zarr`, '/labels', { retries: 1, retryDelay: 1 }).catch((e) => e);
+    expect(err).toBeInstanceOf(ZarrError);
+    expect(err.code).toBe(CODES.NETWORK);
+    expect(err.array).toBe('/labels');
+    expect(err.message).toMatch(/cannot read \/labels in http:\/\/127\.0\.0\.1:\d+\/sharded_v3\.zarr: .*500/);
+  });
+
+  test('httpStore(): a store for zarrita itself; keys outside the store are refused; stats count the wire', async () => {
+    server.handler = (req, res) => serveDirectory(req, res, storesDir);
+    const store = await httpStore(`${server.base}/sharded_v3.zarr/`);
+    const arr = await zarr.open(zarr.root(store).resolve('counts'), { kind: 'array' });
+    const { data } = await read(arr);
+    expect(Buffer.from(data.buffer, data.byteOffset, data.byteLength).equals(await localBytes('sharded_v3.zarr', '/counts'))).toBe(true);
+    expect(store.stats.requests).toBe(server.state.log.length);
+    expect(store.stats.bytes).toBeGreaterThan(0);
+    expect(await store.get('/counts/c/9/9')).toBeUndefined(); // not there
+    expect(await store.getRange('/counts/c/9/9', { suffixLength: 8 })).toBeUndefined();
+    const outside = await store.get('/../era5_like_v3.zarr/zarr.json').catch((e) => e);
+    expect(outside).toBeInstanceOf(ZarrError);
+    expect(outside.code).toBe(CODES.BAD_DATA);
+    expect(outside.message).toMatch(/points outside/);
+    // A suffix longer than the file is the whole file; a range past its end is the file's fault.
+    const shard = readFileSync(path.join(storesDir, 'sharded_v3.zarr', 'counts', 'c', '0', '0'));
+    expect(Buffer.from(await store.getRange('/counts/c/0/0', { suffixLength: shard.length + 100 })).equals(shard)).toBe(true);
+    const past = await store.getRange('/counts/c/0/0', { offset: shard.length - 4, length: 8 }).catch((e) => e);
+    expect(past.code).toBe(CODES.BAD_DATA);
+  });
+});
