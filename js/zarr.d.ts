@@ -168,7 +168,7 @@ export interface ZarrHttpStore extends ZarrStoreLike {
  * A zarrita store over an http(s) URL that reads through numdecode's I/O layer: retries, a timeout
  * per request, each file's version pinned (ERR_CHANGED), Range answers checked (a server that
  * ignores Range is read once whole). list() and openArray() use one for a URL. Its code loads on
- * first use. cacheBytes defaults to 0 here.
+ * first use. Here cacheBytes defaults to 0 and concurrency (requests in flight) to 16.
  */
 export function httpStore(url: string | URL, options?: Omit<IoOptions, 'signal' | 'name'>): Promise<ZarrHttpStore>;
 
