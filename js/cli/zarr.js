@@ -14,7 +14,7 @@ import { csvText, writeOutput } from './output.js';
 import { CliUsageError, aliasOption, legacyOutputFormat, outputFormat, parseCommand, parseRange, positiveInteger, sharedHelp } from './vocabulary.js';
 
 export const name = 'zarr';
-const SHARED = ['format', 'to', 'output', 'range', 'max-output-bytes', 'workers', 'help'];
+const SHARED = ['format', 'to', 'output', 'range', 'max-output-bytes', 'max-read-bytes', 'timeout', 'workers', 'help'];
 const OWN = { array: { type: 'string' }, json: { type: 'boolean' }, hint: { type: 'string', multiple: true } };
 const ALIASES = { slice: { type: 'string' }, 'max-bytes': { type: 'string' } }; // deprecated: --range, --max-output-bytes
 
@@ -56,13 +56,14 @@ async function loadExplorer() {
   return import('../zarr-explore/explorer.js');
 }
 
-async function open(target, hints, pool) {
+async function open(target, hints, pool, io) {
   const { openZarr } = await loadExplorer();
   const isUrl = /^https?:\/\//i.test(target);
   const { format } = await locateInput(target); // not found: says so
   if (format !== null && format !== 'zarr') throw new ZarrUsageError(`${target} is ${format}, not a Zarr store: try numdecode inspect ${target}`);
   if (!isUrl && !(await isDirectory(target))) throw new ZarrUsageError(`${target} is not a directory (a Zarr store is a directory or a URL)`);
   return openZarr(isUrl ? target : path.resolve(target), {
+    ...io, // a URL's requests: --timeout, --max-read-bytes
     name: target,
     hints,
     pool,
@@ -136,7 +137,8 @@ export async function run(argv, out = process.stdout) {
   if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1 && workers <= 256)) throw new ZarrUsageError(`--workers must be an integer from 1 to 256, got ${values.workers}`);
   const pool = workers ? await (await import('../worker/index.js')).createWorkerPool({ size: workers, init: { formats: ['pco'] } }) : undefined;
   try {
-    await listOrRead(values, to, maxBytes, await open(positionals[0], values.hint ?? [], pool), out);
+    const io = { maxReadBytes: positiveInteger(values, 'max-read-bytes'), timeout: positiveInteger(values, 'timeout') };
+    await listOrRead(values, to, maxBytes, await open(positionals[0], values.hint ?? [], pool, io), out);
   } finally {
     await pool?.terminate();
   }

@@ -48,7 +48,8 @@ function wrapError(err, path, where, keys = []) {
 /**
  * @param {string | {get: Function, getRange?: Function}} source URL, local directory (Node) or store
  * @param {{name?: string, hints?: string[], listMetadataKeys?: () => Promise<string[]>,
- *   pool?: {run: Function}, maxRangeBytes?: number}} [options]
+ *   pool?: {run: Function}, maxRangeBytes?: number}} [options] and, for a URL, the I/O options
+ *   (timeout, maxReadBytes, retries, headers, ...: js/zarr/http-store.js)
  *   hints: array paths to probe when the store has no consolidated metadata (over HTTP nothing
  *   else names them); listMetadataKeys: every metadata key of the store ("/t2m/zarr.json"); a local
  *   directory is walked without it.
@@ -61,6 +62,7 @@ export async function openZarr(source, options = {}) {
   if (bits) registerFloat16Bits(zarr.registry, { pool: adapter });
   let counted;
   const hierarchy = await openHierarchy(source, {
+    ...options, // for a URL's store, the I/O options among them (timeout, maxReadBytes, ...)
     name: where,
     hints: options.hints,
     listMetadataKeys: options.listMetadataKeys,

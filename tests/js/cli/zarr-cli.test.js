@@ -290,6 +290,13 @@ test('a shard index claiming a terabyte-long chunk is refused by name, without a
 });
 
 test('a store that is not there or not Zarr: one line naming it', async () => {
+  // A URL's requests heed --max-read-bytes (and --timeout): the store reads through the I/O layer.
+  const capped = await cli('zarr', `${base}/era5_like_v3.zarr`, '--array', 't2m', '--to', 'bin', '--max-read-bytes', '3000', '--timeout', '5000');
+  expect(capped.status).toBe(1);
+  expect(capped.stderr).toMatch(/maxReadBytes=3000/);
+  expect(capped.stderr.trim().split('\n')).toHaveLength(1);
+  const badTimeout = await cli('zarr', `${base}/era5_like_v3.zarr`, '--timeout', 'soon');
+  expect(badTimeout.status).toBe(2);
   const gone = await cli('zarr', `${base}/no_such.zarr`);
   expect(gone.status).toBe(1);
   expect(gone.stderr).toBe(`numdecode: not found: ${base}/no_such.zarr\n`);
