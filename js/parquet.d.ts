@@ -243,7 +243,7 @@ export interface ParquetFile {
   /** readView() on the open file. */
   readView(options?: Omit<ParquetFileReadOptions, 'into' | 'pool'>): Promise<ParquetReadViewResult>;
   /** inspect() without reading the footer again. */
-  inspect(): Promise<ParquetFileInfo>;
+  inspect(options?: ParquetInspectOptions): Promise<ParquetFileInfo>;
   /** readPages() on the open file: chunks already fetched (by inspect() or read()) cost no request; stats count this call's. */
   readPages(options: Pick<ParquetPagesOptions, 'column' | 'rowStart' | 'rowEnd'>): Promise<ParquetPagesResult>;
   /** Ends the file's reads (a local file's descriptor is closed); later calls fail with ERR_CLOSED. */
@@ -262,8 +262,13 @@ export function read(file: ParquetInput, options?: ParquetReadOptions): Promise<
  * ParquetError ERR_UNSUPPORTED naming it). A column named twice is read once.
  */
 export function readView(file: ParquetInput, options?: ParquetReadViewOptions): Promise<ParquetReadViewResult>;
-/** Schema, row groups and every page of every column chunk (reads all column chunks). */
-export function inspect(file: ParquetInput, options?: IoOptions): Promise<ParquetFileInfo>;
+export interface ParquetInspectOptions {
+  /** Only these columns' chunks are read and listed (names as read() takes them, or leaf paths); default all. */
+  columns?: string[];
+}
+
+/** Schema, row groups and every page of every column chunk (reads all column chunks, or those of options.columns). */
+export function inspect(file: ParquetInput, options?: IoOptions & ParquetInspectOptions): Promise<ParquetFileInfo>;
 
 export interface ParquetPagesOptions extends IoOptions {
   /** A FLOAT / DOUBLE column: top-level, or "struct.leaf". */

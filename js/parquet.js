@@ -322,12 +322,13 @@ export async function open(input, options = {}) {
       const result = await pagesOf(file, footer, pageOptions ?? {});
       return { ...result, stats: statsSince(file.stats, before) };
     },
-    async inspect() {
+    /** As inspect(input, options) without reading the footer again; options.columns: only those chunks. */
+    async inspect(inspectOptions = {}) {
       live();
       const before = statsSince(file.stats);
       await ensureFormat('alp');
       const { inspectFile } = await import('./parquet/inspect.js');
-      const result = await inspectFile(file, file.name, footer);
+      const result = await inspectFile(file, file.name, footer, inspectOptions?.columns);
       result.stats = statsSince(file.stats, before);
       return result;
     },
@@ -344,17 +345,19 @@ export async function open(input, options = {}) {
 
 /**
  * Schema, row groups and, per column chunk, its pages (type, encoding, counts, sizes; ALP layout,
- * vectors, exceptions and bits per value for ALP pages). Reads every column chunk.
+ * vectors, exceptions and bits per value for ALP pages). Reads every column chunk, or with
+ * options.columns only those columns' (each row group's `columns` then lists just them).
  */
 export async function inspect(input, options = {}) {
   options = options ?? {};
-  const file = openSource(input, options);
+  const { columns, ...io } = options;
+  const file = openSource(input, io);
   try {
     const name = file.name;
     const footer = await readFooter(file, name);
     await ensureFormat('alp');
     const { inspectFile } = await import('./parquet/inspect.js'); // a page that only reads never loads it
-    const info = await inspectFile(file, name, footer);
+    const info = await inspectFile(file, name, footer, columns);
     info.stats = statsSince(file.stats);
     return info;
   } finally {

@@ -56,14 +56,35 @@ async function describePage(bytes, info, leaf, col, where) {
   return page;
 }
 
-export async function inspectFile(file, name, footer) {
+// The leaves (by index) that `names` select: a name is a leaf's path ("point.x") or a top-level
+// field, which selects all its leaves. null: every leaf.
+function selectedLeaves(leaves, names, name) {
+  if (names === undefined || names === null) return null;
+  if (!Array.isArray(names)) throw new TypeError('parquet inspect: options.columns must be an array of column names');
+  const chosen = new Set();
+  for (const n of names) {
+    const hits = leaves.flatMap((leaf, i) => (leaf.path === n || leaf.path.startsWith(`${n}.`) ? [i] : []));
+    if (hits.length === 0) throw new RangeError(`parquet: no column ${JSON.stringify(n)} in ${name} (columns: ${leaves.map((l) => l.path).join(', ')})`);
+    for (const i of hits) chosen.add(i);
+  }
+  return chosen;
+}
+
+/**
+ * The footer's facts and every page of the column chunks read. `columns` (names as read() takes
+ * them, or leaf paths): only those columns' chunks are read and listed, each row group's `columns`
+ * holding just them; else every chunk.
+ */
+export async function inspectFile(file, name, footer, columns) {
   const { metadata, schema, size } = footer;
   const leaves = leafColumns(schema);
+  const only = selectedLeaves(leaves, columns, name);
   const described = describeFooter(footer, name); // what the footer says; the pages are added here
   // Every chunk in one readRanges: adjacent chunks share requests. A bad range is reported below.
   const wanted = [];
   for (const rg of metadata.row_groups) {
-    for (const chunk of rg.columns) {
+    for (const [c, chunk] of rg.columns.entries()) {
+      if (only && !only.has(c)) continue;
       try {
         const { start, end } = chunkRange(chunk, size);
         if (end > start) wanted.push([start, end]);
@@ -78,6 +99,7 @@ export async function inspectFile(file, name, footer) {
   for (const [g, rg] of metadata.row_groups.entries()) {
     const chunks = [];
     for (const [c, chunk] of rg.columns.entries()) {
+      if (only && !only.has(c)) continue;
       const leaf = leaves[c];
       const meta = chunk.meta_data;
       const where = { file: name, column: leaf.path, rowGroup: g };

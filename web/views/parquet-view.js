@@ -1,6 +1,7 @@
-// Parquet view (issue 15): the schema with encodings and sizes per column (numdecode/parquet
-// inspect), a plot of a FLOAT / DOUBLE column decoded in the worker (readPages here, ALP pages
-// decoded there), and the column's pages, each ALP page openable in the ALP view.
+// Parquet view (issue 15): the schema with encodings and sizes per column (the footer, from
+// numdecode/parquet's open()), a plot of a FLOAT / DOUBLE column (read(), summarised in the
+// worker), and that column's pages (inspect() of the column alone), each ALP page openable in the
+// ALP view. Opening a file fetches its footer and one column, not every column's pages.
 import { $, el, fillGrid, fillKv, formatBytes, formatInt } from '../lib/dom.js';
 import { countRoundTrips } from '../lib/round-trips.js';
 import { renderValuesPanel } from './values-panel.js';
@@ -29,10 +30,13 @@ function startCounter(file, roundTrips) {
   return { update };
 }
 
-// Per top-level column: the sum over row groups of what inspect() lists per column chunk.
-function columnSummary(info) {
-  const byName = new Map(info.schema.map((s) => [s.name, { ...s, codecs: new Set(), encodings: new Set(), pages: 0, alpPages: 0, exceptions: 0, compressed: 0, uncompressed: 0, values: 0 }]));
-  for (const g of info.rowGroups) {
+// Per leaf column: the sum over row groups of what the footer lists per column chunk, and of its
+// pages where they have been read (`pagesOf`: column -> inspect() of that column; a column not
+// plotted yet has no pages read: over a network, reading every column's pages would fetch the
+// whole file before anything is shown).
+function columnSummary(file, pagesOf) {
+  const byName = new Map(file.schema.map((s) => [s.name, { ...s, codecs: new Set(), encodings: new Set(), pages: null, alpPages: 0, exceptions: 0, compressed: 0, uncompressed: 0, values: 0 }]));
+  for (const g of file.rowGroups) {
     for (const c of g.columns) {
       const s = byName.get(c.column);
       s.codecs.add(c.codec);
@@ -40,11 +44,19 @@ function columnSummary(info) {
       s.compressed += c.compressedBytes;
       s.uncompressed += c.uncompressedBytes;
       s.values += c.numValues;
-      for (const p of c.pages) {
-        if (p.type === 'data v1' || p.type === 'data v2') s.pages++;
-        if (p.alp) {
-          s.alpPages++;
-          s.exceptions += p.alp.exceptions ?? 0;
+    }
+  }
+  for (const [name, info] of pagesOf) {
+    const s = byName.get(name);
+    s.pages = 0;
+    for (const g of info.rowGroups) {
+      for (const c of g.columns) {
+        for (const p of c.pages) {
+          if (p.type === 'data v1' || p.type === 'data v2') s.pages++;
+          if (p.alp) {
+            s.alpPages++;
+            s.exceptions += p.alp.exceptions ?? 0;
+          }
         }
       }
     }
@@ -78,36 +90,40 @@ export async function renderParquet({ name, source, setStage, run, ask, openAlpP
   shown = null;
   // Counted from before the footer's request.
   const roundTrips = typeof source === 'string' ? countRoundTrips(new URL(source, location.href).href) : null;
-  const file = await open(source);
+  // A cache that holds a large column chunk between inspect() and read() of its column.
+  const file = await open(source, { cacheBytes: 64 << 20 });
   shown = file;
-  setStage(`reading the page headers of ${name}`);
-  const info = await file.inspect();
+  const pagesOf = new Map(); // column -> its inspect(): its pages, read when it is first plotted
   const section = $('view-parquet');
-  const columns = columnSummary(info);
-  const floats = columns.filter((c) => c.type === 'FLOAT' || c.type === 'DOUBLE');
+  const floats = columnSummary(file, pagesOf).filter((c) => c.type === 'FLOAT' || c.type === 'DOUBLE');
   const facts = el('table', { class: 'kv' });
   fillKv(facts, [
-    ['file size', formatBytes(info.size), 'size'],
-    ['rows', formatInt(info.numRows), 'rows'],
-    ['row groups', String(info.rowGroups.length), 'row-groups'],
-    ['written by', info.createdBy ?? 'not recorded', 'created-by'],
+    ['file size', formatBytes(file.size), 'size'],
+    ['rows', formatInt(file.numRows), 'rows'],
+    ['row groups', String(file.rowGroups.length), 'row-groups'],
+    ['written by', file.createdBy ?? 'not recorded', 'created-by'],
   ]);
   const schema = el('table', { class: 'grid', id: 'pq-schema' });
-  fillGrid(
-    schema,
-    ['column', 'type', 'repetition', 'codec', 'encodings', 'data pages', 'ALP pages', 'exceptions', 'compressed', 'uncompressed', 'bits/value'],
-    columns.map((c) => [
-      c.name, c.type ?? '', c.repetition ?? '', [...c.codecs].join(', '), [...c.encodings].join(', '), String(c.pages),
-      String(c.alpPages), c.alpPages ? formatInt(c.exceptions) : '–', formatBytes(c.compressed), formatBytes(c.uncompressed),
-      c.values ? ((c.compressed * 8) / c.values).toFixed(2) : '–',
-    ]),
-  );
+  const fillSchema = () =>
+    fillGrid(
+      schema,
+      ['column', 'type', 'repetition', 'codec', 'encodings', 'data pages', 'ALP pages', 'exceptions', 'compressed', 'uncompressed', 'bits/value'],
+      columnSummary(file, pagesOf).map((c) => {
+        const read = c.pages !== null;
+        return [
+          c.name, c.type ?? '', c.repetition ?? '', [...c.codecs].join(', '), [...c.encodings].join(', '), read ? String(c.pages) : '–',
+          read ? String(c.alpPages) : '–', read && c.alpPages ? formatInt(c.exceptions) : '–', formatBytes(c.compressed), formatBytes(c.uncompressed),
+          c.values ? ((c.compressed * 8) / c.values).toFixed(2) : '–',
+        ];
+      }),
+    );
+  fillSchema();
   const picker = el('select', { id: 'pq-column' }, floats.map((c) => el('option', { value: c.name }, `${c.name} (${c.type})`)));
   const pagesTable = el('table', { class: 'grid', id: 'pq-pages' });
   const valuesCard = el('div', { class: 'card values-panel', id: 'pq-values' });
   // One card under another at the page's full width: beside the plot the wide tables showed half their columns.
-  // Over the network: requests, round trips and bytes so far (the footer, then every chunk
-  // inspect() read for the page headers, then nothing more for a column or an ALP page).
+  // Over the network: requests, round trips and bytes so far (the footer, then each plotted
+  // column's chunks, read once for its page headers and values; an ALP page's view costs nothing).
   const counter = typeof source === 'string'
     ? el('p', { class: 'fetched', 'aria-live': 'off' }, 'Fetched so far: ', el('strong', { id: 'pq-requests' }, '0'), ' requests in ',
       el('strong', { id: 'pq-round-trips' }, '0'), ' round trips, ', el('strong', { id: 'pq-bytes' }, '0 B'))
@@ -120,7 +136,8 @@ export async function renderParquet({ name, source, setStage, run, ask, openAlpP
         floats.length ? el('label', {}, 'Plotted column ', picker) : el('p', { class: 'muted' }, 'This file has no FLOAT or DOUBLE column to plot.'))),
     valuesCard,
     el('div', { class: 'card' }, el('h3', {}, 'Pages of the plotted column'), el('div', { class: 'table-wrap' }, pagesTable)),
-    el('div', { class: 'card' }, el('h3', {}, 'Columns'), el('div', { class: 'table-wrap' }, schema)),
+    el('div', { class: 'card' }, el('h3', {}, 'Columns'), el('div', { class: 'table-wrap' }, schema),
+      el('p', { class: 'muted small', id: 'pq-schema-note' }, 'Sizes and encodings come from the footer; pages are read for each column as it is plotted ("–" until then), so that opening a file fetches only its footer and one column.')),
   );
 
   // The column's values come from read() (numdecode's fast path: every page decoded straight into
@@ -128,6 +145,12 @@ export async function renderParquet({ name, source, setStage, run, ask, openAlpP
   // when its ALP view is asked for.
   async function showColumn(column) {
     const col = floats.find((c) => c.name === column);
+    if (!pagesOf.has(column)) {
+      setStage(`reading the page headers of ${column}`);
+      pagesOf.set(column, await file.inspect({ columns: [column] }));
+      fillSchema();
+    }
+    const info = pagesOf.get(column);
     setStage(`reading ${column}`);
     const t0 = performance.now();
     const got = await file.read({ columns: [column] });

@@ -165,6 +165,36 @@ describe('open() over HTTP: stats are what crossed the wire', () => {
     }
   });
 
+  test('inspect({columns}) reads and lists only those columns\' chunks: the full inspect()\'s entries, fewer bytes', async () => {
+    const m = manifest[1];
+    const bytes = readFileSync(path.join(corpusDir, m.file));
+    const full = await inspect(bytes);
+    const names = full.schema.map((c) => c.name);
+    expect(names.length).toBeGreaterThan(2);
+    const pick = [names[1], names[names.length - 1]];
+    server.handler = (req, res) => serveRange(req, res, bytes);
+    const handle = await open(`${server.base}/${m.file}`);
+    try {
+      const some = await handle.inspect({ columns: pick });
+      expect(some.rowGroups.length).toBe(full.rowGroups.length);
+      some.rowGroups.forEach((g, i) => {
+        expect(g.columns).toEqual(full.rowGroups[i].columns.filter((c) => pick.includes(c.column)));
+      });
+      // Only their chunks crossed the wire (at most their compressed sizes, in one round trip).
+      const theirs = full.rowGroups.flatMap((g) => g.columns.filter((c) => pick.includes(c.column))).reduce((n, c) => n + c.compressedBytes, 0);
+      expect(some.stats.bytes).toBeGreaterThan(0);
+      expect(some.stats.bytes).toBeLessThanOrEqual(theirs);
+      expect(some.stats.roundTrips).toBe(1);
+      const err = await handle.inspect({ columns: ['nope'] }).catch((e) => e);
+      expect(err).toBeInstanceOf(RangeError);
+      expect(err.message).toMatch(/no column "nope"/);
+    } finally {
+      handle.close();
+    }
+    // The standalone call takes the option too.
+    expect((await inspect(bytes, { columns: [names[0]] })).rowGroups[0].columns.map((c) => c.column)).toEqual([names[0]]);
+  });
+
   test("readPages() through the handle: the standalone call's pages; a chunk already fetched costs no request", async () => {
     const m = manifest[1];
     const bytes = readFileSync(path.join(corpusDir, m.file));
