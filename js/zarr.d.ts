@@ -168,7 +168,7 @@ export interface ZarrHttpStore extends ZarrStoreLike {
  * A zarrita store over an http(s) URL that reads through numdecode's I/O layer: retries, a timeout
  * per request, each file's version pinned (ERR_CHANGED), Range answers checked (a server that
  * ignores Range is read once whole). list() and openArray() use one for a URL. Its code loads on
- * first use. Here cacheBytes defaults to 0 and concurrency (requests in flight) to 16.
+ * first use. cacheBytes defaults to 0 here; concurrency (requests in flight) stays 6 (raise it for a fast link or HTTP/2).
  */
 export function httpStore(url: string | URL, options?: Omit<IoOptions, 'signal' | 'name'>): Promise<ZarrHttpStore>;
 
@@ -266,7 +266,7 @@ export interface ZarrListing {
  * codecs. Needs zarrita. Rejects with a ZarrError: ERR_NOT_FOUND (no such local directory),
  * ERR_BAD_DATA (not a Zarr store, bad JSON at the root), ERR_NETWORK (the store could not be read; `status` when HTTP said why).
  */
-export function list(source: string | ZarrStoreLike, options?: ZarrListOptions & ZarrUrlOptions): Promise<ZarrListing>;
+export function list(source: string | URL | ZarrStoreLike, options?: ZarrListOptions & ZarrUrlOptions): Promise<ZarrListing>;
 
 /** An array opened by openArray(): zarrita's Array (typed here by what read() uses of it). */
 export interface ZarrOpenedArray {
@@ -284,4 +284,4 @@ export interface ZarrOpenedArray {
  * nothing here decodes (ERR_UNSUPPORTED). Where the engine has no Float16Array a float16 array
  * opens as its bits, which read() returns as a Uint16Array. Needs zarrita.
  */
-export function openArray(source: string | ZarrStoreLike, path: string, options?: { name?: string; signal?: AbortSignal } & ZarrUrlOptions): Promise<ZarrOpenedArray>;
+export function openArray(source: string | URL | ZarrStoreLike, path: string, options?: { name?: string; signal?: AbortSignal } & ZarrUrlOptions): Promise<ZarrOpenedArray>;

@@ -46,9 +46,13 @@ function clearError() {
   $('error').replaceChildren();
 }
 
+let parquetView = null; // views/parquet-view.js, once a Parquet file has been opened
+
 function showView(id) {
   for (const v of VIEWS) $(v).hidden = v !== id;
   if (id !== 'view-bpcells') stopBpcells();
+  // An ALP page opened from a Parquet file has a way back to it: the file stays open for that.
+  if (id && id !== 'view-parquet' && id !== 'view-alp') parquetView?.stopParquet();
 }
 
 window.addEventListener('error', (e) => showError('Unexpected error', e.error ?? e.message));
@@ -238,6 +242,7 @@ async function openZarrStore(name, source, { hints, listMetadataKeys, array } = 
 async function openParquet(name, source) {
   beginOpen('view-parquet', `opening the Parquet file ${name}`);
   const view = await import('./views/parquet-view.js');
+  parquetView = view;
   const openAlpPage = async (pageName, bytes, dtype) => {
     await openBytes(pageName, bytes, `alp-${dtype}`);
     $('alp-title').append(' ', el('button', { type: 'button', id: 'back-to-parquet', onclick: () => showView('view-parquet') }, `back to ${name}`));

@@ -10,9 +10,11 @@ import { CODES, ZarrError } from '../errors.js';
 import { readTail } from '../io/index.js';
 import { fileOpener } from '../io/open.js';
 
-// Files kept open (each pins its version); past this the oldest is let go, so a long-lived store
-// does not grow with every chunk key it ever read.
-const MAX_OPEN_FILES = 4096;
+// Files read by range kept open (each pins its version between a shard's index and its chunks;
+// one a server sent whole instead of a range keeps those bytes for its later ranges): the least
+// recently used past this many are let go. A whole file (get) is read with a file of its own, let
+// go at once, so no chunk's bytes stay behind.
+const MAX_OPEN_FILES = 64;
 
 export class HttpStore {
   #files = new Map(); // key -> RangeFile
@@ -22,10 +24,12 @@ export class HttpStore {
   /**
    * @param {string | URL} url the store's root (a query string, e.g. a presigned URL's, goes with every key)
    * @param {object} [options] the I/O layer's options (docs/io.md): retries, timeout, headers, fetch,
-   *   maxReadBytes, concurrency, ...; here cacheBytes defaults to 0 (a read's chunks are not read
-   *   twice) and concurrency to 16, as many as read() fetches at once (the I/O layer's 6 per origin
-   *   suits a few large ranges; a store's many small chunks over a loopback server read 10-15 %
-   *   slower with it, and over a real link, where requests wait on round trips, far slower)
+   *   maxReadBytes, concurrency, ...; cacheBytes defaults to 0 here (a read's chunks are not read
+   *   twice). concurrency stays the I/O layer's 6 per origin, a browser's own limit over HTTP/1.1:
+   *   with 16, as many as read() fetches at once, t2m's 1 920 chunk files read 10-15 % faster over
+   *   loopback, but on a slow link 16 downloads share the bandwidth and large chunks ran past the
+   *   timeout (which runs until a body has arrived), and in a browser 10 of them would wait in its
+   *   queue with their timers running. Raise it for a fast link or HTTP/2.
    */
   constructor(url, options = {}) {
     if (typeof URL !== 'undefined' && url instanceof URL) url = url.href;
@@ -35,7 +39,8 @@ export class HttpStore {
     base.hash = '';
     this.#base = base;
     this.url = url;
-    this.#opener = fileOpener({ cacheBytes: 0, concurrency: 16, ...options });
+    const { name, ...io } = options ?? {}; // each file is named by its own URL
+    this.#opener = fileOpener({ cacheBytes: 0, ...io });
   }
 
   /** What crossed the wire: {requests, bytes, retries, roundTrips, files}, the I/O layer's stats. */
@@ -45,43 +50,53 @@ export class HttpStore {
 
   // The URL of a key, refused when it would lie outside the store (a chunk key separator from
   // hostile metadata such as "/../").
+  // Each segment of the key is a name, encoded as one ("t2m:mean", "a?b" and "c#d" stay names, not
+  // a scheme, a query or a fragment); "." and ".." are refused (hostile metadata's separator "/../").
   #href(key) {
-    const url = new URL(String(key).replace(/^\/+/, ''), this.#base);
-    url.search = this.#base.search;
-    if (!url.pathname.startsWith(this.#base.pathname)) {
+    const segments = String(key).split('/').filter((x) => x !== '');
+    if (segments.some((x) => x === '.' || x === '..')) {
       throw new ZarrError(`zarr HttpStore: the key ${JSON.stringify(key)} points outside ${this.url}`, { code: CODES.BAD_DATA, file: String(key) });
     }
+    const url = new URL(`./${segments.map(encodeURIComponent).join('/')}`, this.#base);
+    url.search = this.#base.search;
     return url.href;
   }
 
   #file(key) {
     let file = this.#files.get(key);
-    if (file) return file;
-    file = this.#opener.open(this.#href(key));
-    if (this.#files.size >= MAX_OPEN_FILES) {
-      const [oldest, old] = this.#files.entries().next().value;
-      this.#files.delete(oldest);
-      old.close();
+    if (file) {
+      this.#files.delete(key); // to the end: most recently used
+    } else {
+      file = this.#opener.open(this.#href(key));
+      if (this.#files.size >= MAX_OPEN_FILES) {
+        const [oldest, old] = this.#files.entries().next().value;
+        this.#files.delete(oldest);
+        old.close();
+      }
     }
     this.#files.set(key, file);
     return file;
   }
 
   // A key that is not there reads as undefined (what zarrita expects), and is let go.
-  async #orMissing(key, read) {
+  static async #orMissing(read, letGo) {
     try {
-      return await read(this.#file(key));
+      return await read();
     } catch (err) {
       if (err?.code !== CODES.NOT_FOUND) throw err;
-      this.#files.get(key)?.close();
-      this.#files.delete(key);
+      letGo();
       return undefined;
     }
   }
 
   /** The whole file of `key` (one GET), or undefined when there is none. */
-  get(key, options) {
-    return this.#orMissing(key, (file) => file.readAll({ signal: options?.signal }));
+  async get(key, options) {
+    const file = this.#opener.open(this.#href(key));
+    try {
+      return await HttpStore.#orMissing(() => file.readAll({ signal: options?.signal }), () => {});
+    } finally {
+      file.close(); // its bytes are the caller's now
+    }
   }
 
   /**
@@ -92,9 +107,14 @@ export class HttpStore {
    */
   getRange(key, range, options) {
     const signal = options?.signal;
-    return this.#orMissing(key, async (file) => {
+    const file = this.#file(key);
+    const letGo = () => {
+      if (this.#files.get(key) === file) this.#files.delete(key);
+      file.close();
+    };
+    return HttpStore.#orMissing(async () => {
       if ('suffixLength' in range) return (await readTail(file, range.suffixLength, { signal })).bytes;
       return file.read(range.offset, range.offset + range.length, { signal });
-    });
+    }, letGo);
   }
 }

@@ -299,14 +299,22 @@ export async function openArray(source, path, options = {}) {
   const { where, session, root, rawMetadata } = await openSession(source, { ...options, transform: float16AsBits() ? float16BitsStore : undefined });
   const p = joinPath('/', path);
   let node = null;
+  let found = null;
   try {
-    const found = p === '/' ? root : await rawMetadata(p);
-    if (found) node = { path: p, kind: found.kind, description: found.kind === 'array' ? describeArray(p, found.meta, found.attributes, zarr.registry) : undefined };
+    found = p === '/' ? root : await rawMetadata(p);
   } catch (err) {
     if (signal?.aborted) throw abortError(signal, `zarr: opening ${p} in ${where}`, ZarrError);
     // The store failed to answer (a network error after its retries): that, named, not a node.
     if (!(err instanceof ZarrError)) throw unreadable(err, where, p);
     node = { path: p, kind: 'array', error: err.message };
+  }
+  if (found) {
+    try {
+      node = { path: p, kind: found.kind, description: found.kind === 'array' ? describeArray(p, found.meta, found.attributes, zarr.registry) : undefined };
+    } catch (err) {
+      // Metadata that read but does not describe an array (a field of the wrong type): damaged data.
+      node = { path: p, kind: 'array', error: err instanceof ZarrError ? err.message : `zarr: the metadata of ${p} in ${where} is damaged (${err?.message ?? err})` };
+    }
   }
   checkArrayNode(node, p, where);
   try {

@@ -21,6 +21,7 @@ function startCounter(file, roundTrips) {
   counterTimer = null;
   if (!roundTrips) return null;
   const update = () => {
+    if ($('view-parquet').hidden) return; // an ALP page's view is on show: nothing to count meanwhile
     const { requests, bytes } = file.stats;
     $('pq-requests').textContent = formatInt(requests);
     $('pq-round-trips').textContent = formatInt(roundTrips());
@@ -212,4 +213,12 @@ export async function renderParquet({ name, source, setStage, run, ask, openAlpP
     await showColumn(first.name);
   }
   document.body.dataset.parquetColumn = first?.name ?? '';
+}
+
+/** Another format's view is on show: the file on show is closed (its cache let go), its counter stopped. */
+export function stopParquet() {
+  clearInterval(counterTimer);
+  counterTimer = null;
+  shown?.close();
+  shown = null;
 }

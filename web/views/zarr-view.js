@@ -21,7 +21,7 @@ let pool = null;
 let current = null; // {explorer, openPco, timer, array?: {...}}
 
 function updateCounter() {
-  if (!current) return;
+  if (!current || $('view-zarr').hidden) return; // kept for the way back from a chunk's Pco view; idle meanwhile
   const { requests, bytes, chunkRequests } = current.explorer.stats;
   $('zarr-requests').textContent = formatInt(requests);
   $('zarr-bytes').textContent = formatBytes(bytes);

@@ -4,7 +4,8 @@
 // Range (no error), failing a read on one 503, and waiting for good on a server that stalled.
 // Every value is compared with the same read of the local folder.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import * as zarr from 'zarrita';
 import { CODES, init } from '../../../js/index.js';
@@ -126,5 +127,44 @@ describe('a URL is read through the I/O layer', () => {
     expect(Buffer.from(await store.getRange('/counts/c/0/0', { suffixLength: shard.length + 100 })).equals(shard)).toBe(true);
     const past = await store.getRange('/counts/c/0/0', { offset: shard.length - 4, length: 8 }).catch((e) => e);
     expect(past.code).toBe(CODES.BAD_DATA);
+  });
+});
+
+describe('keys, aborts and damaged metadata', () => {
+  test("each key segment is a name in the URL ('?', '#', ':' encoded); the store's query string goes with every key", async () => {
+    server.handler = (req, res) => res.writeHead(404).end();
+    const store = await httpStore(`${server.base}/s.zarr?sig=abc`);
+    for (const key of ['/a?b/zarr.json', '/c#d/zarr.json', '/t2m:mean/zarr.json', '/x y/c/0']) expect(await store.get(key)).toBeUndefined();
+    expect(server.state.log.map((l) => l.url)).toEqual(['/s.zarr/a%3Fb/zarr.json?sig=abc', '/s.zarr/c%23d/zarr.json?sig=abc', '/s.zarr/t2m%3Amean/zarr.json?sig=abc', '/s.zarr/x%20y/c/0?sig=abc']);
+    for (const key of ['/../x', '/a/./b']) expect((await store.get(key).catch((e) => e)).code).toBe(CODES.BAD_DATA);
+  });
+
+  test("one caller's abort stops its own read only: the same key read at once by another ends with its bytes", async () => {
+    const data = readFileSync(path.join(storesDir, 'sharded_v3.zarr', 'zarr.json'));
+    server.handler = (req, res) => setTimeout(() => serveDirectory(req, res, storesDir), 60);
+    const store = await httpStore(`${server.base}/sharded_v3.zarr`);
+    const stop = new AbortController();
+    const first = store.get('/zarr.json', { signal: stop.signal }).catch((e) => e);
+    const second = store.get('/zarr.json');
+    setTimeout(() => stop.abort(), 10);
+    expect((await first).code).toBe(CODES.ABORTED);
+    expect(Buffer.from(await second).equals(data)).toBe(true);
+  });
+
+  test('openArray: metadata that reads but is damaged (codecs not a list) is ERR_BAD_DATA naming the array, not a network failure', async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'numdecode-zarr-bad-'));
+    try {
+      writeFileSync(path.join(dir, 'zarr.json'), JSON.stringify({ zarr_format: 3, node_type: 'group', attributes: {} }));
+      mkdirSync(path.join(dir, 'x'));
+      const meta = JSON.parse(readFileSync(path.join(storesDir, 'sharded_v3.zarr', 'counts', 'zarr.json'), 'utf8'));
+      writeFileSync(path.join(dir, 'x', 'zarr.json'), JSON.stringify({ ...meta, codecs: 7 }));
+      const err = await openArray(dir, '/x').catch((e) => e);
+      expect(err).toBeInstanceOf(ZarrError);
+      expect(err.code).toBe(CODES.BAD_DATA);
+      expect(err.array).toBe('/x');
+      expect(err.message).toMatch(/\/x/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
