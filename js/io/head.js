@@ -3,7 +3,6 @@
 // range); the answer's Content-Range gives the size, so a reader that sniffs a file's first
 // bytes (the HDF5 signature and superblock) needs no HEAD before it. Where Content-Range is hidden
 // (cross-origin without Access-Control-Expose-Headers) a HEAD tells the size afterwards, as before.
-import { CODES } from './errors.js';
 
 /**
  * The first n bytes of `file` (a RangeFile; all of it when shorter) and its size: {size, bytes}.
@@ -15,10 +14,11 @@ export async function readHead(file, n, opts = {}) {
   if (!Number.isSafeInteger(n) || n <= 0) throw new RangeError(`readHead: n must be a positive integer, got ${n}`);
   const backend = file._backend;
   if (backend.kind === 'http' && backend.sizeSync() === null && !backend.whole) {
-    // probe: a 206 shorter than asked is the whole file when its Content-Range says so.
-    // A missing file says so; another failure (a short answer whose size is hidden) falls back.
+    // probe: a 206 shorter than asked is the whole file when its Content-Range says so. A short
+    // answer whose size is hidden falls back to a HEAD; any other failure (after its retries) is
+    // the answer: asking again the other way only doubled the attempts before the same error.
     const bytes = await backend.fetch(0, n, opts.signal, { probe: true }).catch((err) => {
-      if (err.code === CODES.NOT_FOUND || err.code === CODES.ABORTED) throw err;
+      if (!err.sizeHidden) throw err;
       return null;
     });
     if (bytes !== null) {

@@ -396,7 +396,9 @@ export class HttpBackend {
       // length is all there is to check.
       if (body.length === end - start) return body;
       const why = cors ? `Content-Range is hidden by CORS: ${CORS_HINT}` : 'and no Content-Range header';
-      throw retryable(this._err(`asked for bytes ${start}-${end - 1} (${end - start} bytes), got ${body.length} ${why} (${this.url})`));
+      const err = this._err(`asked for bytes ${start}-${end - 1} (${end - start} bytes), got ${body.length} ${why} (${this.url})`);
+      err.sizeHidden = true; // a probe may learn the size another way (js/io/head.js)
+      throw retryable(err);
     }
     const cr = /^\s*bytes\s+(\d+)-(\d+)\/(\d+|\*)\s*$/i.exec(header);
     if (!cr) throw retryable(this._err(`HTTP 206 without a valid Content-Range header (got ${JSON.stringify(header)}) from ${this.url}`));

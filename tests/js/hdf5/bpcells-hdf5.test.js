@@ -255,7 +255,10 @@ describe('lazy reading over HTTP', () => {
 
   test('a server that keeps failing the file: that failure, not "version: file missing" from looking for a directory', async () => {
     for (const options of [{}, { group: 'mat' }]) {
+      const mark = log.length;
       const err = await bpcells.open(`${base}/busy/${c.dir}/matrix.h5`, { ...options, retries: 1, retryDelay: 1 }).catch((e) => e);
+      // The probe's two attempts, and no second round asking for the size another way.
+      expect(log.slice(mark).map((e) => e.rel)).toEqual([`busy/${c.dir}/matrix.h5`, `busy/${c.dir}/matrix.h5`]);
       expect(err).toBeInstanceOf(bpcells.BpcellsError);
       expect(err.code).toBe('ERR_NETWORK');
       expect(err.message).toMatch(/HTTP 503/);
