@@ -1,5 +1,6 @@
 // A fault-injecting HTTP server on 127.0.0.1 for the I/O layer's fault tests (Node and Chromium).
-// Serves the files of one directory under /data/; a seeded `rate` of the requests gets a fault:
+// Serves the files of one directory (and its subdirectories: a Zarr store) under /data/, answering
+// ranges `bytes=a-b`, `a-` and the last n `-n`; a seeded `rate` of the requests gets a fault:
 //   reset        connection destroyed before any answer
 //   http500      500 without Retry-After
 //   http503      503 with Retry-After: 1 (the client caps it)
@@ -26,11 +27,14 @@ const EXPOSE = 'Content-Range, Content-Length, ETag, Accept-Ranges, Last-Modifie
 
 
 export async function startFaultServer({ root, rate = 0.1, seed = 1, slowMs = 1000, kinds = FAULT_KINDS, fallback = null, cors: corsMode = 'expose' }) {
-  const files = new Map(); // name -> { data, other }
-  for (const name of readdirSync(root)) {
-    const p = path.join(root, name);
-    if (statSync(p).isFile()) files.set(name, { data: readFileSync(p), other: null });
-  }
+  const files = new Map(); // name (a path under root, '/'-separated) -> { data, other }
+  (function walk(dir, prefix) {
+    for (const name of readdirSync(dir)) {
+      const p = path.join(dir, name);
+      if (statSync(p).isDirectory()) walk(p, `${prefix}${name}/`);
+      else files.set(`${prefix}${name}`, { data: readFileSync(p), other: null });
+    }
+  })(root, '');
   const random = rng(seed);
   const injected = Object.fromEntries(kinds.map((k) => [k, 0]));
   const stats = { requests: 0, injected };
@@ -66,7 +70,7 @@ export async function startFaultServer({ root, rate = 0.1, seed = 1, slowMs = 10
       res.writeHead(404, cors).end();
       return undefined;
     }
-    const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range ?? '');
+    const m = /^bytes=(\d*)-(\d*)$/.exec(req.headers.range ?? ''); // a-b, a- or the last n (-n)
     let fault = null;
     if (random() < rate) {
       const usable = kinds.filter((k) => (!NEEDS_RANGE.has(k) || m) && (k !== 'replaced' || req.headers['if-range']));
@@ -122,12 +126,13 @@ export async function startFaultServer({ root, rate = 0.1, seed = 1, slowMs = 10
     if (!m || fault === 'norange') {
       return send(res, 200, { ...base, 'Content-Length': String(data.length) }, data, fault);
     }
-    let start = Number(m[1]);
-    if (start >= data.length) {
+    const suffix = m[1] === '';
+    let start = suffix ? Math.max(0, data.length - Number(m[2])) : Number(m[1]);
+    if (start >= data.length || (suffix && Number(m[2]) === 0)) {
       res.writeHead(416, { ...base, 'Content-Range': `bytes */${data.length}` });
       return res.end();
     }
-    let end = Math.min(Number(m[2]), data.length - 1);
+    let end = suffix || m[2] === '' ? data.length - 1 : Math.min(Number(m[2]), data.length - 1);
     if (fault === 'short' && end > start) end = start + Math.floor((end - start) / 2);
     if (fault === 'badrange') {
       start += 1;
