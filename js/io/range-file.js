@@ -91,7 +91,12 @@ export class RangeFile {
 
   /** The whole file (one GET without Range over HTTP). */
   async readAll(opts = {}) {
-    if (this._backend.readAll) return this._backend.readAll(opts.signal);
+    if (this._backend.readAll) {
+      // One download for every caller; cancelled only when all of them have aborted (the
+      // backend shares it too, so it must not carry one caller's signal).
+      this._all ??= this._sharedEntry((signal) => this._backend.readAll(signal), () => (this._all = null));
+      return this._waitFor(this._all, opts.signal, 'the whole file', (data) => data);
+    }
     return this.read(0, await this.size(opts), opts);
   }
 
@@ -130,21 +135,35 @@ export class RangeFile {
   _fetchShared(start, end, signal) {
     let entry = this._inflight.find((x) => x.start <= start && x.end >= end);
     if (!entry) {
-      const controller = new AbortController();
-      entry = { start, end, controller, waiters: 0 };
-      entry.promise = this._backend.fetch(start, end, controller.signal).then((data) => {
-        this._ctx.cache.put(this._cacheKey(), start, data);
-        return data;
-      });
-      const done = () => {
-        const i = this._inflight.indexOf(entry);
-        if (i >= 0) this._inflight.splice(i, 1);
-      };
-      entry.promise.then(done, done);
+      entry = this._sharedEntry(
+        (controllerSignal) =>
+          this._backend.fetch(start, end, controllerSignal).then((data) => {
+            this._ctx.cache.put(this._cacheKey(), start, data);
+            return data;
+          }),
+        () => {
+          const i = this._inflight.indexOf(entry);
+          if (i >= 0) this._inflight.splice(i, 1);
+        },
+      );
+      Object.assign(entry, { start, end });
       this._inflight.push(entry);
     }
-    const shared = entry;
-    const offset = start - shared.start;
+    const offset = start - entry.start;
+    return this._waitFor(entry, signal, `bytes [${start}, ${end})`, (data) => data.subarray(offset, offset + (end - start)));
+  }
+
+  // A download several callers may wait for: its own controller, aborted when its last waiter
+  // has; `done` runs once it has settled.
+  _sharedEntry(start, done) {
+    const controller = new AbortController();
+    const entry = { controller, waiters: 0, promise: start(controller.signal) };
+    entry.promise.then(done, done);
+    return entry;
+  }
+
+  // One caller's wait for a shared download: its own abort rejects it alone.
+  _waitFor(shared, signal, what, pick) {
     shared.waiters += 1;
     return new Promise((resolve, reject) => {
       let settled = false;
@@ -157,7 +176,7 @@ export class RangeFile {
         if (settled) return;
         finish();
         if (shared.waiters === 0) shared.controller.abort(signal.reason);
-        reject(new IoError(`read of bytes [${start}, ${end}) aborted (${this.name})`, { code: CODES.ABORTED, file: this.name, cause: signal.reason }));
+        reject(new IoError(`read of ${what} aborted (${this.name})`, { code: CODES.ABORTED, file: this.name, cause: signal.reason }));
       };
       if (signal?.aborted) return onAbort();
       signal?.addEventListener('abort', onAbort, { once: true });
@@ -165,7 +184,7 @@ export class RangeFile {
         (data) => {
           if (settled) return;
           finish();
-          resolve(data.subarray(offset, offset + (end - start)));
+          resolve(pick(data));
         },
         (err) => {
           if (settled) return;

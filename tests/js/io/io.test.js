@@ -443,6 +443,35 @@ describe('efficiency', () => {
     expect(f.stats.retries).toBe(0);
   });
 
+  test('readAll(): one download for every caller; one caller aborting leaves the others theirs, all aborting cancels it', async () => {
+    const held = [];
+    srv.handler = (req, res) => held.push(() => serveRange(req, res, DATA));
+    const f = openFile(`${srv.base}/d.bin`, { ...FAST, cacheBytes: 0 });
+    const one = new AbortController();
+    const a = f.readAll({ signal: one.signal });
+    const b = f.readAll();
+    await until(() => held.length === 1);
+    one.abort();
+    await expect(a).rejects.toMatchObject({ name: 'IoError', code: 'ERR_ABORTED' });
+    held.shift()();
+    expect(same(await b, DATA)).toBe(true);
+    expect(srv.state.log.map((l) => l.range)).toEqual([null]);
+
+    const g = openFile(`${srv.base}/e.bin`, { ...FAST, cacheBytes: 0 });
+    const [c1, c2] = [new AbortController(), new AbortController()];
+    const c = g.readAll({ signal: c1.signal });
+    const d = g.readAll({ signal: c2.signal });
+    await until(() => held.length === 1);
+    c1.abort();
+    c2.abort();
+    await expect(c).rejects.toMatchObject({ code: 'ERR_ABORTED' });
+    await expect(d).rejects.toMatchObject({ code: 'ERR_ABORTED' });
+    await until(() => srv.state.inFlight === 0); // the request itself was cancelled
+    held.shift()?.(); // (its socket is gone)
+    srv.handler = (req, res) => serveRange(req, res, DATA);
+    expect(same(await g.readAll(), DATA)).toBe(true); // and a later call downloads it again
+  });
+
   test('the block cache is an LRU bounded in bytes', async () => {
     srv.handler = (req, res) => serveRange(req, res, DATA);
     const f = openFile(`${srv.base}/d.bin`, { ...FAST, cacheBytes: 250 });
