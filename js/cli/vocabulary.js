@@ -28,7 +28,7 @@ export const SHARED_OPTIONS = Object.freeze({
   range: { spec: { type: 'string' }, help: '--range R              a:b on one axis, NumPy\'s 0,:,10:20 on several (half-open, sides may be empty, a:b:s steps)' },
   'max-output-bytes': { spec: { type: 'string' }, help: '--max-output-bytes N   refuse to produce more than N bytes of values' },
   'max-read-bytes': { spec: { type: 'string' }, help: '--max-read-bytes N     refuse to read (download) more than N bytes' },
-  timeout: { spec: { type: 'string' }, help: '--timeout MS           give up a read that takes longer than MS milliseconds' },
+  timeout: { spec: { type: 'string' }, help: '--timeout MS           retry a request that sends nothing for MS milliseconds' },
   workers: { spec: { type: 'string' }, help: '--workers N            decode in N worker threads' },
   help: { spec: { type: 'boolean', short: 'h' }, help: '-h, --help             the help (numdecode COMMAND --help: that command\'s own options)' },
 });

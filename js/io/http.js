@@ -165,13 +165,18 @@ export class HttpBackend {
       } catch {
         throw this._err(`HTTP request aborted (${this.url})`, { code: CODES.ABORTED });
       }
+      // The timeout is a silence: until the answer's headers, then between pieces of its body, so
+      // that a large body on a slow link is not cut while it still arrives (a stall still is).
       // setTimeout cannot wait longer than 2^31-1 ms (a bigger delay fires at once): no timer then.
-      if (this.opts.timeout <= MAX_TIMER) {
+      state.arm = () => {
+        if (this.opts.timeout > MAX_TIMER) return;
+        clearTimeout(timer);
         timer = setTimeout(() => {
           state.timedOut = true;
           controller.abort();
         }, this.opts.timeout);
-      }
+      };
+      state.arm();
       const headers = { ...(this.opts.headers ?? {}) };
       if (range) {
         // A number n asks for the file's last n bytes (a suffix range: its answer also gives the size).
@@ -265,6 +270,7 @@ export class HttpBackend {
         for (;;) {
           const { done, value } = await reader.read();
           if (done) break;
+          state.arm(); // bytes arrived: the silence starts again
           got += value.length;
           countBytes(this.stats, this.statsKey, value.length);
           if (this.stats.bytes > maxReadBytes) {

@@ -22,7 +22,7 @@ export interface IoStats {
 export interface IoOptions {
   /** Extra attempts after the first for network errors, 5xx, 408, 429 and short answers (default 3; 0 = off). */
   retries?: number;
-  /** ms per request until its whole body has arrived (default 60000). */
+  /** ms of silence a request may take: until its answer's headers, then between pieces of its body (default 60000); a slow body that keeps arriving is not cut. */
   timeout?: number;
   signal?: AbortSignal;
   headers?: Record<string, string>;

@@ -6,7 +6,7 @@ const withReadBytes = (options, where) => renamedOption(options, 'maxBytes', 'ma
 
 export const DEFAULTS = Object.freeze({
   retries: 3, // extra attempts after the first; 0 turns retrying off
-  timeout: 60000, // ms per request (until the whole body has arrived)
+  timeout: 60000, // ms of silence a request may take: until its answer's headers, then between pieces of its body
   signal: undefined,
   headers: undefined,
   fetch: undefined,

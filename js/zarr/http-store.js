@@ -28,8 +28,8 @@ export class HttpStore {
    *   twice). concurrency stays the I/O layer's 6 per origin, a browser's own limit over HTTP/1.1:
    *   with 16, as many as read() fetches at once, t2m's 1 920 chunk files read 10-15 % faster over
    *   loopback, but on a slow link 16 downloads share the bandwidth and large chunks ran past the
-   *   timeout (which runs until a body has arrived), and in a browser 10 of them would wait in its
-   *   queue with their timers running. Raise it for a fast link or HTTP/2.
+   *   timeout (then timed until a body had arrived; now a silence), and in a browser 10 of them
+   *   would wait in its queue with their timers running. Raise it for a fast link or HTTP/2.
    */
   constructor(url, options = {}) {
     if (typeof URL !== 'undefined' && url instanceof URL) url = url.href;

@@ -242,6 +242,37 @@ describe('HTTP retries', () => {
     for (const res of slow) res.destroy();
   });
 
+  test('the timeout is a silence: a body that keeps arriving is read past it; one that stops mid-way times out', async () => {
+    // 10 pieces, 40 ms apart: 400 ms in all, each gap well inside a timeout of 150 ms.
+    const trickle = (req, res, stopAfter = Infinity) => {
+      res.writeHead(200, { 'Content-Length': String(DATA.length) });
+      const piece = Math.ceil(DATA.length / 10);
+      let k = 0;
+      const next = () => {
+        if (res.destroyed || k === stopAfter) return;
+        res.write(DATA.subarray(k * piece, (k + 1) * piece));
+        if (++k * piece >= DATA.length) res.end();
+        else setTimeout(next, 40);
+      };
+      next();
+    };
+    srv.handler = (req, res) => trickle(req, res);
+    const f = openFile(`${srv.base}/d.bin`, { ...FAST, timeout: 150, retries: 0 });
+    const t0 = performance.now();
+    expect(same(await f.readAll(), DATA)).toBe(true);
+    expect(performance.now() - t0).toBeGreaterThan(300); // longer than the timeout, and not cut
+    const open = new Set();
+    srv.handler = (req, res) => {
+      open.add(res);
+      trickle(req, res, 3); // 3 pieces, then silence
+    };
+    const g = openFile(`${srv.base}/e.bin`, { ...FAST, timeout: 150, retries: 1 });
+    const err = await rejection(g.readAll());
+    expect(err.code).toBe('ERR_NETWORK');
+    expect(err.message).toMatch(/timed out after 150 ms .*\[gave up after 2 attempts\]$/);
+    for (const res of open) res.destroy();
+  });
+
   test('AbortSignal cancels what is in flight (option and per call), code ERR_ABORTED', async () => {
     const pending = new Set();
     srv.handler = (req, res) => pending.add(res);
