@@ -7,7 +7,7 @@ import { bytesOf } from '../js/bytes.js';
 import { locateInput, notAFormat, readInput } from '../js/cli/input.js';
 import { npyPieces } from '../js/cli/npy.js';
 import { csvText, writeOutput } from '../js/cli/output.js';
-import { CliUsageError, GRAMMAR, INPUT_HELP, oneAxisRange, stepped, outputFormat, parseCommand, positiveInteger, sharedHelp } from '../js/cli/vocabulary.js';
+import { CliUsageError, GRAMMAR, INPUT_HELP, ioOptionsOf, oneAxisRange, stepped, outputFormat, parseCommand, positiveInteger, sharedHelp } from '../js/cli/vocabulary.js';
 import { init } from '../js/index.js';
 import { halfToNumber } from '../js/number-text.js';
 
@@ -139,9 +139,9 @@ async function delegate(format, argv) {
 
 // The input's format: --format's, or sniffed ({format, bytes?}); unknown bytes are an error
 // unless a format without a signature is named.
-async function resolveInput(input, named) {
+async function resolveInput(input, named, values) {
   if (named !== undefined) return { format: named };
-  const located = await locateInput(input);
+  const located = await locateInput(input, ioOptionsOf(values)); // the sniff heeds --timeout, --max-read-bytes
   if (located.format === null) throw notAFormat(input, ' (ALP pages carry no signature: --format alp --dtype f32|f64)');
   return located;
 }
@@ -175,7 +175,7 @@ async function decode(argv) {
   const maxOutputBytes = positiveInteger(values, 'max-output-bytes');
   const maxReadBytes = positiveInteger(values, 'max-read-bytes');
   const input = positionals[0];
-  const located = await resolveInput(input, named);
+  const located = await resolveInput(input, named, values);
   if (located.format === 'hdf5' || located.format === 'bpcells') {
     throw new UsageError(`${input} is a BPCells matrix (${located.format === 'hdf5' ? 'HDF5' : 'directory'}): write its arrays with numdecode bpcells ${input} --export DIR`);
   }
@@ -227,7 +227,7 @@ async function inspect(argv) {
   if (values.help) return void process.stdout.write(commandHelp('inspect', await loadFormat(named !== undefined && Object.hasOwn(FORMATS, named) ? named : 'pco')));
   if (positionals.length !== 1) throw new UsageError(`inspect needs exactly one INPUT (a path, - or a URL), got ${positionals.length}`);
   const input = positionals[0];
-  const located = await resolveInput(input, named);
+  const located = await resolveInput(input, named, values);
   if (Object.hasOwn(COMMAND_OF_FORMAT, located.format)) {
     if (input === '-') throw new UsageError(`standard input holds a ${located.format} file: numdecode inspect reads it from a path or URL`);
     const cli = await COMMANDS[COMMAND_OF_FORMAT[located.format]]();

@@ -71,9 +71,9 @@ export function sniffPath(file) {
 }
 
 // Whether `url` answers (a 404 is no); other failures are thrown.
-async function urlExists(url) {
+async function urlExists(url, io) {
   try {
-    await openFile(url).size();
+    await openFile(url, io).size();
     return true;
   } catch (err) {
     if (isMissing(err)) return false;
@@ -83,10 +83,10 @@ async function urlExists(url) {
 
 // A URL's format: its first bytes, or, where no known file is there, the names a directory
 // (Zarr store, BPCells matrix) has under it. A single file is never taken for a directory.
-async function sniffUrl(url) {
+async function sniffUrl(url, io) {
   let missing = false;
   try {
-    const file = openFile(url);
+    const file = openFile(url, io);
     const size = await file.size();
     const format = sniffBytes(await file.read(0, Math.min(size, SNIFF_BYTES)));
     if (format !== null) return format;
@@ -96,7 +96,7 @@ async function sniffUrl(url) {
   }
   const base = url.replace(/\/*$/, '/');
   const names = [...ZARR_MARKERS, 'version'];
-  const there = await Promise.all(names.map((name) => urlExists(base + name)));
+  const there = await Promise.all(names.map((name) => urlExists(base + name, io)));
   const format = sniffDirectory(names.filter((_, i) => there[i]));
   if (format === null && missing) throw notFound(url);
   return format;
@@ -107,12 +107,12 @@ async function sniffUrl(url) {
  * or null for bytes of no known format (ALP pages have no signature); bytes are standard input's,
  * read once. A path or URL with nothing there is notFound(input).
  */
-export async function locateInput(input) {
+export async function locateInput(input, io = {}) {
   if (input === '-') {
     const bytes = await readStdin();
     return { format: sniffBytes(bytes), bytes };
   }
-  if (isUrl(input)) return { format: await sniffUrl(input) };
+  if (isUrl(input)) return { format: await sniffUrl(input, io) }; // io: --timeout, --max-read-bytes
   let stats;
   try {
     stats = statSync(input);

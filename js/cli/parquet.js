@@ -7,9 +7,9 @@ import { open, inspect } from '../parquet.js';
 import { locateInput, notAFormat } from './input.js';
 import { npyPieces, dtypeOfArray } from './npy.js';
 import { csvText, writeOutput } from './output.js';
-import { CliUsageError, aliasOption, legacyOutputFormat, oneAxisRange, outputFormat, parseCommand, positiveInteger, sharedHelp, stepped } from './vocabulary.js';
+import { CliUsageError, aliasOption, ioOptionsOf, legacyOutputFormat, oneAxisRange, outputFormat, parseCommand, sharedHelp, stepped } from './vocabulary.js';
 
-const SHARED = ['format', 'to', 'output', 'range', 'max-read-bytes', 'help'];
+const SHARED = ['format', 'to', 'output', 'range', 'max-read-bytes', 'timeout', 'help'];
 const OWN = { columns: { type: 'string' } };
 const ALIASES = { rows: { type: 'string' } }; // deprecated: --range
 
@@ -96,9 +96,9 @@ function pickRows(result, { start, stop, step }) {
 }
 
 // The file must be there and be Parquet (a URL's name is not enough).
-async function checkInput(input) {
+async function checkInput(input, io) {
   if (input === '-') throw usageError('parquet reads a path or URL (standard input cannot be read from its end)');
-  const { format } = await locateInput(input);
+  const { format } = await locateInput(input, io);
   if (format === null) throw notAFormat(input);
   if (format !== 'parquet') throw usageError(`${input} is ${format}, not Parquet: try numdecode inspect ${input}`);
 }
@@ -111,10 +111,8 @@ export async function run(argv) {
   aliasOption(values, 'rows', 'range', 'parquet');
   const to = outputFormat(values, 'parquet');
   const input = positionals[0];
-  await checkInput(input);
-  const options = {};
-  const maxReadBytes = positiveInteger(values, 'max-read-bytes');
-  if (maxReadBytes !== undefined) options.maxReadBytes = maxReadBytes;
+  await checkInput(input, ioOptionsOf(values));
+  const options = ioOptionsOf(values);
   // The footer first (the row count resolves --range, negative indices included), then only the
   // selected rows' pages.
   const file = await open(input, options);
@@ -137,7 +135,6 @@ export async function run(argv) {
 export async function runInspect(argv) {
   const { values, positionals } = parseCommand(argv, { shared: ['format', 'output', 'max-read-bytes', 'timeout', 'help'] });
   if (positionals.length !== 1) throw usageError(`inspect needs exactly one INPUT, got ${positionals.length}`);
-  const maxReadBytes = positiveInteger(values, 'max-read-bytes');
-  const info = await inspect(positionals[0], maxReadBytes === undefined ? {} : { maxReadBytes });
+  const info = await inspect(positionals[0], ioOptionsOf(values));
   await writeOutput([`${JSON.stringify(info, (k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`], values.output);
 }

@@ -125,6 +125,16 @@ export function positiveInteger(values, name) {
   return n;
 }
 
+/** --max-read-bytes and --timeout (those given) as the I/O layer's options, for every request a command makes. */
+export function ioOptionsOf(values) {
+  const options = {};
+  const maxReadBytes = positiveInteger(values, 'max-read-bytes');
+  if (maxReadBytes !== undefined) options.maxReadBytes = maxReadBytes;
+  const timeout = positiveInteger(values, 'timeout');
+  if (timeout !== undefined) options.timeout = timeout;
+  return options;
+}
+
 /** Every step-th item of `values` (an array or typed array) from `start` up to `stop`. */
 export function stepped(values, { start, stop, step }) {
   if (step === 1) return values.slice(start, stop);

@@ -11,7 +11,7 @@ import { bytesOf } from '../bytes.js';
 import { locateInput } from './input.js';
 import { dtypeOfArray, npyPieces } from './npy.js';
 import { csvText, writeOutput } from './output.js';
-import { CliUsageError, aliasOption, legacyOutputFormat, outputFormat, parseCommand, parseRange, positiveInteger, sharedHelp } from './vocabulary.js';
+import { CliUsageError, aliasOption, ioOptionsOf, legacyOutputFormat, outputFormat, parseCommand, parseRange, positiveInteger, sharedHelp } from './vocabulary.js';
 
 export const name = 'zarr';
 const SHARED = ['format', 'to', 'output', 'range', 'max-output-bytes', 'max-read-bytes', 'timeout', 'workers', 'help'];
@@ -59,7 +59,7 @@ async function loadExplorer() {
 async function open(target, hints, pool, io) {
   const { openZarr } = await loadExplorer();
   const isUrl = /^https?:\/\//i.test(target);
-  const { format } = await locateInput(target); // not found: says so
+  const { format } = await locateInput(target, io); // not found: says so
   if (format !== null && format !== 'zarr') throw new ZarrUsageError(`${target} is ${format}, not a Zarr store: try numdecode inspect ${target}`);
   if (!isUrl && !(await isDirectory(target))) throw new ZarrUsageError(`${target} is not a directory (a Zarr store is a directory or a URL)`);
   return openZarr(isUrl ? target : path.resolve(target), {
@@ -137,7 +137,7 @@ export async function run(argv, out = process.stdout) {
   if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1 && workers <= 256)) throw new ZarrUsageError(`--workers must be an integer from 1 to 256, got ${values.workers}`);
   const pool = workers ? await (await import('../worker/index.js')).createWorkerPool({ size: workers, init: { formats: ['pco'] } }) : undefined;
   try {
-    const io = { maxReadBytes: positiveInteger(values, 'max-read-bytes'), timeout: positiveInteger(values, 'timeout') };
+    const io = ioOptionsOf(values);
     await listOrRead(values, to, maxBytes, await open(positionals[0], values.hint ?? [], pool, io), out);
   } finally {
     await pool?.terminate();

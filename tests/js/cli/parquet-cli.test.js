@@ -63,6 +63,15 @@ test('numdecode parquet URL reads one column over HTTP', async () => {
     const want = Float32Array.from(expectedCsv('alp_float_arade_expect.csv').slice(1), (l) => Number(l.split(',')[3]));
     expect(Buffer.from(values.buffer).equals(Buffer.from(want.buffer))).toBe(true);
     expect(server.state.log.filter((l) => l.method === 'GET').every((l) => l.range !== null)).toBe(true);
+    // --timeout reaches every request (the sniff's too), for parquet and inspect: a server that answers only the first
+    let asked = 0;
+    server.handler = (req, res) => (asked++ === 0 ? serveRange(req, res, data) : undefined);
+    for (const args of [['parquet', `${server.base}/alp_float_arade.parquet`, '--columns', 'value4'], ['inspect', `${server.base}/alp_float_arade.parquet`]]) {
+      asked = 0;
+      const failed = await numdecode([...args, '--timeout', '200']).catch((e) => e);
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toMatch(/timed out after 200 ms/);
+    }
   } finally {
     await server.close();
   }
