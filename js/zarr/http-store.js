@@ -48,10 +48,9 @@ export class HttpStore {
     return this.#opener.stats;
   }
 
-  // The URL of a key, refused when it would lie outside the store (a chunk key separator from
-  // hostile metadata such as "/../").
-  // Each segment of the key is a name, encoded as one ("t2m:mean", "a?b" and "c#d" stay names, not
-  // a scheme, a query or a fragment); "." and ".." are refused (hostile metadata's separator "/../").
+  // The URL of a key: each segment is a name, encoded as one ("t2m:mean", "a?b" and "c#d" stay
+  // names, not a scheme, a query or a fragment); "." and ".." are refused, as a key that would lie
+  // outside the store (hostile metadata's chunk key separator "/../").
   #href(key) {
     const segments = String(key).split('/').filter((x) => x !== '');
     if (segments.some((x) => x === '.' || x === '..')) {

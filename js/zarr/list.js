@@ -69,12 +69,16 @@ function causeChain(err) {
   return { text: chain.join(': '), status: status ? Number(status[1]) : undefined };
 }
 
-// A store's failure to answer (after the I/O layer's retries) as a ZarrError naming the node: the
-// I/O layer's code kept (ERR_NETWORK, ERR_CHANGED, ...), ERR_NETWORK for a store's bare error.
-function unreadable(err, where, path) {
+// A store's failure to answer (after the I/O layer's retries) as a ZarrError naming the store and,
+// when one was asked for, the node: the I/O layer's code kept (ERR_NETWORK, ERR_CHANGED, ...),
+// ERR_NETWORK for a store's bare error; at the store's root a 404 or 410 its message names is
+// ERR_NOT_FOUND (a URL with no store there).
+function unreadable(err, where, path = null) {
   const { text, status } = causeChain(err);
-  const code = err instanceof NumdecodeError ? err.code : CODES.NETWORK;
-  return new ZarrError(`zarr: cannot read ${path} in ${where}: ${text}`, { code, file: where, array: path, dataset: path, status: err?.status ?? status, cause: err });
+  const missingRoot = path === null && (status === 404 || status === 410);
+  const code = missingRoot ? CODES.NOT_FOUND : err instanceof NumdecodeError ? err.code : CODES.NETWORK;
+  const node = path === null ? {} : { array: path, dataset: path };
+  return new ZarrError(`zarr: cannot read ${path === null ? where : `${path} in ${where}`}: ${text}`, { code, file: where, ...node, status: err?.status ?? status, cause: err });
 }
 
 function asJson(bytes, key, where) {
@@ -99,21 +103,18 @@ export async function openSession(source, options = {}) {
   const { store: resolved, localRoot } = await resolveStore(source, where, storeOptions(options));
   const base = options.wrap ? options.wrap(resolved) : resolved;
   const signal = options.signal;
-  const status404 = (status) => status === 404 || status === 410;
   // Whatever a store threw once the caller aborted, the call was aborted; else a read failed.
-  const failed = (err, notThere) => {
+  const failed = (err) => {
     if (signal?.aborted) return abortError(signal, `zarr: reading ${where}`, ZarrError);
     if (err instanceof ZarrError || err?.code === CODES.ABORTED) return err;
-    const { text, status } = causeChain(err);
-    const code = notThere(status) ? CODES.NOT_FOUND : err instanceof NumdecodeError ? err.code : CODES.NETWORK;
-    return new ZarrError(`zarr: cannot read ${where}: ${text}`, { code, file: where, status: err?.status ?? status, cause: err });
+    return unreadable(err, where);
   };
   if (signal?.aborted) throw failed();
   let session;
   try {
     session = await openStore(base, { signal: options.signal, transform: options.transform });
   } catch (err) {
-    throw failed(err, status404);
+    throw failed(err);
   }
   const { version } = session;
   const raw = session.raw; // the metadata as written, through the consolidated layer
@@ -135,7 +136,7 @@ export async function openSession(source, options = {}) {
   try {
     root = await rawMetadata('/');
   } catch (err) {
-    throw failed(err, status404);
+    throw failed(err);
   }
   if (!root || (root.kind !== 'group' && root.kind !== 'array')) {
     // A local directory is there and is not Zarr; a URL that answers none of the documents may as
