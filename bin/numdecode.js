@@ -7,7 +7,7 @@ import { bytesOf } from '../js/bytes.js';
 import { locateInput, notAFormat, readInput } from '../js/cli/input.js';
 import { npyPieces } from '../js/cli/npy.js';
 import { csvText, writeOutput } from '../js/cli/output.js';
-import { CliUsageError, GRAMMAR, INPUT_HELP, ioOptionsOf, oneAxisRange, stepped, outputFormat, parseCommand, positiveInteger, sharedHelp } from '../js/cli/vocabulary.js';
+import { CliUsageError, GRAMMAR, INPUT_HELP, ioOptionsFromFlags, oneAxisRange, stepped, outputFormat, parseCommand, positiveInteger, sharedHelp } from '../js/cli/vocabulary.js';
 import { init } from '../js/index.js';
 import { halfToNumber } from '../js/number-text.js';
 
@@ -141,7 +141,7 @@ async function delegate(format, argv) {
 // unless a format without a signature is named.
 async function resolveInput(input, named, values) {
   if (named !== undefined) return { format: named };
-  const located = await locateInput(input, ioOptionsOf(values)); // the sniff heeds --timeout, --max-read-bytes
+  const located = await locateInput(input, ioOptionsFromFlags(values)); // the sniff heeds --timeout, --max-read-bytes
   if (located.format === null) throw notAFormat(input, ' (ALP pages carry no signature: --format alp --dtype f32|f64)');
   return located;
 }

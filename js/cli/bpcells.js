@@ -7,9 +7,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import * as bpcells from '../bpcells/index.js';
 import { bytesOf } from '../bytes.js';
+import { ioOptionsOf } from '../io/options.js';
 import { locateInput, notAFormat } from './input.js';
 import { writeOutput } from './output.js';
-import { CliUsageError, aliasOption, ioOptionsOf, oneAxisRange, outputFormat, parseCommand, sharedHelp } from './vocabulary.js';
+import { CliUsageError, aliasOption, ioOptionsFromFlags, oneAxisRange, outputFormat, parseCommand, sharedHelp } from './vocabulary.js';
 
 export const name = 'bpcells';
 const SHARED = ['format', 'to', 'output', 'range', 'max-read-bytes', 'timeout', 'help'];
@@ -33,9 +34,9 @@ export const usage =
 export class BpcellsUsageError extends CliUsageError {}
 
 // The input must be there and be a BPCells directory or an HDF5 file: its format, sniffed.
-async function checkInput(input, io) {
+async function checkInput(input, options) {
   if (input === '-') throw new BpcellsUsageError('a BPCells matrix is a directory, an HDF5 file or a URL, not standard input');
-  const { format } = await locateInput(input, io);
+  const { format } = await locateInput(input, ioOptionsOf(options)); // the sniff heeds --timeout, --max-read-bytes
   if (format === null) throw notAFormat(input);
   if (format !== 'bpcells' && format !== 'hdf5') throw new BpcellsUsageError(`${input} is ${format}, not a BPCells matrix: try numdecode inspect ${input}`);
   return format;
@@ -45,7 +46,7 @@ function openOptions(values, command) {
   aliasOption(values, 'max-bytes', 'max-read-bytes', command);
   const options = {};
   if (values.group !== undefined) options.group = values.group;
-  return { ...options, ...ioOptionsOf(values) };
+  return { ...options, ...ioOptionsFromFlags(values) };
 }
 
 const FILES_OF_INDEX = /^index(_data|_idx|_idx_offsets|_starts)?$/;
@@ -56,7 +57,7 @@ const FILES_OF_VAL = /^val(_data|_idx|_idx_offsets)?$/;
  * options.group, the list of its matrix groups ({source, hdf5: true, groups}).
  */
 export async function inspect(target, options = {}, format = undefined) {
-  format ??= (await locateInput(target, { maxReadBytes: options.maxReadBytes, timeout: options.timeout })).format; // the sniff heeds them too
+  format ??= (await locateInput(target, ioOptionsOf(options))).format;
   if (options.group === undefined && format === 'hdf5') return { source: String(target), hdf5: true, groups: await bpcells.list(target, options) };
   const m = await bpcells.open(target, options);
   const files = await m.fileSizes();
@@ -131,7 +132,7 @@ export async function run(argv, out = process.stdout) {
   if (positionals.length !== 1) throw new BpcellsUsageError(`bpcells needs exactly one INPUT (a directory, HDF5 file or URL), got ${positionals.length}`);
   const options = openOptions(values, 'bpcells');
   if (outputFormat({ to: values.to ?? 'json' }, 'bpcells') !== 'json') throw new BpcellsUsageError('bpcells writes JSON (--to json); the arrays themselves: --export OUTDIR');
-  const format = await checkInput(positionals[0], ioOptionsOf(values));
+  const format = await checkInput(positionals[0], options);
   const write = (info) => writeOutput([JSON.stringify(info, null, 2) + '\n'], values.output, out);
   if (values.export === undefined) {
     if (values.range !== undefined) throw new BpcellsUsageError('--range needs --export OUTDIR');
@@ -145,6 +146,6 @@ export async function runInspect(argv, out = process.stdout) {
   const { values, positionals } = parseCommand(argv, { shared: ['format', 'output', 'max-read-bytes', 'timeout', 'help'], own: { group: OWN.group }, aliases: ALIASES });
   if (positionals.length !== 1) throw new BpcellsUsageError(`inspect needs exactly one INPUT, got ${positionals.length}`);
   const options = openOptions(values, 'inspect');
-  const format = await checkInput(positionals[0], ioOptionsOf(values));
+  const format = await checkInput(positionals[0], options);
   await writeOutput([JSON.stringify(await inspect(positionals[0], options, format), null, 2) + '\n'], values.output, out);
 }

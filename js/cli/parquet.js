@@ -7,7 +7,7 @@ import { open, inspect } from '../parquet.js';
 import { locateInput, notAFormat } from './input.js';
 import { npyPieces, dtypeOfArray } from './npy.js';
 import { csvText, writeOutput } from './output.js';
-import { CliUsageError, aliasOption, ioOptionsOf, legacyOutputFormat, oneAxisRange, outputFormat, parseCommand, sharedHelp, stepped } from './vocabulary.js';
+import { CliUsageError, aliasOption, ioOptionsFromFlags, legacyOutputFormat, oneAxisRange, outputFormat, parseCommand, sharedHelp, stepped } from './vocabulary.js';
 
 const SHARED = ['format', 'to', 'output', 'range', 'max-read-bytes', 'timeout', 'help'];
 const OWN = { columns: { type: 'string' } };
@@ -111,8 +111,8 @@ export async function run(argv) {
   aliasOption(values, 'rows', 'range', 'parquet');
   const to = outputFormat(values, 'parquet');
   const input = positionals[0];
-  await checkInput(input, ioOptionsOf(values));
-  const options = ioOptionsOf(values);
+  const options = ioOptionsFromFlags(values);
+  await checkInput(input, options);
   // The footer first (the row count resolves --range, negative indices included), then only the
   // selected rows' pages.
   const file = await open(input, options);
@@ -135,6 +135,6 @@ export async function run(argv) {
 export async function runInspect(argv) {
   const { values, positionals } = parseCommand(argv, { shared: ['format', 'output', 'max-read-bytes', 'timeout', 'help'] });
   if (positionals.length !== 1) throw usageError(`inspect needs exactly one INPUT, got ${positionals.length}`);
-  const info = await inspect(positionals[0], ioOptionsOf(values));
+  const info = await inspect(positionals[0], ioOptionsFromFlags(values));
   await writeOutput([`${JSON.stringify(info, (k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`], values.output);
 }

@@ -126,7 +126,7 @@ export function positiveInteger(values, name) {
 }
 
 /** --max-read-bytes and --timeout (those given) as the I/O layer's options, for every request a command makes. */
-export function ioOptionsOf(values) {
+export function ioOptionsFromFlags(values) {
   const options = {};
   const maxReadBytes = positiveInteger(values, 'max-read-bytes');
   if (maxReadBytes !== undefined) options.maxReadBytes = maxReadBytes;

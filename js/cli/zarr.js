@@ -11,7 +11,7 @@ import { bytesOf } from '../bytes.js';
 import { locateInput } from './input.js';
 import { dtypeOfArray, npyPieces } from './npy.js';
 import { csvText, writeOutput } from './output.js';
-import { CliUsageError, aliasOption, ioOptionsOf, legacyOutputFormat, outputFormat, parseCommand, parseRange, positiveInteger, sharedHelp } from './vocabulary.js';
+import { CliUsageError, aliasOption, ioOptionsFromFlags, legacyOutputFormat, outputFormat, parseCommand, parseRange, positiveInteger, sharedHelp } from './vocabulary.js';
 
 export const name = 'zarr';
 const SHARED = ['format', 'to', 'output', 'range', 'max-output-bytes', 'max-read-bytes', 'timeout', 'workers', 'help'];
@@ -137,7 +137,7 @@ export async function run(argv, out = process.stdout) {
   if (workers !== undefined && !(Number.isInteger(workers) && workers >= 1 && workers <= 256)) throw new ZarrUsageError(`--workers must be an integer from 1 to 256, got ${values.workers}`);
   const pool = workers ? await (await import('../worker/index.js')).createWorkerPool({ size: workers, init: { formats: ['pco'] } }) : undefined;
   try {
-    const io = ioOptionsOf(values);
+    const io = ioOptionsFromFlags(values);
     await listOrRead(values, to, maxBytes, await open(positionals[0], values.hint ?? [], pool, io), out);
   } finally {
     await pool?.terminate();

@@ -19,7 +19,7 @@ let counterTimer = null;
 function startCounter(file, roundTrips) {
   clearInterval(counterTimer);
   counterTimer = null;
-  if (!roundTrips) return null;
+  if (!roundTrips) return;
   const update = () => {
     if ($('view-parquet').hidden) return; // an ALP page's view is on show: nothing to count meanwhile
     const { requests, bytes } = file.stats;
@@ -28,7 +28,7 @@ function startCounter(file, roundTrips) {
     $('pq-bytes').textContent = formatBytes(bytes);
   };
   counterTimer = setInterval(update, 250);
-  return { update };
+  update();
 }
 
 // Per leaf column: the sum over row groups of what the footer lists per column chunk, and of its
@@ -203,8 +203,7 @@ export async function renderParquet({ name, source, setStage, run, ask, openAlpP
     );
   }
 
-  const live = startCounter(file, roundTrips);
-  live?.update();
+  startCounter(file, roundTrips);
   picker.addEventListener('change', () => run(`Could not read ${picker.value}`, () => showColumn(picker.value)));
   // The column a link asks for (lib/view-state.js), else the first one.
   const first = floats.find((c) => c.name === toRestore('column')) ?? floats[0];
