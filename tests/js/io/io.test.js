@@ -503,6 +503,23 @@ describe('efficiency', () => {
     expect(same(await g.readAll(), DATA)).toBe(true); // and a later call downloads it again
   });
 
+  test('a range waiting on a whole download is not failed by the whole download\'s callers aborting', async () => {
+    const held = [];
+    srv.handler = (req, res) => held.push(() => serveRange(req, res, DATA));
+    const f = openFile(`${srv.base}/d.bin`, { ...FAST, cacheBytes: 0 });
+    const one = new AbortController();
+    const all = f.readAll({ signal: one.signal });
+    await until(() => held.length === 1);
+    const range = f.read(10, 20); // no signal of its own: waits on the download under way
+    one.abort();
+    await expect(all).rejects.toMatchObject({ code: 'ERR_ABORTED' });
+    await until(() => held.length === 2); // it asked for its range itself
+    held.shift()?.(); // (the cancelled download's socket is gone)
+    held.shift()();
+    expect(same(await range, DATA.subarray(10, 20))).toBe(true);
+    expect(srv.state.log.map((l) => l.range)).toEqual([null, 'bytes=10-19']);
+  });
+
   test('the block cache is an LRU bounded in bytes', async () => {
     srv.handler = (req, res) => serveRange(req, res, DATA);
     const f = openFile(`${srv.base}/d.bin`, { ...FAST, cacheBytes: 250 });
