@@ -23,13 +23,13 @@
 // In the page, per array: every contender reads once (warm-up) and its output is compared byte for
 // byte with zarrita.get's (a wrong output fails the bench); then --runs interleaved rounds time
 // each contender after a garbage collection:
-//   zarrita.get             zarrita's get with numdecode's pcodec codec, main thread, 16 chunks at a time
+//   zarrita.get             zarrita's get with numdecode's pcodec codec, main thread, 64 chunks at a time
 //                           (its default queue fetches every chunk at once, which Chromium refuses on t2m)
 //   read                    numdecode/zarr read(), main thread
 //   read, pool N            read(array, { pool }) with numdecode's worker pool of N (SharedArrayBuffer output)
 //   fizarrita N, shared     getWorker(array, null, { pool, workerUrl, useSharedArrayBuffer: true }), N workers
 //   fizarrita N, transfer   getWorker without SharedArrayBuffer (decoded chunks transferred back and copied)
-//   fetch only              every chunk (shard) file fetched through the same FetchStore, 16 at a time, not
+//   fetch only              every chunk (shard) file fetched through the same FetchStore, 64 at a time, not
 //                           decoded: the part of every row above that is the loopback HTTP alone
 // A contender that throws is listed with its error instead of times.
 import { spawnSync } from 'node:child_process';

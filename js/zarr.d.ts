@@ -159,7 +159,7 @@ export class LocalStore {
 /** A zarrita store over an http(s) URL through numdecode's I/O layer (see httpStore). */
 export interface ZarrHttpStore extends ZarrStoreLike {
   readonly url: string;
-  /** What crossed the wire: requests, bytes, retries, round trips. */
+  /** What crossed the wire: requests, bytes, retries, round trips (`files` stays empty: no tally per chunk URL). */
   readonly stats: IoStats;
   getRange(key: string, range: { offset: number; length: number } | { suffixLength: number }, options?: { signal?: AbortSignal }): Promise<Uint8Array | undefined>;
 }

@@ -12,6 +12,7 @@ node bench/bpcells-read.mjs
 node bench/bpcells-fetch.mjs
 node bench/bpcells-hdf5-fetch.mjs
 node bench/zarr-read.mjs
+node bench/zarr-http.mjs
 # The same store in Chromium against fizarrita's getWorker: skipped without Chromium, or with NUMDECODE_BENCH_BROWSER=0.
 [ "${NUMDECODE_BENCH_BROWSER:-1}" = 0 ] || node bench/zarr-browser.mjs
 node bench/parquet-bench.mjs

@@ -40,8 +40,8 @@ function bounded(promise, what) {
 
 // zarrita.get's own queue starts every chunk's fetch at once: on t2m (1 920 chunks) Chromium refuses
 // part of them (net::ERR_INSUFFICIENT_RESOURCES, "TypeError: Failed to fetch"). It gets a queue of
-// 16 at a time, numdecode read()'s default concurrency (DEFAULT_CONCURRENCY in js/zarr/read.js).
-const ZARRITA_CONCURRENCY = 16;
+// 64 at a time, numdecode read()'s default over a network (NETWORK_CONCURRENCY in js/zarr/read.js).
+const ZARRITA_CONCURRENCY = 64;
 function createQueue() {
   const waiting = [];
   const done = [];
@@ -70,7 +70,7 @@ function createQueue() {
 const zarritaGet = (arr) => zarr.get(arr, null, { createQueue });
 
 // The store's bytes alone: every chunk file (every shard file) of the array fetched through the same
-// FetchStore, 16 at a time, nothing decoded: what the loopback HTTP costs each contender at least.
+// FetchStore, ZARRITA_CONCURRENCY at a time, nothing decoded: what the loopback HTTP costs each contender at least.
 function chunkKeys(meta) {
   const grid = meta.shape.map((n, d) => Math.ceil(n / meta.chunk_grid.configuration.chunk_shape[d]));
   // Zarr v3 key encodings: "default" (c/0/1/2) and "v2" (0.1.2)
@@ -189,7 +189,7 @@ window.benchArray = async ({ name, runs, workers, workerUrl, storeKind = 'http' 
   }
   const meta = JSON.parse(new TextDecoder().decode(await store.get(arr.resolve('zarr.json').path)));
   if (!['default', 'v2'].includes(meta.chunk_key_encoding?.name)) throw new Error(`${name}: fetch only knows the default and v2 chunk key encodings`);
-  if (storeKind === 'http') contenders.push(['fetch only, 16 at a time', () => fetchOnly(store, arr, meta)]);
+  if (storeKind === 'http') contenders.push([`fetch only, ${ZARRITA_CONCURRENCY} at a time`, () => fetchOnly(store, arr, meta)]);
   const samples = Object.fromEntries(contenders.map(([c]) => [c, []]));
   const errors = {};
   const checks = {};

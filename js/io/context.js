@@ -4,7 +4,7 @@ import { RangeCache } from './cache.js';
 import { resolveOptions } from './options.js';
 import { newStats } from './stats.js';
 
-export function newContext(options) {
+export function newContext(options, { perFile = true } = {}) {
   const opts = resolveOptions(options);
-  return { options: opts, stats: newStats(), cache: new RangeCache(opts.cacheBytes), http: { rangeSupported: undefined } };
+  return { options: opts, stats: newStats({ perFile }), cache: new RangeCache(opts.cacheBytes), http: { rangeSupported: undefined } };
 }

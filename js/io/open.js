@@ -36,10 +36,11 @@ export function openFile(input, options) {
  * Opens files one by one that share one context: stats (requests, bytes, round trips), the
  * cache, and the per-origin cap on requests in flight. For a reader that learns its files' names
  * as it goes (a Zarr store's keys: js/zarr/http-store.js); a RangeDirectory where they are plain
- * names in one folder.
+ * names in one folder. Its stats keep no per-file tally (`files` stays empty): those names are
+ * as many as the chunks read, and a viewer reads for hours.
  * @returns {{open: (input: string) => RangeFile, stats: object}}
  */
 export function fileOpener(options) {
-  const ctx = newContext(options);
+  const ctx = newContext(options, { perFile: false });
   return { open: (input) => new RangeFile(backendFor(input, ctx), ctx), stats: ctx.stats };
 }

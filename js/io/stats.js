@@ -8,12 +8,18 @@
 
 // Requests in flight per stats object (kept off the object, which callers compare and print).
 const inFlight = new WeakMap();
+// Stats objects that keep no per-file tally (files stays empty).
+const untallied = new WeakSet();
 
-export function newStats() {
-  return { requests: 0, bytes: 0, retries: 0, roundTrips: 0, files: {} };
+/** perFile false: `files` stays empty (a store whose files are its chunks: thousands of names). */
+export function newStats({ perFile = true } = {}) {
+  const stats = { requests: 0, bytes: 0, retries: 0, roundTrips: 0, files: {} };
+  if (!perFile) untallied.add(stats);
+  return stats;
 }
 
 function fileEntry(stats, name) {
+  if (untallied.has(stats)) return { requests: 0, bytes: 0 };
   return (stats.files[name] ??= { requests: 0, bytes: 0 });
 }
 

@@ -15,6 +15,12 @@ import { fileOpener } from '../io/open.js';
 // recently used past this many are let go. A whole file (get) is read with a file of its own, let
 // go at once, so no chunk's bytes stay behind.
 const MAX_OPEN_FILES = 64;
+// Requests in flight, by default. In Node nothing else caps them, and over a far link the requests
+// in flight set the speed (read() asks for up to 64 chunks at once); in a browser the I/O layer's 6
+// per origin, the browser's own limit over HTTP/1.1, so that no request's timer runs while it
+// waits in the browser's queue.
+const NODE_CONCURRENCY = 64;
+const inNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
 
 export class HttpStore {
   #files = new Map(); // key -> RangeFile
@@ -25,11 +31,8 @@ export class HttpStore {
    * @param {string | URL} url the store's root (a query string, e.g. a presigned URL's, goes with every key)
    * @param {object} [options] the I/O layer's options (docs/io.md): retries, timeout, headers, fetch,
    *   maxReadBytes, concurrency, ...; cacheBytes defaults to 0 here (a read's chunks are not read
-   *   twice). concurrency stays the I/O layer's 6 per origin, a browser's own limit over HTTP/1.1:
-   *   with 16, as many as read() fetches at once, t2m's 1 920 chunk files read 10-15 % faster over
-   *   loopback, but on a slow link 16 downloads share the bandwidth and large chunks ran past the
-   *   timeout (then timed until a body had arrived; now a silence), and in a browser 10 of them
-   *   would wait in its queue with their timers running. Raise it for a fast link or HTTP/2.
+   *   twice). concurrency defaults to 64 in Node and to the I/O layer's 6 per origin in a browser
+   *   (its own limit over HTTP/1.1; raise it for an HTTP/2 server).
    */
   constructor(url, options = {}) {
     if (typeof URL !== 'undefined' && url instanceof URL) url = url.href;
@@ -40,10 +43,10 @@ export class HttpStore {
     this.#base = base;
     this.url = url;
     const { name, ...io } = options ?? {}; // each file is named by its own URL
-    this.#opener = fileOpener({ cacheBytes: 0, ...io });
+    this.#opener = fileOpener({ cacheBytes: 0, ...(inNode ? { concurrency: NODE_CONCURRENCY } : {}), ...io });
   }
 
-  /** What crossed the wire: {requests, bytes, retries, roundTrips, files}, the I/O layer's stats. */
+  /** What crossed the wire: {requests, bytes, retries, roundTrips}, the I/O layer's stats (`files` stays empty: one name per chunk read would grow for as long as a viewer runs). */
   get stats() {
     return this.#opener.stats;
   }

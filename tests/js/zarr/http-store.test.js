@@ -66,6 +66,24 @@ describe('a URL is read through the I/O layer', () => {
     expect(err.message).toMatch(/the store answered \d+ bytes for .* \(a server that ignores Range requests\?\)/);
   });
 
+  test('a far server: read() asks for up to 64 chunk files at once in Node (6 with concurrency: 6), values exact', async () => {
+    server.handler = (req, res) => serveDirectory(req, res, storesDir);
+    server.delay = 50; // every answer held back: requests sent together arrive together
+    try {
+      const local = await localBytes('era5_like_v3.zarr', '/t2m'); // 96 chunk files
+      expect((await urlBytes('era5_like_v3.zarr', '/t2m')).equals(local)).toBe(true);
+      const [peak, waves] = [server.state.peak, server.state.waves];
+      expect(peak).toBeGreaterThan(32); // 64 asked for together (a loaded machine may answer the first before the last is sent)
+      expect(peak).toBeLessThanOrEqual(64);
+      server.handler = (req, res) => serveDirectory(req, res, storesDir); // counts afresh
+      expect((await urlBytes('era5_like_v3.zarr', '/t2m', { concurrency: 6 })).equals(local)).toBe(true);
+      expect(server.state.peak).toBe(6);
+      expect(waves).toBeLessThan(server.state.waves / 2); // 96 chunks 6 at a time: many more round trips
+    } finally {
+      server.delay = 0;
+    }
+  });
+
   test('a 503 (and a reset) on the first ask of each file is retried: exact values', async () => {
     const seen = new Set();
     server.handler = (req, res) => {
@@ -116,6 +134,7 @@ describe('a URL is read through the I/O layer', () => {
     expect(Buffer.from(data.buffer, data.byteOffset, data.byteLength).equals(await localBytes('sharded_v3.zarr', '/counts'))).toBe(true);
     expect(store.stats.requests).toBe(server.state.log.length);
     expect(store.stats.bytes).toBeGreaterThan(0);
+    expect(store.stats.files).toEqual({}); // no tally per chunk URL
     expect(await store.get('/counts/c/9/9')).toBeUndefined(); // not there
     expect(await store.getRange('/counts/c/9/9', { suffixLength: 8 })).toBeUndefined();
     const outside = await store.get('/../era5_like_v3.zarr/zarr.json').catch((e) => e);
