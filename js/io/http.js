@@ -317,7 +317,10 @@ export class HttpBackend {
 
   /** The whole file in one GET without Range (shared by concurrent callers). */
   readAll(signal) {
-    if (this.whole) return this.whole;
+    // (not one whose caller has aborted it: it is about to fail)
+    if (this._wholeBytes) return Promise.resolve(this._wholeBytes);
+    if (this.whole && !this._wholeSignal?.aborted) return this.whole;
+    this._wholeSignal = signal;
     const p = this._withRetries(async () => {
       const { body } = await this._once('GET', null, signal);
       return this._keepWhole(body);

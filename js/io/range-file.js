@@ -94,7 +94,12 @@ export class RangeFile {
     if (this._backend.readAll) {
       // One download for every caller; cancelled only when all of them have aborted (the
       // backend shares it too, so it must not carry one caller's signal).
-      this._all ??= this._sharedEntry((signal) => this._backend.readAll(signal), () => (this._all = null));
+      this._all ??= this._sharedEntry(
+        (signal) => this._backend.readAll(signal),
+        (entry) => {
+          if (this._all === entry) this._all = null;
+        },
+      );
       return this._waitFor(this._all, opts.signal, 'the whole file', (data) => data);
     }
     return this.read(0, await this.size(opts), opts);
@@ -141,8 +146,8 @@ export class RangeFile {
             this._ctx.cache.put(this._cacheKey(), start, data);
             return data;
           }),
-        () => {
-          const i = this._inflight.indexOf(entry);
+        (settled) => {
+          const i = this._inflight.indexOf(settled);
           if (i >= 0) this._inflight.splice(i, 1);
         },
       );
@@ -154,11 +159,12 @@ export class RangeFile {
   }
 
   // A download several callers may wait for: its own controller, aborted when its last waiter
-  // has; `done` runs once it has settled.
+  // has; `done(entry)` lets go of it once it has settled, or at once when it is aborted (a caller
+  // arriving in the same tick as the abort must start a download of its own, not join this one).
   _sharedEntry(start, done) {
     const controller = new AbortController();
-    const entry = { controller, waiters: 0, promise: start(controller.signal) };
-    entry.promise.then(done, done);
+    const entry = { controller, waiters: 0, promise: start(controller.signal), done: () => done(entry) };
+    entry.promise.then(entry.done, entry.done);
     return entry;
   }
 
@@ -175,7 +181,10 @@ export class RangeFile {
       const onAbort = () => {
         if (settled) return;
         finish();
-        if (shared.waiters === 0) shared.controller.abort(signal.reason);
+        if (shared.waiters === 0) {
+          shared.done();
+          shared.controller.abort(signal.reason);
+        }
         reject(new IoError(`read of ${what} aborted (${this.name})`, { code: CODES.ABORTED, file: this.name, cause: signal.reason }));
       };
       if (signal?.aborted) return onAbort();

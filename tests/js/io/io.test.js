@@ -520,6 +520,21 @@ describe('efficiency', () => {
     expect(srv.state.log.map((l) => l.range)).toEqual([null, 'bytes=10-19']);
   });
 
+  test('a read that starts in the tick its predecessor is aborted gets a download of its own (cancel, then ask again)', async () => {
+    srv.handler = (req, res) => setTimeout(() => serveRange(req, res, DATA), 20);
+    for (const way of ['readAll', 'read']) {
+      const f = openFile(`${srv.base}/${way}.bin`, { ...FAST, cacheBytes: 0 });
+      const readIt = (o) => (way === 'readAll' ? f.readAll(o) : f.read(100, 200, o));
+      const old = new AbortController();
+      const first = readIt({ signal: old.signal });
+      old.abort();
+      const again = readIt(); // the same tick: must not join the download being cancelled
+      await expect(first).rejects.toMatchObject({ code: 'ERR_ABORTED' });
+      const got = await again;
+      expect(same(got, got.length === DATA.length ? DATA : DATA.subarray(100, 200))).toBe(true);
+    }
+  });
+
   test('the block cache is an LRU bounded in bytes', async () => {
     srv.handler = (req, res) => serveRange(req, res, DATA);
     const f = openFile(`${srv.base}/d.bin`, { ...FAST, cacheBytes: 250 });
