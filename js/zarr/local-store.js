@@ -8,6 +8,16 @@ import { CODES, NumdecodeError } from '../errors.js';
 
 const NOT_THERE = new Set(['ENOENT', 'ENOTDIR']);
 
+// A wrapper that passes a LocalStore's chunk bytes through unchanged (open-store.js: the metadata
+// layers list() and openArray() put around it) names it here, so that read() still reads the
+// folder's chunks as a local folder (lent bytes, files read ahead, workers reading files themselves).
+export const LOCAL_FOLDER = Symbol('numdecode.zarr.localFolder');
+
+/** The LocalStore a store is, or passes chunks through from unchanged; else null. */
+export function localFolderOf(store) {
+  return store instanceof LocalStore ? store : (store?.[LOCAL_FOLDER] ?? null);
+}
+
 function nodeModules() {
   const fs = globalThis.process?.getBuiltinModule?.('node:fs');
   const path = globalThis.process?.getBuiltinModule?.('node:path');

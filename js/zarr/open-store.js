@@ -8,6 +8,7 @@
 // explorer (js/zarr-explore/) open stores here.
 import * as zarr from 'zarrita';
 import { KNOWN_METADATA } from './layout.js';
+import { LOCAL_FOLDER, localFolderOf } from './local-store.js';
 
 const METADATA_DOC = /(^|\/)(zarr\.json|\.zarray|\.zgroup)$/;
 const decoder = new TextDecoder();
@@ -72,7 +73,8 @@ export function metadataMemo(store) {
 /**
  * @param {{get: Function, getRange?: Function}} inner the store as given (FetchStore, LocalStore, ...)
  * @param {{signal?: AbortSignal, transform?: (store: object) => object}} [options] transform: a wrapper
- *   put between the metadata layer and zarrita (the explorer's float16-as-bits rewrite)
+ *   of metadata documents put between the metadata layer and zarrita (the float16-as-bits rewrite);
+ *   chunk bytes pass through it unchanged
  * @returns {Promise<{store: object, raw: object, version: 'v2' | 'v3', consolidated: boolean,
  *   open: (path: string, kind?: 'array' | 'group') => Promise<any>}>} store: for zarrita (and read());
  *   raw: the metadata as written (consolidated, not transformed)
@@ -93,6 +95,11 @@ export async function openStore(inner, { signal, transform } = {}) {
     }
   }
   const store = metadataMemo(transform ? transform(raw) : raw);
+  // These layers (zarrita's consolidated one and a transform too) rewrite metadata only and hand
+  // chunk bytes through unchanged: a local folder stays one for read() (lent chunks, files read
+  // ahead, workers reading files themselves).
+  const local = localFolderOf(inner);
+  if (local) store[LOCAL_FOLDER] = local;
   const open = (path, kind) => zarr.open[version](zarr.root(store).resolve(path), kind ? { kind, signal } : { signal });
   return { store, raw, version, consolidated: raw !== base, open };
 }

@@ -18,7 +18,7 @@ import { wasmBlockView } from '../wasm/views.js';
 import { boxParams, decodeBox, releaseBoxScratch } from './chunk-decode.js';
 import { fetchTasks, unreadTasks } from './fetch.js';
 import { arrayLayout } from './layout.js';
-import { LocalStore } from './local-store.js';
+import { LocalStore, localFolderOf } from './local-store.js';
 import { fillBox, outputGeometry, packDecodedChunk, placeBox } from './place.js';
 import { dimensionParts, normalizeSelection, partCount, selectionShape } from './plan.js';
 import { poolDecoder } from './pool-decode.js';
@@ -315,11 +315,13 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
   let sink;
   let finish = async () => {};
   let drain = async () => {};
-  let tasks = () => fetchTasks(array.store, layout, parts, sink, signal);
+  // A local folder behind list()'s or openArray()'s metadata layers is read as one (its chunks lent).
+  const store = localFolderOf(array.store) ?? array.store;
+  let tasks = () => fetchTasks(store, layout, parts, sink, signal);
   if (pool !== undefined) {
     // From a local folder the workers read the chunks themselves: the chunk files, or the ranges
     // of the shards that each shard's index (read here) names.
-    const root = array.store instanceof LocalStore ? array.store.root : undefined;
+    const root = store instanceof LocalStore ? store.root : undefined;
     // Chunks go in C order, a shard's one after another.
     const slabs =
       root === undefined ? null : layout.shard ? shardSlabPlan(layout, parts, geometry, storedOutputAxes) : slabPlan(layout, parts, geometry, storedOutputAxes, true);
@@ -344,7 +346,7 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
     // A local folder lends its chunks in order: they can be assembled into slabs (js/zarr/slab.js),
     // also for a readView (cheaper than placing each chunk's rows straight into memory out of
     // cache). Otherwise a readView's output is its one slab: every chunk decodes into it.
-    const rows = slabPlan(layout, parts, geometry, storedOutputAxes, typeof array.store.readView === 'function');
+    const rows = slabPlan(layout, parts, geometry, storedOutputAxes, typeof store.readView === 'function');
     const plan = target ? (rows ?? wholeOutputPlan(layout, geometry, storedOutputAxes)) : rows;
     const slabs = plan && slabAssembler(plan, geometry, data, layout.pcoDtype, layout.fill, target);
     // Without those, a shard range's chunks that tile a box of the output go out as one slab.
@@ -417,7 +419,7 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
       missing,
     };
   }
-  const limit = concurrency ?? defaultConcurrency(array.store, layout);
+  const limit = concurrency ?? defaultConcurrency(store, layout);
   try {
     await runTasks(tasks(), limit, signal, aborted);
     await drain();
