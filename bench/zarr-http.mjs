@@ -55,20 +55,24 @@ const contenders = {
   'zarrita.get, zarrita FetchStore': async (base, name) => (await zarr.get(await zarr.open.v3(zarr.root(new zarr.FetchStore(base)).resolve(name), { kind: 'array' }))).data,
 };
 
-// The server, in a process of its own: it prints its address, then serves until killed.
+// The server, in a process of its own: it prints its address, then serves until its parent lets
+// go of its stdin (a bench killed by any signal leaves no server behind).
 async function serve(dir, delay) {
   const server = await startServer();
   server.handler = (req, res) => serveDirectory(req, res, dir);
   server.delay = delay;
+  process.stdin.on('end', () => process.exit(0)).resume();
   console.log(server.base);
 }
 
 async function startServing(dir, delay) {
-  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve', dir, '--delay', String(delay)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [fileURLToPath(import.meta.url), '--serve', dir, '--delay', String(delay)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let timer;
   const base = await new Promise((resolve, reject) => {
+    timer = setTimeout(() => reject(new Error("the bench's server did not start in 30 s")), 30000);
     child.stdout.once('data', (d) => resolve(String(d).trim()));
     child.once('exit', (code) => reject(new Error(`the bench's server exited (${code})`)));
-  });
+  }).finally(() => clearTimeout(timer));
   return { base, close: () => child.kill() };
 }
 
@@ -82,7 +86,7 @@ async function measure(storeDir, name, expected, delay) {
 }
 
 async function measureAt(base, name, expected, delay) {
-  const n = delay ? Math.min(reps, 2) : reps; // a far link's reads take seconds and vary little
+  const n = delay ? Math.min(reps, 2) : reps; // a far link's reads take seconds and vary little (the median of 2 is the slower)
   const times = new Map(Object.keys(contenders).map((k) => [k, []]));
   for (let r = 0; r < runs; r++) {
     const inRun = new Map(Object.keys(contenders).map((k) => [k, []]));

@@ -100,7 +100,7 @@ export interface ZarrReadOptions {
   into?: ArrayBufferView;
   signal?: AbortSignal;
   onProgress?: (progress: ZarrReadProgress) => void;
-  /** Chunk fetches (or shard ranges) in flight at once (default 16; with a pool at least 8 per worker). */
+  /** Chunk fetches (or shard ranges) in flight at once: by default 16 from a local folder and for sharded arrays; from other stores 16 to 64 (64 unless that holds over about 32 MiB of decoded chunks). */
   concurrency?: number;
   /** Options for loading the Pco module, when the read is the first decode. */
   init?: InitOptions;
@@ -168,7 +168,7 @@ export interface ZarrHttpStore extends ZarrStoreLike {
  * A zarrita store over an http(s) URL that reads through numdecode's I/O layer: retries, a timeout
  * per request, each file's version pinned (ERR_CHANGED), Range answers checked (a server that
  * ignores Range is read once whole). list() and openArray() use one for a URL. Its code loads on
- * first use. cacheBytes defaults to 0 here; concurrency (requests in flight) stays 6 (raise it for a fast link or HTTP/2).
+ * first use. cacheBytes defaults to 0 here; concurrency (requests in flight per origin) is 64 in Node, 6 in a browser (raise it for an HTTP/2 server).
  */
 export function httpStore(url: string | URL, options?: Omit<IoOptions, 'signal' | 'name'>): Promise<ZarrHttpStore>;
 

@@ -43,7 +43,7 @@ export class HttpStore {
     this.#base = base;
     this.url = url;
     const { name, ...io } = options ?? {}; // each file is named by its own URL
-    this.#opener = fileOpener({ cacheBytes: 0, ...(inNode ? { concurrency: NODE_CONCURRENCY } : {}), ...io });
+    this.#opener = fileOpener({ cacheBytes: 0, ...io, concurrency: io.concurrency ?? (inNode ? NODE_CONCURRENCY : undefined) });
   }
 
   /** What crossed the wire: {requests, bytes, retries, roundTrips}, the I/O layer's stats (`files` stays empty: one name per chunk read would grow for as long as a viewer runs). */

@@ -73,7 +73,7 @@ describe('a URL is read through the I/O layer', () => {
       const local = await localBytes('era5_like_v3.zarr', '/t2m'); // 96 chunk files
       expect((await urlBytes('era5_like_v3.zarr', '/t2m')).equals(local)).toBe(true);
       const [peak, waves] = [server.state.peak, server.state.waves];
-      expect(peak).toBeGreaterThan(32); // 64 asked for together (a loaded machine may answer the first before the last is sent)
+      expect(peak).toBeGreaterThan(16); // 64 asked for together (a loaded machine may answer the first before the last is sent); the old defaults: 6
       expect(peak).toBeLessThanOrEqual(64);
       server.handler = (req, res) => serveDirectory(req, res, storesDir); // counts afresh
       expect((await urlBytes('era5_like_v3.zarr', '/t2m', { concurrency: 6 })).equals(local)).toBe(true);
