@@ -73,6 +73,7 @@ export class HttpBackend {
     this._size = null;
     this.pinned = null; // validators of the first answer: every later answer must match them
     this.whole = null; // Promise<Uint8Array> once the server is known to ignore Range
+    this._wholeSignal = null; // the signal of readAll()'s download under way
   }
 
   sizeSync() {
@@ -317,8 +318,8 @@ export class HttpBackend {
 
   /** The whole file in one GET without Range (shared by concurrent callers). */
   readAll(signal) {
-    // (not one whose caller has aborted it: it is about to fail)
     if (this._wholeBytes) return Promise.resolve(this._wholeBytes);
+    // A download under way is shared, unless its caller has aborted it (it is about to fail).
     if (this.whole && !this._wholeSignal?.aborted) return this.whole;
     this._wholeSignal = signal;
     const p = this._withRetries(async () => {
