@@ -28,3 +28,13 @@ export function joinSignals(a, b) {
   }
   return { signal: controller.signal, dispose };
 }
+
+/**
+ * Lets `signal` take any number of abort listeners without Node's MaxListenersExceededWarning
+ * (each request of a read listens on it: 64 at once from a Zarr store). Nothing to do elsewhere.
+ * @param {AbortSignal} signal
+ */
+export function allowManyListeners(signal) {
+  globalThis.process?.getBuiltinModule?.('node:events')?.setMaxListeners?.(0, signal);
+  return signal;
+}

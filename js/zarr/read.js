@@ -13,6 +13,7 @@
 import { outputBytesLimit } from '../bytes.js';
 import { CODES, ZarrError, abortError } from '../errors.js';
 import { ensureFormat, getModule } from '../wasm/load.js';
+import { allowManyListeners, joinSignals } from '../io/signals.js';
 import { malloc } from '../wasm/heap.js';
 import { wasmBlockView } from '../wasm/views.js';
 import { boxParams, decodeBox, releaseBoxScratch } from './chunk-decode.js';
@@ -317,7 +318,12 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
   let drain = async () => {};
   // A local folder behind list()'s or openArray()'s metadata layers is read as one (its chunks lent).
   const store = localFolderOf(array.store) ?? array.store;
-  let tasks = () => fetchTasks(store, layout, parts, sink, signal);
+  // The store's requests get a signal of the read's own: a read that fails stops what it has in
+  // flight (fetches being retried, requests queued) instead of leaving them to run out.
+  const stop = new AbortController();
+  const fetching = joinSignals(signal, stop.signal);
+  allowManyListeners(fetching.signal);
+  let tasks = () => fetchTasks(store, layout, parts, sink, fetching.signal);
   if (pool !== undefined) {
     // From a local folder the workers read the chunks themselves: the chunk files, or the ranges
     // of the shards that each shard's index (read here) names.
@@ -423,7 +429,11 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
   try {
     await runTasks(tasks(), limit, signal, aborted);
     await drain();
+  } catch (err) {
+    stop.abort(err);
+    throw err;
   } finally {
+    fetching.dispose();
     await finish();
   }
   if (signal?.aborted) throw aborted();

@@ -84,6 +84,25 @@ describe('a URL is read through the I/O layer', () => {
     }
   });
 
+  test('a read that fails stops its requests in flight (they do not run on to their timeouts)', async () => {
+    const held = [];
+    server.handler = (req, res) => {
+      if (!/\/c\/\d+\/\d+\/\d+$/.test(req.url)) return serveDirectory(req, res, storesDir); // metadata
+      if (req.url.endsWith('/c/5/0/0')) return res.writeHead(403).end(); // not retried: fails the read
+      held.push(res); // every other chunk: no answer
+      return undefined;
+    };
+    const arr = await openArray(`${server.base}/era5_like_v3.zarr`, '/t2m');
+    const err = await read(arr).catch((e) => e);
+    expect(err).toBeInstanceOf(ZarrError);
+    expect(err.message).toMatch(/\/t2m\/c\/5\/0\/0: HTTP 403/);
+    expect(held.length).toBeGreaterThan(6);
+    const until = Date.now() + 5000;
+    while (server.state.inFlight > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(server.state.inFlight).toBe(0); // each held request's connection was closed by the client
+    expect(held.every((res) => res.destroyed || res.socket === null || res.socket.destroyed)).toBe(true);
+  });
+
   test('a 503 (and a reset) on the first ask of each file is retried: exact values', async () => {
     const seen = new Set();
     server.handler = (req, res) => {
