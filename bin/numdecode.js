@@ -47,7 +47,7 @@ const INSPECT_SHARED = ['format', 'output', 'max-read-bytes', 'timeout', 'help']
 // One line per command: what `numdecode --help` lists after the shared options.
 const COMMAND_LINES = [
   ['decode INPUT', 'the values of a file (Pco; --format alp --dtype f32|f64 for ALP pages; Parquet, Zarr and BPCells go to their commands)'],
-  ['inspect INPUT', 'what a file, store or matrix holds, as JSON (a Zarr store: its listing)'],
+  ['inspect INPUT', 'what a file, store or matrix holds, as JSON (a Zarr store: its listing, as text; --json for JSON)'],
   ['parquet INPUT [--columns a,b]', 'columns of a Parquet file; --range picks rows'],
   ['zarr INPUT [--array PATH]', 'a Zarr store: its listing, or with --array a slice (--range) of one array'],
   ['bpcells INPUT [--group G] [--export DIR]', 'a BPCells matrix (directory or HDF5): summary, or its arrays (--range: storage-axis positions)'],
