@@ -16,11 +16,13 @@ import { fileOpener } from '../io/open.js';
 // go at once, so no chunk's bytes stay behind.
 const MAX_OPEN_FILES = 64;
 // Requests in flight, by default. In Node nothing else caps them, and over a far link the requests
-// in flight set the speed (read() asks for up to 64 chunks at once); in a browser the I/O layer's 6
-// per origin, the browser's own limit over HTTP/1.1, so that no request's timer runs while it
-// waits in the browser's queue.
+// in flight set the speed (read() asks for up to 64 chunks at once); where a browser's network
+// stack sends them (a page, a worker, an Electron renderer, which has Node's `process` too) the
+// I/O layer's 6 per origin, the browser's own limit over HTTP/1.1, so that no request's timer runs
+// while it waits in the browser's queue.
 const NODE_CONCURRENCY = 64;
-const inNode = typeof process !== 'undefined' && typeof process.versions?.node === 'string';
+const inNode = () =>
+  typeof globalThis.process?.versions?.node === 'string' && globalThis.document === undefined && typeof globalThis.importScripts !== 'function';
 
 export class HttpStore {
   #files = new Map(); // key -> RangeFile
@@ -43,7 +45,7 @@ export class HttpStore {
     this.#base = base;
     this.url = url;
     const { name, ...io } = options ?? {}; // each file is named by its own URL
-    this.#opener = fileOpener({ cacheBytes: 0, ...io, concurrency: io.concurrency ?? (inNode ? NODE_CONCURRENCY : undefined) });
+    this.#opener = fileOpener({ cacheBytes: 0, ...io, concurrency: io.concurrency ?? (inNode() ? NODE_CONCURRENCY : undefined) });
   }
 
   /** What crossed the wire: {requests, bytes, retries, roundTrips}, the I/O layer's stats (`files` stays empty: one name per chunk read would grow for as long as a viewer runs). */

@@ -66,7 +66,7 @@ describe('a URL is read through the I/O layer', () => {
     expect(err.message).toMatch(/the store answered \d+ bytes for .* \(a server that ignores Range requests\?\)/);
   });
 
-  test('a far server: read() asks for up to 64 chunk files at once in Node (6 with concurrency: 6), values exact', async () => {
+  test('a far server: read() asks for up to 64 chunk files at once in Node (6 with concurrency: 6, and where a browser sends them), values exact', async () => {
     server.handler = (req, res) => serveDirectory(req, res, storesDir);
     server.delay = 50; // every answer held back: requests sent together arrive together
     try {
@@ -79,6 +79,16 @@ describe('a URL is read through the I/O layer', () => {
       expect((await urlBytes('era5_like_v3.zarr', '/t2m', { concurrency: 6 })).equals(local)).toBe(true);
       expect(server.state.peak).toBe(6);
       expect(waves).toBeLessThan(server.state.waves / 2); // 96 chunks 6 at a time: many more round trips
+      // Where a browser sends the requests (here: an Electron renderer, Node's process and a
+      // document), 6 by default.
+      globalThis.document = {};
+      try {
+        server.handler = (req, res) => serveDirectory(req, res, storesDir);
+        expect((await urlBytes('era5_like_v3.zarr', '/t2m')).equals(local)).toBe(true);
+        expect(server.state.peak).toBe(6);
+      } finally {
+        delete globalThis.document;
+      }
     } finally {
       server.delay = 0;
     }
