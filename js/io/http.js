@@ -361,14 +361,13 @@ export class HttpBackend {
     // and honour it elsewhere, so one 200 must not turn every other file into a whole download.
     if (this._wholeBytes) return this._slice(this._wholeBytes, start, end);
     if (this.whole) {
-      const whole = this.whole;
       try {
-        return this._slice(await whole, start, end);
+        return this._slice(await this.whole, start, end);
       } catch (err) {
-        // A whole download started by readAll() is cancelled when its own callers all abort; a
-        // range that waited on it, not aborted itself, asks for its bytes instead.
+        // A whole download started by readAll() is cancelled when its own callers all abort (and
+        // let go of by readAll()'s own catch); a range that waited on it, not aborted itself, asks
+        // for its bytes instead.
         if (err?.code !== CODES.ABORTED || signal?.aborted || this.opts.signal?.aborted) throw err;
-        if (this.whole === whole) this.whole = null;
       }
     }
     if (end === start) {
