@@ -86,9 +86,7 @@ function pageRows(info, column) {
 export async function renderParquet({ name, source, setStage, run, ask, openAlpPage, requestCsv }) {
   const { open } = await parquet();
   setStage(`reading the footer of ${name}`);
-  clearInterval(counterTimer);
-  shown?.close();
-  shown = null;
+  stopParquet(); // the file shown before, if any
   // Counted from before the footer's request.
   const roundTrips = typeof source === 'string' ? countRoundTrips(new URL(source, location.href).href) : null;
   // A cache that holds a large column chunk between inspect() and read() of its column.
