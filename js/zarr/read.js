@@ -29,10 +29,10 @@ import { shardSlabPlan, slabAssembler, slabPlan, tiledSlab, wholeOutputPlan } fr
 /** Chunk fetches (or shard ranges) in flight at once, by default. */
 export const DEFAULT_CONCURRENCY = 16;
 // Over a network (any store but numdecode's LocalStore, whose reads do not wait) the link's latency
-// sets the pace, not the decoder: at 50 ms a request, tp's 320 chunk files read in 1.4 s with 16 in flight and in 0.7 s
-// with 64 (zarrita.get, which asks for every chunk at once, 0.7 s). Bounded so that the chunks in
-// flight hold at most about this many bytes (their decoded size: pcodec's compressed chunks are
-// smaller); shards keep 16, their ranges are up to 8 MiB each already.
+// sets the pace, not the decoder: at 50 ms a request, tp's 320 chunk files read in 1.4 s with 16
+// in flight and in 0.7 s with 64 (zarrita.get, which asks for every chunk at once, 0.7 s). Bounded
+// so that the chunks in flight hold at most about this many bytes (their decoded size: pcodec's
+// compressed chunks are smaller); shards keep 16, their ranges are up to 8 MiB each already.
 const NETWORK_CONCURRENCY = 64;
 const NETWORK_BYTES_IN_FLIGHT = 32 << 20;
 
