@@ -4,7 +4,8 @@
 // h5wasm adds (bytes of the module, time to instantiate). Round trips are counted as waves (requests
 // arriving while none is answered) and timed (wall / delay, which adds the CPU time of HDF5's passes:
 // the first open in a process also pays for V8 compiling HDF5's wasm, hence the second open's row).
-// Usage: node bench/bpcells-hdf5-fetch.mjs [--block-size N]   (a counting Range server on 127.0.0.1)
+// Usage: node bench/bpcells-hdf5-fetch.mjs [--block-size N] [--concurrency N] [--delay MS]   (a counting Range server on 127.0.0.1)
+// --concurrency 6 reads as a browser does (its 6 requests per origin); Node's default is 64.
 import { createServer } from 'node:http';
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +17,8 @@ const body = readFileSync(file);
 const total = body.length;
 const arg = process.argv.indexOf('--block-size');
 const blockSize = arg > 0 ? Number(process.argv[arg + 1]) : undefined;
+const capArg = process.argv.indexOf('--concurrency');
+const concurrency = capArg > 0 ? Number(process.argv[capArg + 1]) : undefined;
 let requests = 0;
 let bytes = 0;
 // Round trips counted as the test server counts them (tests/js/helpers/io-test-server.js): waves of
@@ -69,9 +72,9 @@ async function measure(label, fn) {
   return { requests, bytes };
 }
 
-console.log(`file: ${total} bytes${blockSize ? `, blockSize ${blockSize}` : ''}\n`);
+console.log(`file: ${total} bytes${blockSize ? `, blockSize ${blockSize}` : ''}, requests in flight: ${concurrency ?? 'the default (64 in Node)'}\n`);
 console.log(`| operation | requests | bytes | of the file | round trips (waves) | wall ms | wall / ${DELAY} ms |\n|---|---:|---:|---:|---:|---:|---:|`);
-const options = { group: 'mat', blockSize };
+const options = { group: 'mat', blockSize, concurrency };
 let m;
 const opened = await measure('open', async () => {
   m = await bpcells.open(url, options);

@@ -11,6 +11,7 @@ node bench/pco-encode.mjs
 node bench/bpcells-read.mjs
 node bench/bpcells-fetch.mjs
 node bench/bpcells-hdf5-fetch.mjs
+node bench/bpcells-hdf5-fetch.mjs --concurrency 6 # as a browser sends the requests
 node bench/zarr-read.mjs
 node bench/zarr-http.mjs
 # The same store in Chromium against fizarrita's getWorker: skipped without Chromium, or with NUMDECODE_BENCH_BROWSER=0.

@@ -55,7 +55,7 @@ export interface BpcellsOpenOptions {
   retryDelay?: number;
   /** HTTP only: cap in ms on backoff and on a server's Retry-After (default 10000). */
   maxRetryDelay?: number;
-  /** Requests in flight per origin (default 6). */
+  /** Requests in flight per origin (default 64 in Node, 6 where a browser sends them: a page, a worker, an Electron renderer). */
   concurrency?: number;
   /**
    * Bound in bytes of the LRU cache of fetched ranges (default 16 MiB; 0 = none). Half of it per

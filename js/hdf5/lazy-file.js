@@ -10,13 +10,14 @@
 //     only ever sees bytes of the file: answering misses with zeros instead would let one pass
 //     find more misses, but HDF5 can loop forever on zero-filled metadata (a global heap did).
 import { Hdf5Error } from '../errors.js';
+import { defaultConcurrency } from '../io/options.js';
 
 const EIO = 29; // emscripten (WASI) errno numbering
 // Small blocks: HDF5 metadata reads are a few hundred bytes to a few kilobytes, scattered.
 const DEFAULT_BLOCK = 1024;
 const DEFAULT_CACHE = 64 * 1024 * 1024;
 // Runs of missing blocks at most this far apart are fetched as one range when a batch holds more
-// ranges than the origin answers at once (js/io's concurrency, 6): a round trip costs more.
+// ranges than the origin answers at once (js/io's concurrency: 6 in browsers): a round trip costs more.
 const MERGE_GAP = 64 * 1024;
 
 let nextId = 0;
@@ -34,7 +35,7 @@ export class LazyHdf5File {
     this.blockSize = options.blockSize ?? DEFAULT_BLOCK;
     this.cacheBytes = options.cacheBytes ?? DEFAULT_CACHE;
     this.sync = typeof file.readSync === 'function';
-    this.concurrency = options.concurrency ?? 6; // requests in flight per origin (js/io's option)
+    this.concurrency = options.concurrency ?? defaultConcurrency(); // requests in flight per origin (js/io's option)
     this.onRead = null; // (position, bytes): every read HDF5 made from the cache (chunk-index.js)
     this.blocks = new Map(); // block number -> Uint8Array (insertion order = age)
     this.missing = new Set(); // block numbers missed by the current pass

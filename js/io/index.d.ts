@@ -37,7 +37,7 @@ export interface IoOptions {
   blockSize?: number;
   /** readRanges merges ranges separated by at most this many bytes (default 65536). */
   gap?: number;
-  /** Requests in flight per origin (default 6). */
+  /** Requests in flight per origin (default 64 in Node, 6 where a browser sends them: a page, a worker, an Electron renderer). */
   concurrency?: number;
   /** How errors name the file. */
   name?: string;

@@ -4,6 +4,13 @@
 /** True in Node (where local paths can be read). */
 export const isNode = () => typeof globalThis.process === 'object' && typeof globalThis.process.versions?.node === 'string';
 
+/**
+ * True where Node's own fetch sends the requests: not a page, a worker or an Electron renderer
+ * (which has Node's `process` beside a `document`), where the browser's network stack does.
+ */
+export const nodeSendsRequests = () =>
+  isNode() && globalThis.document === undefined && typeof globalThis.importScripts !== 'function';
+
 /** True for an http: or https: URL string. */
 export const isHttpUrl = (s) => /^https?:\/\//i.test(s);
 

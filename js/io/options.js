@@ -1,5 +1,14 @@
 // The options every opener accepts; an unknown name is a TypeError (a typo must not be ignored).
 import { renamedOption } from '../deprecate.js';
+import { nodeSendsRequests } from './location.js';
+
+// Requests in flight per origin, by default. Where a browser sends them, its own limit over
+// HTTP/1.1 (6): more would wait in its queue with their timers running. In Node nothing else caps
+// them, and over a far link the requests in flight set the speed (a pass of HDF5 B-tree leaves, a
+// Zarr read's chunks), so 64.
+const BROWSER_CONCURRENCY = 6;
+const NODE_CONCURRENCY = 64;
+export const defaultConcurrency = () => (nodeSendsRequests() ? NODE_CONCURRENCY : BROWSER_CONCURRENCY);
 
 // maxBytes was the download limit's name before docs/vocabulary.md: still read, warning once.
 const withReadBytes = (options, where) => renamedOption(options, 'maxBytes', 'maxReadBytes', where);
@@ -14,7 +23,11 @@ export const DEFAULTS = Object.freeze({
   cacheBytes: 16 * 1024 * 1024, // LRU block cache bound; 0 = no cache
   blockSize: 0, // > 0: fetches are widened to whole aligned blocks (read-ahead); 0 = exact ranges
   gap: 64 * 1024, // readRanges merges ranges separated by fewer bytes than this
-  concurrency: 6, // requests in flight per origin
+  // requests in flight per origin: 64 in Node, 6 where a browser sends them (asked at each open:
+  // a getter, so that a test posing as a browser, or a renderer, gets its own)
+  get concurrency() {
+    return defaultConcurrency();
+  },
   name: undefined, // how errors name the file
   retryDelay: 200, // ms: first backoff step (doubles per attempt, with jitter)
   maxRetryDelay: 10000, // ms: cap on any backoff and on a server's Retry-After

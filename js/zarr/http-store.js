@@ -15,14 +15,6 @@ import { fileOpener } from '../io/open.js';
 // recently used past this many are let go. A whole file (get) is read with a file of its own, let
 // go at once, so no chunk's bytes stay behind.
 const MAX_OPEN_FILES = 64;
-// Requests in flight, by default. In Node nothing else caps them, and over a far link the requests
-// in flight set the speed (read() asks for up to 64 chunks at once); where a browser's network
-// stack sends them (a page, a worker, an Electron renderer, which has Node's `process` too) the
-// I/O layer's 6 per origin, the browser's own limit over HTTP/1.1, so that no request's timer runs
-// while it waits in the browser's queue.
-const NODE_CONCURRENCY = 64;
-const inNode = () =>
-  typeof globalThis.process?.versions?.node === 'string' && globalThis.document === undefined && typeof globalThis.importScripts !== 'function';
 
 export class HttpStore {
   #files = new Map(); // key -> RangeFile
@@ -33,8 +25,8 @@ export class HttpStore {
    * @param {string | URL} url the store's root (a query string, e.g. a presigned URL's, goes with every key)
    * @param {object} [options] the I/O layer's options (docs/io.md): retries, timeout, headers, fetch,
    *   maxReadBytes, concurrency, ...; cacheBytes defaults to 0 here (a read's chunks are not read
-   *   twice). concurrency defaults to 64 in Node and to the I/O layer's 6 per origin in a browser
-   *   (its own limit over HTTP/1.1; raise it for an HTTP/2 server).
+   *   twice). concurrency is the I/O layer's: 64 in Node, 6 per origin where a browser sends the
+   *   requests (its own limit over HTTP/1.1; raise it for an HTTP/2 server).
    */
   constructor(url, options = {}) {
     if (typeof URL !== 'undefined' && url instanceof URL) url = url.href;
@@ -45,7 +37,7 @@ export class HttpStore {
     this.#base = base;
     this.url = url;
     const { name, ...io } = options ?? {}; // each file is named by its own URL
-    this.#opener = fileOpener({ cacheBytes: 0, ...io, concurrency: io.concurrency ?? (inNode() ? NODE_CONCURRENCY : undefined) });
+    this.#opener = fileOpener({ cacheBytes: 0, ...io });
   }
 
   /** What crossed the wire: {requests, bytes, retries, roundTrips}, the I/O layer's stats (`files` stays empty: one name per chunk read would grow for as long as a viewer runs). */
