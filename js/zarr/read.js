@@ -24,7 +24,7 @@ import { fillBox, outputGeometry, packDecodedChunk, placeBox } from './place.js'
 import { dimensionParts, normalizeSelection, partCount, selectionShape } from './plan.js';
 import { poolDecoder } from './pool-decode.js';
 import { runTasks } from './schedule.js';
-import { shardSlabPlan, slabAssembler, slabPlan, tiledSlab, wholeOutputPlan } from './slab.js';
+import { chunkRows, shardSlabPlan, slabAssembler, slabPlan, tiledSlab, wholeOutputPlan } from './slab.js';
 
 /** Chunk fetches (or shard ranges) in flight at once, by default. */
 export const DEFAULT_CONCURRENCY = 16;
@@ -375,24 +375,26 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
         }
         progress(bytes.length);
       },
-      // A shard's range read together: its chunks into one slab where they tile a box of the output.
+      // A shard's range read together: each row of its chunks into one slab where they tile a box of the output.
       range(chunks) {
         if (signal?.aborted) return;
-        const tiled = tiles && tiledSlab(layout, geometry, storedOutputAxes, chunks.map((c) => c.item.parts));
-        if (!tiled) {
-          for (const c of chunks) this.chunk(c.item, c.bytes);
-          return;
-        }
-        chunks.forEach(({ item, bytes }, k) => {
-          details.file = item.key;
-          try {
-            tiles.chunk({ base: tiled.base, counts: tiled.counts, offset: tiled.offsets[k] }, bytes, boxOf(item.parts), details);
-          } catch (err) {
-            throw chunkError(layout, item.key, err);
+        for (const row of tiles ? chunkRows(storedOutputAxes, chunks, (c) => c.item.parts) : [chunks]) {
+          const tiled = tiles && tiledSlab(layout, geometry, storedOutputAxes, row.map((c) => c.item.parts));
+          if (!tiled) {
+            for (const c of row) this.chunk(c.item, c.bytes);
+            continue;
           }
-        });
-        tiles.end();
-        for (const { bytes } of chunks) progress(bytes.length);
+          row.forEach(({ item, bytes }, k) => {
+            details.file = item.key;
+            try {
+              tiles.chunk({ base: tiled.base, counts: tiled.counts, offset: tiled.offsets[k] }, bytes, boxOf(item.parts), details);
+            } catch (err) {
+              throw chunkError(layout, item.key, err);
+            }
+          });
+          tiles.end();
+          for (const { bytes } of row) progress(bytes.length);
+        }
       },
       missing: slabs
         ? (item) => {

@@ -216,10 +216,35 @@ export function slabAssembler(plan, geometry, data, dtype, fill, target) {
 }
 
 /**
- * A slab for chunks read together (a shard's range, js/zarr/fetch.js), or null: when their boxes
- * tile one box of the output (no hole: a chunk of the shard missing, say) of at most
+ * Chunks read together (a shard's range) in rows: the chunks that differ only along the output's
+ * last axis, in the order each row's first chunk comes (a range lists its chunks in their order in
+ * the shard file: Morton order from zarr-python). Each row is one slab (tiledSlab): its pieces are
+ * as wide as the whole shard's would be, from a fraction of the memory (counts: a row of 4 chunks,
+ * 512 KB, where the shard's 16 took 2 MiB).
+ * @template T
+ * @param {number[]} storedOutputAxes the array axes the output keeps, in stored order
+ * @param {T[]} chunks
+ * @param {(chunk: T) => import('./plan.js').DimPart[]} partsOf a chunk's parts, one per array axis
+ * @returns {T[][]}
+ */
+export function chunkRows(storedOutputAxes, chunks, partsOf) {
+  const outer = storedOutputAxes.slice(0, -1);
+  const rows = new Map();
+  for (const c of chunks) {
+    const parts = partsOf(c);
+    const key = outer.map((axis) => parts[axis].chunk).join();
+    const row = rows.get(key);
+    if (row) row.push(c);
+    else rows.set(key, [c]);
+  }
+  return [...rows.values()];
+}
+
+/**
+ * A slab for chunks read together (a row of a shard's range, chunkRows), or null: when their
+ * boxes tile one box of the output (no hole: a chunk of the shard missing, say) of at most
  * MAX_SLAB_BYTES, in C order. They are then decoded into it and it goes out in pieces of the
- * shard's width, not a row of each chunk at a time (counts: 256-value rows of 16 chunks become
+ * row's width, not a row of each chunk at a time (counts: 256-value rows of 4 chunks become
  * 1024-value rows of one slab).
  * @param {object} layout from arrayLayout
  * @param {{shape: number[], strides: number[]}} geometry the output's, in stored order

@@ -13,7 +13,7 @@ import { LocalStore, read, registerPcodec } from '../../../js/zarr.js';
 import { arrayLayout } from '../../../js/zarr/layout.js';
 import { outputGeometry } from '../../../js/zarr/place.js';
 import { chunkParts, dimensionParts, normalizeSelection } from '../../../js/zarr/plan.js';
-import { MAX_SLAB_BYTES, shardSlabPlan, slabPlan, slabStrides, tiledSlab } from '../../../js/zarr/slab.js';
+import { MAX_SLAB_BYTES, chunkRows, shardSlabPlan, slabPlan, slabStrides, tiledSlab } from '../../../js/zarr/slab.js';
 import { createWorkerPool } from '../../../js/worker/index.js';
 import { corpusRoot } from '../helpers/corpus.js';
 import { expectSameAsZarrita } from '../helpers/zarr-expect.js';
@@ -162,6 +162,38 @@ describe('a shard\'s chunks in one slab (a range read together from a local fold
     // Two shards side by side: 4 MiB of u16, over the limit.
     expect(2 * 1024 * 1024 * 2).toBeGreaterThan(MAX_SLAB_BYTES);
     expect(tiledSlab(layout, geometry, [0, 1], all.filter((parts) => parts[0].chunk >= 4))).toBeNull();
+  });
+
+  test('chunkRows: a read takes a shard in rows of chunks, each one slab a quarter of the shard\'s size, with pieces as wide', async () => {
+    const counts = await local('sharded_v3.zarr', 'counts'); // 2048 x 2048 u16, shards 1024 x 1024 of 256 x 256
+    const layout = await arrayLayout(counts);
+    const geometry = outputGeometry(layout.shape);
+    const all = [...chunkParts(dimensionParts(normalizeSelection(null, layout.shape), layout.chunkShape))];
+    // Shard (1, 0) as a range lists it: in the order of the shard file, Morton order from zarr-python (first axis fastest).
+    const morton = ([r, c]) => [0, 1].reduce((code, bit) => code | (((r >> bit) & 1) << (2 * bit)) | (((c >> bit) & 1) << (2 * bit + 1)), 0);
+    const shard = all
+      .filter((parts) => parts[0].chunk >= 4 && parts[1].chunk < 4)
+      .sort((a, b) => morton([a[0].chunk - 4, a[1].chunk]) - morton([b[0].chunk - 4, b[1].chunk]));
+    expect(shard.slice(0, 4).map((parts) => `${parts[0].chunk},${parts[1].chunk}`)).toEqual(['4,0', '5,0', '4,1', '5,1']);
+    const rows = chunkRows([0, 1], shard, (parts) => parts);
+    expect(rows.map((row) => row.map((parts) => `${parts[0].chunk},${parts[1].chunk}`))).toEqual([
+      ['4,0', '4,1', '4,2', '4,3'],
+      ['5,0', '5,1', '5,2', '5,3'],
+      ['6,0', '6,1', '6,2', '6,3'],
+      ['7,0', '7,1', '7,2', '7,3'],
+    ]);
+    // Each row a slab of 256 x 1024 values (512 KB of u16; the shard's 2 MiB before), rows of 1024 as before.
+    const slabs = rows.map((row) => tiledSlab(layout, geometry, [0, 1], row));
+    expect(slabs.map((slab) => slab.base)).toEqual([0, 1, 2, 3].map((r) => (1024 + 256 * r) * 2048));
+    for (const slab of slabs) {
+      expect(slab.counts).toEqual([256, 1024]);
+      expect(slab.offsets).toEqual([0, 256, 512, 768]);
+    }
+    // An integer index on the outer axis leaves one output axis: the range is one row.
+    expect(chunkRows([1], shard.slice(0, 4), (parts) => parts)).toHaveLength(1);
+    // A hole in a row (chunk 5,1 missing) leaves that row's chunks to be placed one by one; the other rows stay slabs.
+    const holed = chunkRows([0, 1], shard.filter((parts) => `${parts[0].chunk},${parts[1].chunk}` !== '5,1'), (parts) => parts);
+    expect(holed.map((row) => tiledSlab(layout, geometry, [0, 1], row) === null)).toEqual([false, true, false, false]);
   });
 });
 
