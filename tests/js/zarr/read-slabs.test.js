@@ -133,6 +133,9 @@ describe('a shard\'s chunks in one slab (a range read together from a local fold
       expectSameAsZarrita(await read(arr, { selection }), want, what);
       const into = new want.data.constructor(want.data.length).fill(7);
       expectSameAsZarrita(await read(arr, { selection, into }), want, `${what} into`); // empty inner chunks and a missing shard overwrite it
+      // Workers reading the shards themselves, a row of chunks a slab, into shared memory.
+      const shared = new want.data.constructor(new SharedArrayBuffer(want.data.byteLength)).fill(7);
+      expectSameAsZarrita(await read(arr, { selection, pool, into: shared }), want, `${what} pool into`);
     }
   });
 
