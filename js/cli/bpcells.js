@@ -1,6 +1,6 @@
 // The BPCells part of the CLI (a directory format, or groups of an HDF5 file):
 //   numdecode inspect INPUT [--group G]     JSON summary of a matrix directory; an HDF5 file's matrix groups
-//   numdecode bpcells INPUT [--group G] [--export OUTDIR] [--range a:b] [--max-read-bytes N] [--timeout MS]
+//   numdecode bpcells INPUT [--group G] [--export OUTDIR] [--range a:b] [--max-read-bytes N] [--timeout MS] [--concurrency N]
 // --export writes idxptr.u64, index.u32, val.<u32|f32|f64> (raw little-endian, the stored
 // orientation: CSC for storage_order=col, CSR for row) and shape.json.
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -13,7 +13,7 @@ import { writeOutput } from './output.js';
 import { CliUsageError, aliasOption, ioOptionsFromFlags, oneAxisRange, outputFormat, parseCommand, sharedHelp } from './vocabulary.js';
 
 export const name = 'bpcells';
-const SHARED = ['format', 'to', 'output', 'range', 'max-read-bytes', 'timeout', 'help'];
+const SHARED = ['format', 'to', 'output', 'range', 'max-read-bytes', 'timeout', 'concurrency', 'help'];
 const OWN = { group: { type: 'string' }, export: { type: 'string' } };
 const ALIASES = { 'max-bytes': { type: 'string' } }; // deprecated: --max-read-bytes
 
@@ -143,7 +143,7 @@ export async function run(argv, out = process.stdout) {
 
 /** `numdecode inspect INPUT` for a BPCells directory or HDF5 file (bin/ routes here by the sniff). */
 export async function runInspect(argv, out = process.stdout) {
-  const { values, positionals } = parseCommand(argv, { shared: ['format', 'output', 'max-read-bytes', 'timeout', 'help'], own: { group: OWN.group }, aliases: ALIASES });
+  const { values, positionals } = parseCommand(argv, { shared: ['format', 'output', 'max-read-bytes', 'timeout', 'concurrency', 'help'], own: { group: OWN.group }, aliases: ALIASES });
   if (positionals.length !== 1) throw new BpcellsUsageError(`inspect needs exactly one INPUT, got ${positionals.length}`);
   const options = openOptions(values, 'inspect');
   const format = await checkInput(positionals[0], options);

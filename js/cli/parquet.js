@@ -9,7 +9,7 @@ import { npyPieces, dtypeOfArray } from './npy.js';
 import { csvText, writeOutput } from './output.js';
 import { CliUsageError, aliasOption, ioOptionsFromFlags, legacyOutputFormat, oneAxisRange, outputFormat, parseCommand, sharedHelp, stepped } from './vocabulary.js';
 
-const SHARED = ['format', 'to', 'output', 'range', 'max-read-bytes', 'timeout', 'help'];
+const SHARED = ['format', 'to', 'output', 'range', 'max-read-bytes', 'timeout', 'concurrency', 'help'];
 const OWN = { columns: { type: 'string' } };
 const ALIASES = { rows: { type: 'string' } }; // deprecated: --range
 
@@ -133,7 +133,7 @@ export async function run(argv) {
 
 /** numdecode inspect INPUT (a Parquet file): the JSON of inspect() (bigints as strings). */
 export async function runInspect(argv) {
-  const { values, positionals } = parseCommand(argv, { shared: ['format', 'output', 'max-read-bytes', 'timeout', 'help'] });
+  const { values, positionals } = parseCommand(argv, { shared: ['format', 'output', 'max-read-bytes', 'timeout', 'concurrency', 'help'] });
   if (positionals.length !== 1) throw usageError(`inspect needs exactly one INPUT, got ${positionals.length}`);
   const info = await inspect(positionals[0], ioOptionsFromFlags(values));
   await writeOutput([`${JSON.stringify(info, (k, v) => (typeof v === 'bigint' ? v.toString() : v), 2)}\n`], values.output);

@@ -29,6 +29,7 @@ export const SHARED_OPTIONS = Object.freeze({
   'max-output-bytes': { spec: { type: 'string' }, help: '--max-output-bytes N   refuse to produce more than N bytes of values' },
   'max-read-bytes': { spec: { type: 'string' }, help: '--max-read-bytes N     refuse to read (download) more than N bytes' },
   timeout: { spec: { type: 'string' }, help: '--timeout MS           retry a request that sends nothing for MS milliseconds' },
+  concurrency: { spec: { type: 'string' }, help: '--concurrency N        requests in flight to a server at once (default 64)' },
   workers: { spec: { type: 'string' }, help: '--workers N            decode in N worker threads' },
   help: { spec: { type: 'boolean', short: 'h' }, help: '-h, --help             the help (numdecode COMMAND --help: that command\'s own options)' },
 });
@@ -125,13 +126,15 @@ export function positiveInteger(values, name) {
   return n;
 }
 
-/** --max-read-bytes and --timeout (those given) as the I/O layer's options, for every request a command makes. */
+/** --max-read-bytes, --timeout and --concurrency (those given) as the I/O layer's options, for every request a command makes. */
 export function ioOptionsFromFlags(values) {
   const options = {};
   const maxReadBytes = positiveInteger(values, 'max-read-bytes');
   if (maxReadBytes !== undefined) options.maxReadBytes = maxReadBytes;
   const timeout = positiveInteger(values, 'timeout');
   if (timeout !== undefined) options.timeout = timeout;
+  const concurrency = positiveInteger(values, 'concurrency');
+  if (concurrency !== undefined) options.concurrency = concurrency;
   return options;
 }
 

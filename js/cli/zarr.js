@@ -14,7 +14,7 @@ import { csvText, writeOutput } from './output.js';
 import { CliUsageError, aliasOption, ioOptionsFromFlags, legacyOutputFormat, outputFormat, parseCommand, parseRange, positiveInteger, sharedHelp } from './vocabulary.js';
 
 export const name = 'zarr';
-const SHARED = ['format', 'to', 'output', 'range', 'max-output-bytes', 'max-read-bytes', 'timeout', 'workers', 'help'];
+const SHARED = ['format', 'to', 'output', 'range', 'max-output-bytes', 'max-read-bytes', 'timeout', 'concurrency', 'workers', 'help'];
 const OWN = { array: { type: 'string' }, json: { type: 'boolean' }, hint: { type: 'string', multiple: true } };
 const ALIASES = { slice: { type: 'string' }, 'max-bytes': { type: 'string' } }; // deprecated: --range, --max-output-bytes
 
@@ -63,7 +63,7 @@ async function open(target, hints, pool, io) {
   if (format !== null && format !== 'zarr') throw new ZarrUsageError(`${target} is ${format}, not a Zarr store: try numdecode inspect ${target}`);
   if (!isUrl && !(await isDirectory(target))) throw new ZarrUsageError(`${target} is not a directory (a Zarr store is a directory or a URL)`);
   return openZarr(isUrl ? target : path.resolve(target), {
-    ...io, // a URL's requests: --timeout, --max-read-bytes
+    ...io, // a URL's requests: --timeout, --max-read-bytes, --concurrency
     name: target,
     hints,
     pool,

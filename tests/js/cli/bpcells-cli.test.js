@@ -150,3 +150,28 @@ test('bad input exits 1 with one line; bad usage exits 2', async () => {
   expect(clamped.status).toBe(0);
   expect(JSON.parse(clamped.stdout).range).toEqual([0, 1]);
 });
+
+test('--concurrency caps the requests in flight over HTTP (64 by default); the export is exact either way', async () => {
+  const { startServer, serveDirectory } = await import('../helpers/io-test-server.js');
+  const h5Dir = path.join(path.dirname(setDir), 'bpcells-hdf5', 'large_packed_uint_col_20000x2000');
+  const far = await startServer();
+  far.delay = 20; // every answer held back: requests sent together are in flight together
+  try {
+    const want = new Uint8Array(readFileSync(path.join(h5Dir, 'expected_index.u32.bin')));
+    for (const [flags, check] of [
+      [['--concurrency', '2'], (peak) => expect(peak).toBe(2)],
+      [[], (peak) => expect(peak).toBeGreaterThan(6)], // the 15 data B-tree leaves of one pass together; 6 before
+    ]) {
+      far.handler = (req, res) => serveDirectory(req, res, h5Dir);
+      const dir = path.join(out, `h5-${flags.length}`);
+      const r = await cli('bpcells', `${far.base}/matrix.h5`, '--group', 'mat', '--export', dir, ...flags);
+      expect([r.status, r.stderr]).toEqual([0, expect.any(String)]);
+      check(far.state.peak);
+      expect(sameBytes(new Uint8Array(readFileSync(path.join(dir, 'index.u32'))), want)).toBe(true);
+    }
+    const bad = await cli('bpcells', `${far.base}/matrix.h5`, '--concurrency', '0');
+    expect([bad.status, bad.stderr]).toEqual([2, expect.stringMatching(/--concurrency must be a positive integer, got "0"/)]);
+  } finally {
+    await far.close();
+  }
+});

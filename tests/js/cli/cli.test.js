@@ -89,7 +89,7 @@ test('--help and --version', () => {
   const text = help.stdout.toString();
   expect(text).toMatch(/^Usage: numdecode <command> INPUT \[--format F\] \[--to csv\|json\|npy\|bin\] \[-o OUT\] \[--range R\]/);
   // The shared options once each, then each command on its own line.
-  for (const option of ['--format F', '--to csv|json|npy|bin', '-o, --output OUT', '--range R', '--max-output-bytes N', '--max-read-bytes N', '--timeout MS', '--workers N']) {
+  for (const option of ['--format F', '--to csv|json|npy|bin', '-o, --output OUT', '--range R', '--max-output-bytes N', '--max-read-bytes N', '--timeout MS', '--concurrency N', '--workers N']) {
     const lines = text.split('\n').filter((line) => line.startsWith(`  ${option} `));
     expect([option, lines.length]).toEqual([option, 1]);
   }
