@@ -65,12 +65,8 @@ export function encodeInput(what, values, dtypeOption) {
     if (dtypeOption === undefined) throw new TypeError(`${what}: an Array of numbers needs options.dtype (one of ${DTYPES.join(', ')})`);
     const Type = typedArrayFor(dtypeOption);
     const wide = WIDTH_BITS[dtypeOption] === 64 && !FLOAT_DTYPES.has(dtypeOption);
-    let typed;
-    try {
-      typed = Type.from(values, wide ? (x) => BigInt(x) : undefined);
-    } catch (err) {
-      throw new TypeError(`${what}: values are not all ${wide ? 'integers (or bigints)' : 'numbers'} for ${dtypeOption}: ${err.message}`);
-    }
+    checkPlainValues(what, values, dtypeOption);
+    const typed = Type.from(values, wide ? (x) => BigInt(x) : undefined);
     return { dtype: dtypeOption, bytes: new Uint8Array(typed.buffer) };
   }
   const given = ArrayBuffer.isView(values) && !(values instanceof DataView) ? typedArrays.get(values.constructor) ?? typedArrayOf(values) : undefined;
@@ -86,6 +82,34 @@ export function encodeInput(what, values, dtypeOption) {
     dtype = 'f16';
   }
   return { dtype, bytes: new Uint8Array(values.buffer, values.byteOffset, values.byteLength) };
+}
+
+// An Array's values must be what the dtype holds: a typed array's constructor would wrap 256 to 0
+// in a u8, cut 1.5 to 1 in an i32 and turn "x" into NaN, writing values the caller never had.
+// Integers within range (64-bit ones as safe integers or bigints), numbers for f32 / f64, and an
+// f16's bits (0 to 65535), as in a Uint16Array.
+function checkPlainValues(what, values, dtype) {
+  const float = dtype === 'f32' || dtype === 'f64';
+  const bits = WIDTH_BITS[dtype];
+  const signed = dtype.startsWith('i');
+  const lo = signed ? -(2n ** BigInt(bits - 1)) : 0n;
+  const hi = signed ? 2n ** BigInt(bits - 1) - 1n : 2n ** BigInt(bits) - 1n;
+  const [loN, hiN] = [Number(lo), Number(hi)];
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i];
+    if (float) {
+      if (typeof x !== 'number') throw new TypeError(`${what}: values[${i}] is ${describe(x)}, not a number (${dtype})`);
+      continue;
+    }
+    const isInteger = typeof x === 'bigint' ? bits === 64 : Number.isInteger(x) && (bits < 64 || Number.isSafeInteger(x));
+    if (!isInteger) {
+      const want = dtype === 'f16' ? 'the bits of an f16 (an integer from 0 to 65535, as in a Uint16Array)' : bits === 64 ? 'a safe integer or a bigint' : 'an integer';
+      throw new TypeError(`${what}: values[${i}] is ${describe(x)}, not ${want}`);
+    }
+    if (typeof x === 'bigint' ? x < lo || x > hi : x < loN || x > hiN) {
+      throw new RangeError(`${what}: values[${i}] = ${describe(x)} does not fit ${dtype} (from ${lo} to ${hi})`);
+    }
+  }
 }
 
 // A Node Buffer (and other subclasses) counts as its typed-array class.
@@ -135,7 +159,7 @@ function modeArgs(what, mode, dtype) {
 function roundToHalf(x) {
   const a = Math.abs(x);
   if (a >= 65520) return Infinity; // rounds past the largest half, 65504
-  if (a < 2 ** -25) return 0; // below half the smallest subnormal
+  if (a <= 2 ** -25) return 0; // at most half the smallest subnormal (2^-25 itself ties to even: 0)
   return x;
 }
 
@@ -145,6 +169,9 @@ function deltaArgs(what, delta, dtype, modeCode) {
     throw new TypeError(`${what} must be 'auto' or an object such as { kind: 'consecutive', order: 1 }, got ${describe(delta)}`);
   }
   const kind = kindOf(what, delta, DELTA_CODES, DELTA_ALIASES);
+  if (typeof delta === 'object' && delta.secondaryUsesDelta !== undefined && typeof delta.secondaryUsesDelta !== 'boolean') {
+    throw new TypeError(`${what}: secondaryUsesDelta must be true or false, got ${describe(delta.secondaryUsesDelta)}`);
+  }
   if (typeof delta === 'object' && delta.secondaryUsesDelta === true) {
     throw new RangeError(`${what}: secondaryUsesDelta is not something this encoder writes (pcodec's does not either)`);
   }

@@ -3,6 +3,7 @@
 import { CODES, LOCATION_FIELDS, NumdecodeError } from '../errors.js';
 import { withInputs } from './inputs.js';
 import { getModule } from './load.js';
+import { replaceAfterTrap } from './memory.js';
 
 /** A function the format's module exports; throws a clear Error if this build lacks it. */
 export function binding(format, name) {
@@ -44,6 +45,7 @@ export function wasmCaller(format, ErrorClass) {
     try {
       return inputs.length === 0 ? fn() : withInputs(format, inputs, fn);
     } catch (err) {
+      if (err instanceof WebAssembly.RuntimeError) replaceAfterTrap(format);
       throw asFormatError(err, ErrorClass, details);
     }
   };

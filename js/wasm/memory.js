@@ -72,6 +72,16 @@ export async function releaseMemory(options = {}) {
   return out;
 }
 
+/**
+ * After a trap (a WebAssembly.RuntimeError: out of bounds, a division by zero) the module's stack
+ * pointer and heap are where the trap left them, and each trap leaks more: a fresh instance takes
+ * its place, in the background, as soon as nothing holds its memory (the calls made meanwhile use
+ * the old one, as before).
+ */
+export function replaceAfterTrap(format) {
+  if (loadedModules().has(format)) swap(format, false).catch(() => {});
+}
+
 let threshold = null;
 let scheduled = false;
 

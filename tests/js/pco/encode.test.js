@@ -88,6 +88,9 @@ describe('every dtype round-trips bit for bit', () => {
   test('an Array of numbers with options.dtype', async () => {
     expect([...pco.decode(await pco.encode([3, 1, 4, 1, 5], { dtype: 'i16' }))]).toEqual([3, 1, 4, 1, 5]);
     expect([...pco.decode(await pco.encode([2, 7n], { dtype: 'u64' }))]).toEqual([2n, 7n]);
+    expect([...pco.decode(await pco.encode([-(2n ** 63n), 2 ** 53 - 1], { dtype: 'i64' }))]).toEqual([-(2n ** 63n), 2n ** 53n - 1n]);
+    expect([...pco.decode(await pco.encode([0, 255, -0], { dtype: 'u8' }))]).toEqual([0, 255, 0]);
+    expect(Object.is(pco.decode(await pco.encode([-0, NaN], { dtype: 'f64' }))[0], -0)).toBe(true);
   });
 });
 
@@ -150,6 +153,13 @@ describe('options reach the file', () => {
     expect(sameBits(back, values)).toBe(true);
     const exact = await pco.encodeWrapped(values, { pageSizes: [2000, 500] });
     expect(exact.pages.map((p) => p.n)).toEqual([2000, 500]);
+    // The largest pageSize allowed: one page. (n + pageSize - 1 wrapped past 2^32 in wasm: 0 pages,
+    // then a division by 0 that trapped and left the encoder's stack behind.)
+    for (const pageSize of [2 ** 32 - 1, 2 ** 32 - 2500, 2500]) {
+      const one = await pco.encodeWrapped(values, { pageSize });
+      expect([pageSize, one.pages.map((p) => p.n)]).toEqual([pageSize, [2500]]);
+      expect(sameBits(pco.wrapped.open(one.header).chunk(one.meta, one.dtype).decodePage(one.pages[0].bytes, 2500), values)).toBe(true);
+    }
   });
 });
 
@@ -158,6 +168,17 @@ describe('bad values and options are refused before encoding', () => {
   test.each([
     ['values not numbers', 'abc', undefined, TypeError],
     ['an Array without dtype', [1, 2], undefined, TypeError],
+    // An Array's values as the dtype holds them, or refused (a typed array's constructor would wrap or cut them).
+    ['an Array: 1.5 as i32', [1, 1.5], { dtype: 'i32' }, TypeError],
+    ['an Array: NaN as i32', [NaN], { dtype: 'i32' }, TypeError],
+    ['an Array: 256 as u8', [255, 256], { dtype: 'u8' }, RangeError],
+    ['an Array: -1 as u8', [-1], { dtype: 'u8' }, RangeError],
+    ['an Array: -1 as u64', [-1], { dtype: 'u64' }, RangeError],
+    ['an Array: 2n ** 64n as u64', [2n ** 64n], { dtype: 'u64' }, RangeError],
+    ['an Array: 2 ** 53 as i64 (not safe)', [2 ** 53], { dtype: 'i64' }, TypeError],
+    ['an Array: a bigint as i32', [1n], { dtype: 'i32' }, TypeError],
+    ['an Array: a string as f64', ['1'], { dtype: 'f64' }, TypeError],
+    ['an Array: 0.5 as f16 (its bits come as integers)', [0.5], { dtype: 'f16' }, TypeError],
     ['a DataView', new DataView(new ArrayBuffer(4)), undefined, TypeError],
     ['dtype against the array', ints, { dtype: 'f32' }, TypeError],
     ['an unknown option', ints, { levle: 3 }, TypeError],
@@ -170,12 +191,14 @@ describe('bad values and options are refused before encoding', () => {
     ['floatMult on integers', ints, { mode: { kind: 'floatMult', base: 0.5 } }, TypeError],
     ['floatMult base 0', new Float64Array(3), { mode: { kind: 'floatMult', base: 0 } }, RangeError],
     ['floatMult base past f32', new Float32Array(3), { mode: { kind: 'floatMult', base: 1e300 } }, RangeError],
+    ['floatMult base 2^-25 as f16 (rounds to 0: a tie, to even)', new Uint16Array(3), { dtype: 'f16', mode: { kind: 'floatMult', base: -(2 ** -25) } }, RangeError],
     ['floatQuant k past the mantissa', new Float32Array(3), { mode: { kind: 'floatQuant', k: 24 } }, RangeError],
     ['a mode field of another mode', ints, { mode: { kind: 'classic', base: 2 } }, TypeError],
     ['consecutive order 8', ints, { delta: { kind: 'consecutive', order: 8 } }, RangeError],
     ['consecutive without order', ints, { delta: 'consecutive' }, TypeError],
     ['conv1 on 64-bit', new BigInt64Array(3), { delta: { kind: 'conv1', order: 2 } }, RangeError],
     ['secondaryUsesDelta', ints, { delta: { kind: 'consecutive', order: 1, secondaryUsesDelta: true } }, RangeError],
+    ['secondaryUsesDelta not a boolean', ints, { delta: { kind: 'consecutive', order: 1, secondaryUsesDelta: 'yes' } }, TypeError],
     ['chunkSize 0', ints, { chunkSize: 0 }, RangeError],
     ['chunkSize past 2^24', ints, { chunkSize: 2 ** 24 + 1 }, RangeError],
     ['chunkSizes not summing to n', ints, { chunkSizes: [1, 1] }, RangeError],
