@@ -14,6 +14,13 @@ import { getRuntime } from './runtime.js';
 import { DEFAULT_TIME_LIMIT_MS, TimeLimitExceeded, withTimeLimit } from './time-limit.js';
 
 const MAX_PASSES = 64;
+// A trap (a WebAssembly.RuntimeError) leaves h5wasm's stack and heap where it stopped: the runtime
+// is replaced by a fresh one (every open file moves to it at its next operation) and the
+// operation runs again there. One that traps this often, each time on a fresh runtime, fails: the
+// file is damaged. (HDF5 traps now and then on the error path of a read that found bytes missing,
+// which every pass over a remote file meets; kept running, such a runtime failed a later call
+// with "memory access out of bounds", ~130 reads into a fault sweep.)
+const MAX_TRAPS = 2;
 const MAX_AHEAD_BLOCKS = 256;
 // HDF5 reads a global heap collection (where variable-length strings live) by its first 4 KiB
 // (H5HG_MINSIZE) and then the rest, 64 KiB in the files h5py and BPCells write: a string read
@@ -115,6 +122,10 @@ export class Hdf5Handle {
 
   _closeFile() {
     if (this.fileId === null) return;
+    if (this.rt.broken) {
+      this.fileId = null; // gone with the runtime
+      return;
+    }
     try {
       this.rt.Module.close_file(this.fileId);
     } catch {
@@ -155,7 +166,7 @@ export class Hdf5Handle {
   _runOp(op, again, call) {
     const lazy = this.lazy;
     if (this.rt.broken) {
-      op.reject(this._error(op, this.rt.broken)); // an earlier call of this batch broke the runtime
+      again.push(op); // an earlier call of this batch broke the runtime: again on a fresh one
       return;
     }
     lazy.beginPass();
@@ -170,6 +181,16 @@ export class Hdf5Handle {
     } finally {
       this.current = null;
     }
+    const trapped = failure instanceof WebAssembly.RuntimeError;
+    if (trapped) {
+      this.rt.broken ??= failure;
+      this.fileId = null;
+      op.traps = (op.traps ?? 0) + 1;
+      if (op.traps >= MAX_TRAPS) {
+        op.reject(this._error(op, failure));
+        return;
+      }
+    }
     if (lazy.missed && op.settle?.()) {
       op.resolve(undefined);
       return;
@@ -178,6 +199,10 @@ export class Hdf5Handle {
       op.missing = lazy.missing;
       op.missedBytes = lazy.missedBytes;
       again.push(op);
+      return;
+    }
+    if (trapped) {
+      again.push(op); // on a fresh runtime
       return;
     }
     if (failure) op.reject(this._error(op, failure));
@@ -215,8 +240,14 @@ export class Hdf5Handle {
         const again = [];
         const lazy = this.lazy;
         if (this.rt.broken) {
-          for (const op of batch) op.reject(this._error(op, this.rt.broken));
-          continue;
+          // A trap (here or in another file's call) or a call stopped by the time limit broke the
+          // runtime: this file moves to a fresh one.
+          try {
+            await this._freshRuntime();
+          } catch (err) {
+            for (const op of batch) op.reject(err);
+            continue;
+          }
         }
         // Open (or reopen after a pass that missed bytes).
         let openFailed = null;
@@ -228,6 +259,14 @@ export class Hdf5Handle {
             this.fileId = this._call(MEMORY_SLACK, () => this._openFile());
           } catch (err) {
             openFailed = err;
+          }
+          if (openFailed instanceof WebAssembly.RuntimeError) {
+            this.rt.broken ??= openFailed;
+            this.fileId = null;
+            const retry = batch.filter((op) => (op.traps = (op.traps ?? 0) + 1) < MAX_TRAPS);
+            for (const op of batch) if (!retry.includes(op)) op.reject(this._error({ what: this.name }, openFailed, true));
+            this.queue.unshift(...retry); // on a fresh runtime, with what the open missed fetched then
+            continue;
           }
           if (lazy.missed) {
             this._closeFile();
@@ -283,6 +322,15 @@ export class Hdf5Handle {
       this.pumping = false;
       this.lazy.settle();
     }
+  }
+
+  // This file on a fresh h5wasm runtime (getRuntime loads one when the last is broken).
+  async _freshRuntime() {
+    this.fileId = null;
+    const rt = await getRuntime();
+    if (rt === this.rt) return;
+    this.rt = rt;
+    this.lazy.moveTo(rt);
   }
 
   /** Fetches bytes [start, end) ahead of HDF5 asking (async sources only). */

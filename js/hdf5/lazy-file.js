@@ -45,7 +45,23 @@ export class LazyHdf5File {
     this.inUse = new Set();
     this.ioError = null; // a synchronous read that failed (reported instead of HDF5's message)
     this.fs = runtime.FS;
-    this.path = `${DIR}/${++nextId}-${String(file.name ?? 'file').replace(/[^\w.-]/g, '_').slice(-60)}`;
+    this.path = this._newPath();
+    this._createNode();
+  }
+
+  _newPath() {
+    return `${DIR}/${++nextId}-${String(this.file.name ?? 'file').replace(/[^\w.-]/g, '_').slice(-60)}`;
+  }
+
+  /** The same file as a node of another h5wasm runtime's file system (a fresh one after a trap). */
+  moveTo(runtime) {
+    try {
+      this.fs.unlink(this.path);
+    } catch {
+      // already gone
+    }
+    this.fs = runtime.FS;
+    this.path = this._newPath();
     this._createNode();
   }
 
