@@ -1,8 +1,8 @@
 // h5wasm, the HDF5 library in WebAssembly, loaded on first use (a dynamic import: directory, Pco
 // and ALP users never download it) and once per process; after a wasm trap (or a call stopped by
 // the time limit) the runtime is marked broken and the next getRuntime() loads a fresh instance,
-// to which open files move (handle.js). HDF5's
-// own error stack, which it prints to stderr, is kept for the error messages (handle.js).
+// to which open files move (handle.js). HDF5's own error stack, which it prints to stderr, is kept
+// for the error messages (handle.js).
 //
 // h5wasm is an optional peer dependency of numdecode (docs/bpcells.md): without it, HDF5 files
 // are an Hdf5Error saying to install it.
