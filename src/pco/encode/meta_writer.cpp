@@ -86,7 +86,12 @@ size_t page_meta_bytes(const ChunkMeta& meta) {
 }
 
 size_t chunk_meta_max_bytes(const ChunkMeta& meta) {
-  size_t bits = kModeMaxBits + kDeltaMaxBits;
+  // A dictionary is part of the mode (as pcodec's Mode::max_bit_size counts it): without it, a
+  // dictionary of many values passed for smaller than the numbers written verbatim.
+  const size_t mode_bits = meta.mode.kind == ModeKind::Dict
+                               ? 4 + kDictLenBits + 7 + meta.mode.dict.size() * size_t(dtype_bits(meta.dtype))
+                               : kModeMaxBits;
+  size_t bits = mode_bits + kDeltaMaxBits;
   for (const LatentVarMeta& var : meta.vars) bits += latent_var_meta_bits(var);
   return (bits + 7) / 8;
 }

@@ -111,7 +111,16 @@ describe('options reach the file', () => {
     const conv1 = await chunk(smooth, { mode: 'classic', delta: { kind: 'conv1', order: 2 } });
     expect(conv1.delta.name).toBe('Conv1');
     expect(conv1.delta.weights).toHaveLength(2);
-    expect((await chunk(smooth, { mode: 'dict' })).mode.name).toBe('Dict');
+    const levels = Int32Array.from({ length: 3000 }, (_, i) => (i % 7) * 1000 - 3);
+    expect((await chunk(levels, { mode: 'dict' })).mode.name).toBe('Dict');
+    // A dictionary of every value is larger than the values themselves: pcodec's guarantee, never
+    // larger than the numbers written verbatim, writes them so (Classic), as pcodec does. Before,
+    // the dictionary was left out of the size bound: 5 000 distinct i32 took 27 738 bytes.
+    const distinct = Int32Array.from({ length: 5000 }, (_, i) => (i * 40503) | 0);
+    const file = await pco.encode(distinct, { mode: 'dict' });
+    expect(pco.inspect(file).chunks[0].mode.name).toBe('Classic');
+    expect(file.length).toBeLessThan(distinct.byteLength + 64);
+    expect(sameBits(pco.decode(file), distinct)).toBe(true);
     const tenths = Float64Array.from({ length: 3000 }, (_, i) => (i % 500) / 10);
     expect((await chunk(tenths, { mode: { kind: 'floatMult', base: 0.1 }, delta: 'none' })).mode).toEqual({ name: 'FloatMult', base: 0.1 });
     expect((await chunk(tenths, { mode: { kind: 'floatQuant', k: 9 } })).mode).toEqual({ name: 'FloatQuant', k: 9 });
