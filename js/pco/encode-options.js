@@ -71,13 +71,15 @@ export function encodeInput(what, values, dtypeOption) {
   }
   const given = ArrayBuffer.isView(values) && !(values instanceof DataView) ? typedArrays.get(values.constructor) ?? typedArrayOf(values) : undefined;
   if (given === undefined) {
-    throw new TypeError(`${what}: values must be a typed array (or an Array with options.dtype), got ${values?.constructor?.name ?? describe(values)}`);
+    const hint = values instanceof Uint8ClampedArray ? ' (a Uint8ClampedArray: pass its bytes as a Uint8Array, new Uint8Array(values.buffer))' : '';
+    throw new TypeError(`${what}: values must be a typed array of a Pco dtype (or an Array with options.dtype), got ${values?.constructor?.name ?? describe(values)}${hint}`);
   }
   // Only f16 reinterprets: its values arrive as their bits, in a Uint16Array.
   let dtype = given;
   if (dtypeOption !== undefined && dtypeOption !== given) {
     if (!(dtypeOption === 'f16' && given === 'u16')) {
-      throw new TypeError(`${what}: options.dtype is ${dtypeOption} but values are a ${values.constructor.name} (${given}); f16 values come as their bits in a Uint16Array`);
+      const hint = dtypeOption === 'f16' ? '; f16 values come as their bits in a Uint16Array' : '';
+      throw new TypeError(`${what}: options.dtype is ${dtypeOption} but values are a ${values.constructor.name} (${given})${hint}`);
     }
     dtype = 'f16';
   }

@@ -189,6 +189,7 @@ describe('bad values and options are refused before encoding', () => {
     ['an Array: a string as f64', ['1'], { dtype: 'f64' }, TypeError],
     ['an Array: 0.5 as f16 (its bits come as integers)', [0.5], { dtype: 'f16' }, TypeError],
     ['a DataView', new DataView(new ArrayBuffer(4)), undefined, TypeError],
+    ['a Uint8ClampedArray (no Pco dtype)', new Uint8ClampedArray(3), undefined, TypeError],
     ['dtype against the array', ints, { dtype: 'f32' }, TypeError],
     ['an unknown option', ints, { levle: 3 }, TypeError],
     ['level 13', ints, { level: 13 }, RangeError],
