@@ -267,9 +267,17 @@ TEST(PcoEncode, ExplicitChoicesAreWhatTheFileSays) {
   EXPECT_EQ(m.mode.kind, ModeKind::IntMult);
   EXPECT_EQ(m.mode.base, 3u);
   EXPECT_EQ(m.delta.kind, DeltaKind::None);
-  m = meta_of(config(mode(ModeSpec::Kind::Dict), delta(DeltaSpec::Kind::NoOp)));
+  // Dict on 150 distinct values; on `smooth`, a dictionary of ~4000 values, larger than the
+  // numbers themselves, is written verbatim instead (pcodec's size guarantee counts the dictionary).
+  std::vector<int32_t> levels(4000);
+  for (size_t i = 0; i < levels.size(); ++i) levels[i] = int32_t(i % 150) * 1000 - 7;
+  m = read_standalone(expect_round_trip(DType::I32, as_bytes(levels), config(mode(ModeSpec::Kind::Dict), delta(DeltaSpec::Kind::NoOp))))
+          .chunks[0]
+          .meta;
   EXPECT_EQ(m.mode.kind, ModeKind::Dict);
-  EXPECT_GT(m.mode.dict.size(), 100u);
+  EXPECT_EQ(m.mode.dict.size(), 150u);
+  m = meta_of(config(mode(ModeSpec::Kind::Dict), delta(DeltaSpec::Kind::NoOp)));
+  EXPECT_EQ(m.mode.kind, ModeKind::Classic);
 
   std::vector<float> tenths(4000);
   for (size_t i = 0; i < tenths.size(); ++i) tenths[i] = float(int(i % 300) - 150) * 0.1f;
