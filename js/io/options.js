@@ -2,13 +2,10 @@
 import { renamedOption } from '../deprecate.js';
 import { nodeSendsRequests } from './location.js';
 
-// Requests in flight per origin, by default. Where a browser sends them, its own limit over
-// HTTP/1.1 (6): more would wait in its queue with their timers running. In Node nothing else caps
-// them, and over a far link the requests in flight set the speed (a pass of HDF5 B-tree leaves, a
-// Zarr read's chunks), so 64.
-const BROWSER_CONCURRENCY = 6;
-const NODE_CONCURRENCY = 64;
-export const defaultConcurrency = () => (nodeSendsRequests() ? NODE_CONCURRENCY : BROWSER_CONCURRENCY);
+// Requests in flight per origin: a browser's own limit over HTTP/1.1 where it sends them (more
+// would wait in its queue, timers running); in Node, where the requests in flight set the speed
+// over a far link, 64.
+export const defaultConcurrency = () => (nodeSendsRequests() ? 64 : 6);
 
 // maxBytes was the download limit's name before docs/vocabulary.md: still read, warning once.
 const withReadBytes = (options, where) => renamedOption(options, 'maxBytes', 'maxReadBytes', where);
@@ -23,8 +20,7 @@ export const DEFAULTS = Object.freeze({
   cacheBytes: 16 * 1024 * 1024, // LRU block cache bound; 0 = no cache
   blockSize: 0, // > 0: fetches are widened to whole aligned blocks (read-ahead); 0 = exact ranges
   gap: 64 * 1024, // readRanges merges ranges separated by fewer bytes than this
-  // requests in flight per origin: 64 in Node, 6 where a browser sends them (asked at each open:
-  // a getter, so that a test posing as a browser, or a renderer, gets its own)
+  // requests in flight per origin (a getter: asked at each open)
   get concurrency() {
     return defaultConcurrency();
   },

@@ -3,7 +3,6 @@
 import { CODES, LOCATION_FIELDS, NumdecodeError } from '../errors.js';
 import { withInputs } from './inputs.js';
 import { getModule } from './load.js';
-import { replaceAfterTrap } from './memory.js';
 
 /** A function the format's module exports; throws a clear Error if this build lacks it. */
 export function binding(format, name) {
@@ -45,7 +44,8 @@ export function wasmCaller(format, ErrorClass) {
     try {
       return inputs.length === 0 ? fn() : withInputs(format, inputs, fn);
     } catch (err) {
-      if (err instanceof WebAssembly.RuntimeError) replaceAfterTrap(format);
+      // A trap: the module is replaced (memory.js, fetched only then).
+      if (err instanceof WebAssembly.RuntimeError) import('./memory.js').then((m) => m.replaceAfterTrap(format)).catch(() => {});
       throw asFormatError(err, ErrorClass, details);
     }
   };

@@ -72,13 +72,14 @@ describe('a URL is read through the I/O layer', () => {
     try {
       const local = await localBytes('era5_like_v3.zarr', '/t2m'); // 96 chunk files
       expect((await urlBytes('era5_like_v3.zarr', '/t2m')).equals(local)).toBe(true);
-      const [peak, waves] = [server.state.peak, server.state.waves];
+      const peak = server.state.peak;
       expect(peak).toBeGreaterThan(16); // 64 asked for together (a loaded machine may answer the first before the last is sent); the old defaults: 6
       expect(peak).toBeLessThanOrEqual(64);
       server.handler = (req, res) => serveDirectory(req, res, storesDir); // counts afresh
       expect((await urlBytes('era5_like_v3.zarr', '/t2m', { concurrency: 6 })).equals(local)).toBe(true);
       expect(server.state.peak).toBe(6);
-      expect(waves).toBeLessThan(server.state.waves / 2); // 96 chunks 6 at a time: many more round trips
+      // (Not compared: the waves of the two reads. With answers staggered on a loaded machine the
+      // requests of 6 at a time overlap into few waves: a full run once counted 5 at 64 and 6 at 6.)
       // Where a browser sends the requests (here: an Electron renderer, Node's process and a
       // document), 6 by default.
       globalThis.document = {};
