@@ -14,6 +14,7 @@ import { ensureFormat } from './wasm/load.js';
 import { outputBytesLimit } from './bytes.js';
 import { ParquetError, NumdecodeError, CODES, abortError } from './errors.js';
 import { openFile, statsSince } from './io/index.js';
+import { isNode } from './io/location.js';
 import { joinSignals } from './io/signals.js';
 import { readFooter, describeFooter } from './parquet/footer.js';
 import { readFloatColumns, columnPagesFor } from './parquet/float-column.js';
@@ -27,8 +28,7 @@ export { ParquetError, NumdecodeError, CODES };
 // In a page, a string that is not an absolute URL is taken relative to the page, like fetch().
 function openSource(input, options) {
   const { columns, column, rowStart, rowEnd, into, pool, maxOutputBytes, ...io } = options;
-  const inNode = typeof globalThis.process === 'object' && typeof globalThis.process.versions?.node === 'string';
-  if (typeof input === 'string' && !inNode && globalThis.location?.href && !/^[a-z][a-z0-9+.-]*:/i.test(input)) {
+  if (typeof input === 'string' && !isNode() && globalThis.location?.href && !/^[a-z][a-z0-9+.-]*:/i.test(input)) {
     input = new URL(input, globalThis.location.href).href;
   }
   return openFile(input, { gap: 0, ...io });

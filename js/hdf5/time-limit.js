@@ -3,14 +3,14 @@
 // Node, V8's watchdog (node:vm's timeout, which also stops wasm loops) ends such a call, and the
 // runtime, interrupted mid-call, is replaced for the next file. Browsers have no such watchdog
 // on the main thread: there the limit does not apply (see docs/bpcells.md).
+import { isNode } from '../io/location.js';
 
 export const DEFAULT_TIME_LIMIT_MS = 30000;
 let watchdog = null; // Node: { script, context } of node:vm
 
 /** Loads the watchdog where there is one (Node); later calls do nothing. */
 export async function loadWatchdog() {
-  const isNode = typeof process === 'object' && typeof process.versions?.node === 'string';
-  if (!isNode || watchdog) return;
+  if (!isNode() || watchdog) return;
   const vm = await import(/* webpackIgnore: true */ 'node:vm');
   const context = vm.createContext({ call: null });
   watchdog = { script: new vm.Script('call()'), context };
