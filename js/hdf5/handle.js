@@ -100,7 +100,7 @@ export class Hdf5Handle {
   run(what, fn, { readAhead = true, bytes = 0, plan = null, settle = null, heapAhead = false } = {}) {
     if (this.closed) return Promise.reject(new Hdf5Error(`${this.name}: the HDF5 file was closed`, this._where(what)));
     return new Promise((resolve, reject) => {
-      this.queue.push({ what, fn, resolve, reject, passes: 0, readAhead, plan, settle, heapAhead, allowance: MEMORY_SLACK + 2 * bytes });
+      this.queue.push({ what, fn, resolve, reject, passes: 0, traps: 0, readAhead, plan, settle, heapAhead, allowance: MEMORY_SLACK + 2 * bytes });
       if (this.pumping) return;
       // A file read synchronously runs the operation now. Otherwise the first pass waits for the
       // next macrotask, so that the operations a reader issues together (after a few awaits of
@@ -145,8 +145,7 @@ export class Hdf5Handle {
     const what = opening ? `cannot open as HDF5: ${op.what}` : op.what;
     if (err instanceof TimeLimitExceeded) {
       // Interrupted mid-call: this runtime's state is unknown, so the next open loads a fresh one.
-      this.rt.broken ??= err;
-      this.fileId = null;
+      this._breakRuntime(err);
       return new Hdf5Error(`${what}: ${err.message} reading ${this.name}; the file is likely damaged (HDF5 looped)`, this._where(op.what));
     }
     if (err instanceof WebAssembly.RuntimeError || this.rt.broken) {
@@ -183,10 +182,8 @@ export class Hdf5Handle {
     }
     const trapped = failure instanceof WebAssembly.RuntimeError;
     if (trapped) {
-      this.rt.broken ??= failure;
-      this.fileId = null;
-      op.traps = (op.traps ?? 0) + 1;
-      if (op.traps >= MAX_TRAPS) {
+      this._breakRuntime(failure);
+      if (++op.traps >= MAX_TRAPS) {
         op.reject(this._error(op, failure));
         return;
       }
@@ -261,10 +258,12 @@ export class Hdf5Handle {
             openFailed = err;
           }
           if (openFailed instanceof WebAssembly.RuntimeError) {
-            this.rt.broken ??= openFailed;
-            this.fileId = null;
-            const retry = batch.filter((op) => (op.traps = (op.traps ?? 0) + 1) < MAX_TRAPS);
-            for (const op of batch) if (!retry.includes(op)) op.reject(this._error({ what: this.name }, openFailed, true));
+            this._breakRuntime(openFailed);
+            const retry = [];
+            for (const op of batch) {
+              if (++op.traps < MAX_TRAPS) retry.push(op);
+              else op.reject(this._error({ what: this.name }, openFailed, true));
+            }
             this.queue.unshift(...retry); // on a fresh runtime, with what the open missed fetched then
             continue;
           }
@@ -322,6 +321,13 @@ export class Hdf5Handle {
       this.pumping = false;
       this.lazy.settle();
     }
+  }
+
+  // A call trapped or ran out of time: the runtime's state is unknown and its file handles gone
+  // with it (the next pass moves this file to a fresh one: _freshRuntime).
+  _breakRuntime(err) {
+    this.rt.broken ??= err;
+    this.fileId = null;
   }
 
   // This file on a fresh h5wasm runtime (getRuntime loads one when the last is broken).
