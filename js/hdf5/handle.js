@@ -209,7 +209,8 @@ export class Hdf5Handle {
 
   // Runs a batch of operations, each under its own time limit for a file read synchronously, all
   // under one over async sources (the watchdog costs ~1 ms a call, as much as a small read's HDF5
-  // work): the operation running when time runs out fails, those after it with the broken runtime.
+  // work): the operation running when time runs out fails; those after it never ran, and run
+  // again on a fresh runtime, as after a trap (and as a file read synchronously does).
   _runBatch(batch, again) {
     const budget = (allowance, fn) => withMemoryBudget(this.rt.Module, allowance, fn);
     if (this.lazy.sync) {
@@ -225,7 +226,7 @@ export class Hdf5Handle {
       this.current = null;
       if (at >= batch.length) return; // stopped after the last operation had finished: nothing lost
       batch[at].reject(this._error(batch[at], err));
-      for (const op of batch.slice(at + 1)) op.reject(this._error(op, this.rt.broken ?? err));
+      again.push(...batch.slice(at + 1));
     }
   }
 
