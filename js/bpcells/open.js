@@ -6,6 +6,7 @@ import { probe } from '../hdf5/probe.js';
 import { RangeDirectory, openDirectory } from '../io/directory.js';
 import { isHttpUrl, isNode, localPath } from '../io/location.js';
 import { openFile } from '../io/open.js';
+import { RangeFile } from '../io/range-file.js';
 import { ioOptionsOf } from '../io/options.js';
 import { settled } from './as-bpcells-error.js';
 import { openMatrix } from './open-matrix.js';
@@ -103,9 +104,15 @@ function directory(source, options) {
   return source instanceof RangeDirectory ? source : openDirectory(source, ioOptionsOf(options));
 }
 
+// An HDF5 file given as a RangeFile keeps its own cap on requests in flight: HDF5's passes are
+// merged to fit it, not js/io's default (more ranges would only wait in its queue).
+function hdf5Options(source, options) {
+  return source instanceof RangeFile && options.concurrency === undefined ? { ...options, concurrency: source.options.concurrency } : options;
+}
+
 async function openAny(source, options) {
   const c = await classify(source, options);
-  if (c.kind === 'hdf5') return (await hdf5()).openHdf5File(c.file, c.head, options);
+  if (c.kind === 'hdf5') return (await hdf5()).openHdf5File(c.file, c.head, hdf5Options(source, options));
   const files = directory(c.source, options);
   try {
     return await settled(openMatrix(files, options), files);

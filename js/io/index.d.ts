@@ -80,6 +80,8 @@ export class RangeFile {
   readonly name: string;
   readonly kind: 'local' | 'http' | 'blob' | 'buffer' | 'object';
   readonly stats: IoStats;
+  /** The options it was opened with, defaults filled in (concurrency: its requests in flight). */
+  readonly options: Readonly<IoOptions>;
   size(options?: ReadOptions): Promise<number>;
   /** Exactly bytes [start, end) (treat as read-only: it may be cached), else an IoError. */
   read(start: number, end: number, options?: ReadOptions): Promise<Uint8Array>;

@@ -39,6 +39,10 @@ export class RangeFile {
     return this._ctx.stats;
   }
 
+  get options() {
+    return this._ctx.options;
+  }
+
   /** Total bytes. */
   async size(opts = {}) {
     return this._backend.size(opts.signal);

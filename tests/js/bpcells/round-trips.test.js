@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as bpcells from '../../../js/bpcells/index.js';
 import { init } from '../../../js/index.js';
+import { openFile } from '../../../js/io/index.js';
 import { LARGE, cases, expected, sameBytes, setDir, u8 } from '../helpers/bpcells-corpus.js';
 import { serveDirectory, startServer } from '../helpers/io-test-server.js';
 
@@ -174,5 +175,25 @@ describe('HDF5 file (20000 x 2000, packed, col-major)', () => {
         m.close();
       }
     });
+  });
+
+  test('a RangeFile given with its own concurrency: the passes fit it, the same requests as the URL with that option', async () => {
+    const ranges = async (source, options) => {
+      server.handler = serveH5;
+      const m = await bpcells.open(source, { group: 'mat', ...options });
+      try {
+        const r = await m.read();
+        expect(sameBytes(u8(r.val), val)).toBe(true);
+        expect(server.state.peak).toBeLessThanOrEqual(2);
+        // The given file learns its size by a HEAD of its own; the ranged GETs are what HDF5 asked for.
+        return server.state.log.filter((req) => req.method === 'GET').map((req) => req.range).sort();
+      } finally {
+        m.close();
+      }
+    };
+    const viaUrl = await ranges(`${server.base}/matrix.h5`, { concurrency: 2 });
+    const given = openFile(`${server.base}/matrix.h5`, { concurrency: 2 });
+    // Merged to 64 ranges a pass (Node's default), the file's queue would send more, smaller requests.
+    expect(await ranges(given, {})).toEqual(viaUrl);
   });
 });
