@@ -2,7 +2,7 @@
 // numdecode reads from it: top-level columns, their leaf index and levels.
 import { parquetMetadataAsync, parquetSchema } from 'hyparquet';
 import { ParquetError, NumdecodeError } from '../errors.js';
-import { readTail } from '../io/index.js';
+import { readTail } from '../io/tail.js';
 import { chunkStart } from './chunk-pages.js';
 
 // The first request reads the file's tail: its size and, in most files, the whole footer (one

@@ -3,7 +3,7 @@
 // local path, or from the chunk's bytes sent along, and decodes it into the shared output, or,
 // without shared memory, into arrays sent back (moved, not copied) for the caller to place.
 import { ensureFormat } from '../wasm/load.js';
-import { openFile } from '../io/index.js';
+import { openFile } from '../io/open.js';
 import { outputFor, readTasks } from './float-column.js';
 import { chunkBuffer } from './chunk-buffer.js';
 
