@@ -1,7 +1,7 @@
 // ALP (Apache Parquet ALP encoding proposal) pages of f32 or f64 values: decode, random access
 // by vector, inspect, encode. Both page layouts are read: the draft one with a version byte
 // (first byte 1) and the merged Parquet one without it (first byte 0).
-import { outputBytesLimit, requireBytes } from './bytes.js';
+import { outputBytesLimit, requireAttached, requireBytes } from './bytes.js';
 import { viewAs } from './dtypes.js';
 import { AlpError, CODES } from './errors.js';
 import { binding as fn, wasmCaller } from './wasm/call.js';
@@ -191,6 +191,7 @@ export function decodeInto(bytes, out, options) {
   if (out instanceof Float32Array) outDtype = 'f32';
   else if (out instanceof Float64Array) outDtype = 'f64';
   else throw new TypeError(`alp.decodeInto: out must be a Float32Array or Float64Array, got ${out?.constructor?.name ?? typeof out}`);
+  requireAttached('alp.decodeInto: out', out);
   const opts = readOptions('alp.decodeInto', options, outDtype);
   const page = requireBytes('alp.decodeInto: bytes', bytes);
   const fits = (count) => {
@@ -254,6 +255,7 @@ export function encode(values, options = {}) {
   if (values instanceof Float32Array) dtype = 'f32';
   else if (values instanceof Float64Array) dtype = 'f64';
   else throw new TypeError('alp.encode: values must be a Float32Array or Float64Array');
+  requireAttached('alp.encode: values', values);
   options = options ?? {};
   const layout = options.layout ?? 'draft';
   if (layout !== 'draft' && layout !== 'merged') {

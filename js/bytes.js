@@ -31,8 +31,27 @@ export function describeValue(value) {
   return typeof value;
 }
 
+// A buffer moved away (postMessage's transfer) has no bytes left. Node 20 lacks .detached: there
+// it is 0 bytes that no view can be made of. By tag, not instanceof: arrays of other realms count.
+function isDetached(buffer) {
+  if (Object.prototype.toString.call(buffer) !== '[object ArrayBuffer]' || buffer.byteLength !== 0) return false;
+  if ('detached' in buffer) return buffer.detached;
+  try {
+    new Uint8Array(buffer);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** A TypeError naming `what` if its ArrayBuffer (or its own) was detached. */
+export function requireAttached(what, value) {
+  if (isDetached(ArrayBuffer.isView(value) ? value.buffer : value)) throw new TypeError(`${what}: its ArrayBuffer was detached (moved by postMessage or transfer()), so it holds no bytes`);
+}
+
 /** bytesOf(value), or a TypeError naming the argument (`what`) and what it got. */
 export function requireBytes(what, value) {
+  requireAttached(what, value);
   const bytes = bytesOf(value);
   if (bytes === null) {
     throw new TypeError(`${what} must be a Uint8Array, another ArrayBufferView or an ArrayBuffer, got ${describeValue(value)}`);

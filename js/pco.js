@@ -4,7 +4,7 @@
 // The C++ bindings are stateless: every call gets all the bytes it needs. The wrapped reader
 // therefore keeps its own copies of the header and chunk metadata and passes them again for
 // each page.
-import { describeValue, outputBytesLimit, requireBytes } from './bytes.js';
+import { describeValue, outputBytesLimit, requireAttached, requireBytes } from './bytes.js';
 import { DTYPES, isDtype, typedArrayFor, viewAs } from './dtypes.js';
 import { CODES, PcoError } from './errors.js';
 import { wasmCaller } from './wasm/call.js';
@@ -136,6 +136,7 @@ export function decodeInto(bytes, out, options) {
     const got = out instanceof ArrayBuffer ? 'an ArrayBuffer (view it as the typed array of the file\'s dtype)' : describeValue(out);
     throw new TypeError(`pco.decodeInto: out must be a typed array, got ${got}`);
   }
+  requireAttached('pco.decodeInto: out', out);
   const userLimit = outputLimit('pco.decodeInto', options);
   const limit = Math.min(userLimit, out.byteLength);
   let decoded;

@@ -1,5 +1,5 @@
 // openFile: turn what the user passed into a RangeFile (directories: directory.js).
-import { bytesOf } from '../bytes.js';
+import { bytesOf, requireAttached } from '../bytes.js';
 import { newContext } from './context.js';
 import { HttpBackend } from './http.js';
 import { isHttpUrl, localPath } from './location.js';
@@ -15,6 +15,7 @@ function backendFor(input, ctx) {
     return new LocalBackend(localPath(input), common);
   }
   if (typeof Blob !== 'undefined' && input instanceof Blob) return new BlobBackend(input, common);
+  requireAttached('openFile: the bytes given', input);
   const bytes = bytesOf(input);
   if (bytes !== null) return new BufferBackend(bytes, common);
   if (input && typeof input === 'object') return new ObjectBackend(input, common);

@@ -2,6 +2,7 @@
 // delta encodings are named as pco.inspect() reports them ({ name: 'IntMult', base: 7 }), or with
 // `kind` in camelCase ({ kind: 'intMult', base: 7 }), or as a plain string ('auto', 'classic',
 // 'dict', 'noOp'), so that a file's inspected choices can be passed back as they are.
+import { requireAttached } from '../bytes.js';
 import { DTYPES, isDtype, typedArrayFor } from '../dtypes.js';
 
 export const DEFAULT_LEVEL = 8;
@@ -74,6 +75,7 @@ export function encodeInput(what, values, dtypeOption) {
     const hint = values instanceof Uint8ClampedArray ? ' (a Uint8ClampedArray: pass its bytes as a Uint8Array, new Uint8Array(values.buffer))' : '';
     throw new TypeError(`${what}: values must be a typed array of a Pco dtype (or an Array with options.dtype), got ${values?.constructor?.name ?? describe(values)}${hint}`);
   }
+  requireAttached(`${what}: values`, values);
   // Only f16 reinterprets: its values arrive as their bits, in a Uint16Array.
   let dtype = given;
   if (dtypeOption !== undefined && dtypeOption !== given) {
