@@ -34,7 +34,7 @@ export function describeValue(value) {
 // A buffer moved away (postMessage's transfer) has no bytes left. Node 20 lacks .detached: there
 // it is 0 bytes that no view can be made of. By tag, not instanceof: arrays of other realms count.
 function isDetached(buffer) {
-  if (Object.prototype.toString.call(buffer) !== '[object ArrayBuffer]' || buffer.byteLength !== 0) return false;
+  if (buffer?.byteLength !== 0 || Object.prototype.toString.call(buffer) !== '[object ArrayBuffer]') return false;
   if ('detached' in buffer) return buffer.detached;
   try {
     new Uint8Array(buffer);
