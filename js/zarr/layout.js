@@ -194,6 +194,12 @@ export async function arrayLayout(array, { signal } = {}) {
   const parts = doc.zarr_format === 2 ? v2Layout(array, doc) : v3Layout(array, doc);
   const [pcoDtype, Type] = NUMERIC[dataType];
   const Output = Type ?? globalThis.Float16Array ?? Uint16Array;
+  // A Pco chunk decodes in the module's 32-bit memory, its box given as 32-bit numbers: one of 4 GiB
+  // or more would be cut to its low 32 bits there (a chunk shape of 1e12 checked as 3567587328).
+  const chunkBytes = array.chunks.reduce((a, b) => a * b, Output.BYTES_PER_ELEMENT);
+  if (parts.pco && chunkBytes > 0xffffffff) {
+    throw layoutError(array, `its chunks of shape [${array.chunks.join(', ')}] are ${chunkBytes} bytes each, more than the 4 GiB a wasm decoder can hold`, CODES.OUTPUT_LIMIT);
+  }
   const prefix = array.path.endsWith('/') ? array.path : `${array.path}/`;
   const fill = array.fillValue ?? (Output === BigInt64Array || Output === BigUint64Array ? 0n : 0);
   return {

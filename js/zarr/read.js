@@ -105,22 +105,22 @@ function allocate(layout, size, into, shared) {
     if (!ok || into.length !== size) {
       throw new TypeError(`zarr read: options.into must be a ${layout.Output.name} of ${size} values, got ${into?.constructor?.name ?? typeof into} of ${into?.length}`);
     }
-    return { data: into, fresh: false };
   }
   const bytes = size * layout.bytesPerElement;
-  let buffer;
   try {
-    buffer = shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes);
+    const data = into ?? new layout.Output(shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes), 0, size);
+    new Uint8Array(data.buffer, data.byteOffset, bytes); // what the chunks are placed through
+    return { data, fresh: into === undefined };
   } catch (err) {
-    // (V8's RangeError "Array buffer allocation failed" names neither the array nor the size)
-    throw new ZarrError(`zarr read: array ${layout.path}: out of memory for ${bytes} bytes of output (a selection, or maxOutputBytes, bounds a read)`, {
+    // V8's RangeErrors ("Array buffer allocation failed"; "Invalid typed array length" past its
+    // largest typed array, 4 GiB of bytes in Node 20) name neither the array nor the size.
+    throw new ZarrError(`zarr read: array ${layout.path}: cannot hold ${bytes} bytes of output (${err.message}; a selection, or maxOutputBytes, bounds a read)`, {
       code: CODES.OUTPUT_LIMIT,
       array: layout.path,
       dataset: layout.path,
       cause: err,
     });
   }
-  return { data: new layout.Output(buffer, 0, size), fresh: true };
 }
 
 const isZeroBits = (value) => Object.is(value, 0) || value === 0n;
