@@ -29,6 +29,24 @@ function updateCounter() {
   if (current.roundTrips) $('bp-round-trips').textContent = formatInt(current.roundTrips());
 }
 
+// "1 non-zero", "26 non-zeros".
+const nonZeros = (n) => `${formatInt(n)} non-zero${n === 1 ? '' : 's'}`;
+
+// A vector's sum: exact while a double holds it for integer values, else 8 significant digits
+// (the zeros trimmed off the digits only: 1.0737419e+10 keeps its exponent, 20000000 its zeros).
+function formatSum(sum, dtype) {
+  if (dtype === 'u32' && Number.isSafeInteger(sum)) return String(sum);
+  const [digits, exponent] = sum.toPrecision(8).split('e');
+  const trimmed = digits.includes('.') ? digits.replace(/\.?0+$/, '') : digits;
+  return exponent === undefined ? trimmed : `${trimmed}e${exponent}`;
+}
+
+// Empties a canvas (a chart of the previous matrix must not stay on show).
+function clearCanvas(canvas) {
+  canvas.getContext('2d')?.clearRect(0, 0, canvas.width, canvas.height);
+  redrawOnThemeChange(canvas, () => {});
+}
+
 function axisNames(matrix) {
   const major = matrix.storageOrder === 'col' ? 'column' : 'row';
   const minor = matrix.storageOrder === 'col' ? 'row' : 'column';
@@ -144,9 +162,27 @@ export async function renderBpcells({ name, matrix, setStage, roundTrips = null 
   const k = Number.isInteger(vector) && vector >= 0 && vector < matrix.major ? vector : 0;
   $('bp-pick-index').value = String(k);
   updateCounter();
+  // A matrix without columns or rows has no vector or block: the previous matrix's go.
   if (matrix.major > 0) await showVector(k);
+  else clearVector(`no ${major}s to show: the matrix is ${formatInt(nrow)} × ${formatInt(ncol)}`);
   if (nrow > 0 && ncol > 0) await showBlock();
+  else clearBlock(`no block to show: the matrix is ${formatInt(nrow)} × ${formatInt(ncol)}`);
   updateCounter();
+}
+
+function clearVector(why) {
+  $('bp-vector-summary').textContent = why;
+  $('bp-vector-summary').dataset.nnz = '0';
+  clearCanvas($('bp-vector'));
+  $('bp-vector-table').replaceChildren();
+}
+
+function clearBlock(why) {
+  heat = null;
+  $('bp-heat-summary').textContent = why;
+  Object.assign($('bp-heat-summary').dataset, { nonzero: '0', scale: '' });
+  clearCanvas($('bp-heatmap'));
+  clearCanvas($('bp-colorbar'));
 }
 
 /** Reads major position k (column k of a column-major matrix) and shows its entries. */
@@ -165,7 +201,7 @@ export async function showVector(k) {
   for (const v of val) sum += Number(v);
   $('bp-vector-summary').dataset.nnz = String(index.length);
   $('bp-vector-summary').textContent =
-    `${label}: ${formatInt(index.length)} non-zeros of ${formatInt(matrix.minor)} ${minor}s, sum ${sum.toPrecision(8).replace(/\.?0+$/, '')}; ` +
+    `${label}: ${nonZeros(index.length)} of ${formatInt(matrix.minor)} ${minor}s, sum ${formatSum(sum, matrix.dtype)}; ` +
     `read with ${matrix.stats.requests - before.requests} requests, ${formatBytes(matrix.stats.bytes - before.bytes)}`;
   const stems = () => drawStems($('bp-vector'), matrix.minor, index, val, { xName: `${minor} index`, yName: `value (${matrix.dtype})` });
   stems();
@@ -279,14 +315,16 @@ export async function showBlock() {
     }
   }
   const grid = Float64Array.from(values);
-  let lo = 0;
-  let hi = 0;
+  // The block's own range (zero only when a cell of it is zero) for the summary; the scale
+  // always reaches zero.
+  let lo = Infinity;
+  let hi = -Infinity;
   for (const v of grid) {
     if (v < lo) lo = v;
     if (v > hi) hi = v;
   }
   // Sparse: counts on a log scale with zero as the background; signed values diverge from zero.
-  const scale = colorScale(lo, hi, { sparse: true });
+  const scale = colorScale(Math.min(lo, 0), Math.max(hi, 0), { sparse: true });
   heat = { r0, c0, rn, cn, values, grid, scale };
   wireHeatmap($('bp-heatmap'));
   $('bp-heatmap').style.height = `${Math.max(220, Math.min(520, rn * 8 + 60))}px`;
@@ -294,7 +332,7 @@ export async function showBlock() {
   const pointer = restingPointer();
   if (!(pointer && readCell(pointer))) resetHeatReadout();
   $('bp-heat-summary').textContent =
-    `rows ${r0} to ${r0 + rn - 1}, columns ${c0} to ${c0 + cn - 1}: ${formatInt(nonzero)} non-zeros, from ${formatValue(matrix.dtype, lo)} to ${formatValue(matrix.dtype, hi)}; ` +
+    `rows ${r0} to ${r0 + rn - 1}, columns ${c0} to ${c0 + cn - 1}: ${nonZeros(nonzero)}, from ${formatValue(matrix.dtype, lo)} to ${formatValue(matrix.dtype, hi)}; ` +
     `${scale.describe}. Read with ${matrix.stats.requests - before.requests} requests, ${formatBytes(matrix.stats.bytes - before.bytes)}.`;
   Object.assign($('bp-heat-summary').dataset, { nonzero: String(nonzero), scale: scale.kind });
   updateView({ block: [r0, rn, c0, cn].join(',') });

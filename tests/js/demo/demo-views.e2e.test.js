@@ -369,6 +369,34 @@ describeIf.each(MODES)('demo on a $name screen', ({ name: mode, shot, options })
     await screenshot('bpcells-hdf5', phone ? '#bp-heat' : null);
   }, 90000);
 
+  test('BPCells: a sum past 2^33 shown exactly, a 1 x 1 block from its value to its value, and an empty matrix leaves nothing of the last one on show', async () => {
+    const h5 = (name) => path.join(corpusRoot, 'bpcells-hdf5', name, 'matrix.h5');
+    const big = await numdecode.bpcells.open(h5('uint_values_ge_2p31'));
+    const { val } = await big.read(0, 1);
+    const sum = val.reduce((a, v) => a + v, 0);
+    expect(sum).toBeGreaterThan(2 ** 33); // the case: 1.0737419e+1 was shown, the exponent's zero trimmed
+    expect(await t.open('../corpus/bpcells-hdf5/uint_values_ge_2p31/matrix.h5')).toEqual({ state: 'ready', error: null });
+    expect(await t.text('bp-vector-summary')).toContain(`, sum ${sum}; `);
+    big.close();
+    expect(await t.open('../corpus/bpcells-hdf5/one_by_one_uint/matrix.h5')).toEqual({ state: 'ready', error: null });
+    const one = await numdecode.bpcells.open(h5('one_by_one_uint'));
+    const [value] = (await one.read(0, 1)).val;
+    one.close();
+    expect(value).toBeGreaterThan(0);
+    expect(await t.text('bp-heat-summary')).toMatch(new RegExp(`^rows 0 to 0, columns 0 to 0: 1 non-zero, from ${value} to ${value};`));
+    expect(await t.text('bp-vector-summary')).toMatch(/: 1 non-zero of 1 rows, /);
+    // 10 x 0 after a matrix with a vector and a block on show
+    expect(await t.open('../corpus/bpcells-hdf5/packed_uint_col_counts_names/matrix.h5')).toEqual({ state: 'ready', error: null });
+    expect(Number((await t.data('bp-vector-summary')).nnz)).toBeGreaterThan(0);
+    expect(await page.$$eval('#bp-vector-table tbody tr', (rows) => rows.length)).toBeGreaterThan(0);
+    expect(await t.open('../corpus/bpcells-hdf5/zero_cols_10x0/matrix.h5')).toEqual({ state: 'ready', error: null });
+    expect(await t.text('bp-vector-summary')).toBe('no columns to show: the matrix is 10 × 0');
+    expect(await t.text('bp-heat-summary')).toBe('no block to show: the matrix is 10 × 0');
+    expect(await page.$$eval('#bp-vector-table tr', (rows) => rows.length)).toBe(0);
+    const blank = await page.$eval('#bp-heatmap', (c) => c.getContext('2d').getImageData(0, 0, c.width, c.height).data.every((b) => b === 0));
+    expect(blank).toBe(true);
+  }, 90000);
+
   test('Parquet: the page boundaries, the exact value under the pointer, tables that show the ALP view button', async () => {
     expect(await t.open('../corpus/parquet-alp/alp_spotify1.parquet')).toEqual({ state: 'ready', error: null });
     const expected = readFileSync(path.join(corpusRoot, 'parquet-alp', 'alp_spotify1_expect.csv'), 'utf8').trim().split('\n').slice(1).map((l) => Number(l.split(',')[0]));
