@@ -12,19 +12,37 @@ import { findExceptions } from './lib/alp-exceptions.js';
 import { assemblePages } from './lib/parquet-pages.js';
 
 const FIRST_VALUES = 20;
-let last = null; // {parts: [{dtype, values}]} of the last decode, for CSV
+let last = null; // {parts: [{dtype, values}], valid} of the last decode, for CSV (valid: 0 at a Parquet column's nulls)
 
 function progress(id, stage, fraction = null) {
   postMessage({ id, type: 'progress', stage, fraction });
 }
 
-function firstValues(parts) {
+function firstValues(parts, valid) {
   const out = [];
   for (const { dtype, values } of parts) {
-    for (let i = 0; i < values.length && out.length < FIRST_VALUES; i++) out.push(formatValue(dtype, values[i]));
+    for (let i = 0; i < values.length && out.length < FIRST_VALUES; i++) out.push(valid && !valid[out.length] ? 'null' : formatValue(dtype, values[i]));
     if (out.length >= FIRST_VALUES) break;
   }
   return out;
+}
+
+// The values of the rows that are not null (for statistics), and the rows with NaN at the nulls
+// (for the plot, which leaves them out, and the .bin download).
+function splitNulls(values, plot, valid) {
+  const present = [];
+  const presentPlot = [];
+  const rows = values.slice();
+  for (let i = 0; i < values.length; i++) {
+    if (valid[i]) {
+      present.push(values[i]);
+      presentPlot.push(plot[i]);
+    } else {
+      rows[i] = NaN;
+      plot[i] = NaN;
+    }
+  }
+  return { present: values.constructor.from(present), presentPlot: Float64Array.from(presentPlot), rows };
 }
 
 function concatSameDtype(parts) {
@@ -39,8 +57,9 @@ function concatSameDtype(parts) {
   return out;
 }
 
-// Summary, histogram and plot copy of the decoded parts (chunks, or one page).
-function describeValues(id, parts) {
+// Summary, histogram and plot copy of the decoded parts (chunks, or one page). `valid` (a Parquet
+// column's, one part): its null rows count in no statistic, are gaps in the plot and NaN in the .bin.
+function describeValues(id, parts, valid = null) {
   progress(id, 'computing statistics', 0);
   const total = parts.reduce((s, p) => s + p.values.length, 0);
   const plot = new Float64Array(total);
@@ -52,6 +71,14 @@ function describeValues(id, parts) {
   progress(id, 'computing statistics', 0.5);
   const dtypes = [...new Set(parts.map((p) => p.dtype))];
   let stats;
+  if (valid) {
+    const { present, presentPlot, rows } = splitNulls(parts[0].values, plot, valid);
+    stats = summarize(parts[0].dtype, present, presentPlot);
+    stats.dtype = parts[0].dtype;
+    const hist = histogram(presentPlot);
+    progress(id, 'computing statistics', 1);
+    return { stats, hist, plot, valid, blob: new Blob([rows], { type: 'application/octet-stream' }), first: firstValues(parts, valid) };
+  }
   if (dtypes.length <= 1) {
     const dtype = dtypes[0] ?? null;
     stats = dtype === null ? summarize('f64', plot, plot) : summarize(dtype, concatSameDtype(parts), plot);
@@ -123,11 +150,11 @@ async function decodeParquetColumn(id, { dtype, pages }) {
   await numdecode.init();
   progress(id, `decoding ${pages.length} pages`);
   const t0 = performance.now();
-  const { values, nulls } = assemblePages(numdecode.alp, dtype, pages);
+  const { values, nulls, valid } = assemblePages(numdecode.alp, dtype, pages);
   const decodeMs = performance.now() - t0;
   const parts = [{ dtype, values }];
-  const described = describeValues(id, parts);
-  last = { parts };
+  const described = describeValues(id, parts, valid);
+  last = { parts, valid };
   return { decodeMs, nulls, ...described };
 }
 
@@ -137,9 +164,10 @@ function csv(id) {
   const total = last.parts.reduce((s, p) => s + p.values.length, 0);
   let done = 0;
   const chunks = [];
+  const { valid } = last;
   for (const { dtype, values } of last.parts) {
     for (let i = 0; i < values.length; i++) {
-      lines.push(formatValue(dtype, values[i]));
+      lines.push(valid && !valid[i] ? '' : formatValue(dtype, values[i])); // a null: an empty field
       if (lines.length >= 65536) {
         chunks.push(lines.join('\n') + '\n');
         lines.length = 0;

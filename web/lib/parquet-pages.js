@@ -1,12 +1,13 @@
 // Worker side of the Parquet view: the pages of one column (from numdecode/parquet readPages on
 // the page's main thread) become one array of values. ALP payloads are decoded here with
-// numdecode's ALP decoder; rows come back in file order, 0 at nulls, bits kept.
+// numdecode's ALP decoder; rows come back in file order, bits kept, with which rows are null.
 
 /**
  * @param {{decode: Function}} alp numdecode's alp namespace
  * @param {'f32'|'f64'} dtype
  * @param {Array<{numRows: number, alp?: ArrayBuffer, values?: ArrayBuffer, valid?: Uint8Array|null}>} pages
- * @returns {{values: Float32Array|Float64Array, nulls: number}}
+ * @returns {{values: Float32Array|Float64Array, nulls: number, valid: Uint8Array|null}} valid: 0 at
+ *   the rows that are null (whose values are not the column's), null when none is
  */
 export function assemblePages(alp, dtype, pages) {
   const Type = dtype === 'f32' ? Float32Array : Float64Array;
@@ -16,6 +17,7 @@ export function assemblePages(alp, dtype, pages) {
   const to = new Uint32Array(values.buffer);
   let at = 0;
   let nulls = 0;
+  let valid = null;
   for (const p of pages) {
     if (p.values) {
       values.set(new Type(p.values), at);
@@ -32,8 +34,14 @@ export function assemblePages(alp, dtype, pages) {
         }
       }
     }
-    if (p.valid) for (let r = 0; r < p.numRows; r++) nulls += p.valid[r] ? 0 : 1;
+    if (p.valid) {
+      for (let r = 0; r < p.numRows; r++) {
+        if (p.valid[r]) continue;
+        nulls++;
+        (valid ??= new Uint8Array(total).fill(1))[at + r] = 0;
+      }
+    }
     at += p.numRows;
   }
-  return { values, nulls };
+  return { values, nulls, valid };
 }

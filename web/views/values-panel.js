@@ -24,7 +24,8 @@ function startsOf(lengths) {
 
 /**
  * @param {HTMLElement} container
- * @param {object} result worker result: stats, hist, plot, first, blob, decodeMs
+ * @param {object} result worker result: stats, hist, plot, first, blob, decodeMs; valid (a Parquet
+ *   column with nulls: 0 at its null rows, which the statistics leave out)
  * @param {{baseName: string, extra?: Array<[string, string, string]>, markers?: Uint32Array,
  *   markerNote?: string, requestCsv: () => Promise<Blob>, parts?: {name: string, lengths: number[]},
  *   valueName?: string}} options parts: the chunks or pages the values came in (their boundaries
@@ -89,7 +90,9 @@ export function renderValuesPanel(container, result, options) {
     el('div', { class: 'row' },
       el('button', { type: 'button', onclick: () => download(result.blob, `${options.baseName}.bin`) }, 'Download .bin'),
       csvButton,
-      el('span', { class: 'muted small' }, '.bin: raw little-endian values; .csv: one value per line')),
+      el('span', { class: 'muted small' }, result.valid
+        ? '.bin: raw little-endian values, NaN at the nulls; .csv: one value per line, empty at the nulls'
+        : '.bin: raw little-endian values; .csv: one value per line')),
   );
   const valueName = options.valueName ?? `value (${stats.dtype ?? 'none'})`;
   plot.setData(result.plot, {
@@ -99,8 +102,8 @@ export function renderValuesPanel(container, result, options) {
     boundaries,
     xName: 'value index',
     yName: valueName,
-    exactValue: (k) => exactText(stats.dtype, result.plot[k]),
-    pointText: (k) => `value[${k}] = ${exactText(stats.dtype, result.plot[k])}`,
+    exactValue: (k) => (result.valid && !result.valid[k] ? 'null' : exactText(stats.dtype, result.plot[k])),
+    pointText: (k) => `value[${k}] = ${result.valid && !result.valid[k] ? 'null' : exactText(stats.dtype, result.plot[k])}`,
   });
   const zoom = parseViewText(toRestore('view'));
   if (zoom) plot.setView(zoom[0], zoom[1]);

@@ -397,6 +397,28 @@ describeIf.each(MODES)('demo on a $name screen', ({ name: mode, shot, options })
     expect(blank).toBe(true);
   }, 90000);
 
+  test('Parquet: a column with nulls: statistics of its values only, null in the first values and the CSV, NaN in the .bin', async () => {
+    // hyparquet-writer: an OPTIONAL DOUBLE column, every 10th row (from row 3) null.
+    const { parquetWriteBuffer } = await import('hyparquet-writer');
+    const x = Array.from({ length: 1000 }, (_, i) => (i % 10 === 3 ? null : 100 + i * 0.5));
+    writeFileSync(path.join(tmp, 'nulls.parquet'), new Uint8Array(parquetWriteBuffer({ columnData: [{ name: 'x', data: x, type: 'DOUBLE' }] })));
+    expect(await t.open('/tmpfiles/nulls.parquet')).toEqual({ state: 'ready', error: null });
+    const stat = (key) => page.$eval(`#pq-values [data-stat=${key}]`, (dd) => dd.textContent);
+    const present = x.filter((v) => v !== null);
+    expect(await stat('nulls')).toBe('100');
+    expect(await stat('count')).toBe('900'); // was 1,000: the nulls counted as zeros
+    expect(await stat('min')).toBe('100'); // was 0
+    expect(await stat('max')).toBe(String(Math.max(...present)));
+    expect(Number((await stat('mean')).replace(/,/g, ''))).toBeCloseTo(present.reduce((a, b) => a + b, 0) / present.length, 2);
+    const first = await page.$$eval('#pq-values [data-stat=first] li', (li) => li.map((e) => e.textContent));
+    expect(first).toEqual(x.slice(0, first.length).map((v) => (v === null ? 'null' : String(v))));
+    const csv = new TextDecoder().decode(await t.download('#pq-values button:text("Download .csv")')).trim().split('\n');
+    expect(csv).toEqual(['value', ...x.map((v) => (v === null ? '' : String(v)))]);
+    const bin = await t.download('#pq-values button:text("Download .bin")');
+    const rows = new Float64Array(bin.buffer, bin.byteOffset, bin.byteLength / 8);
+    expect(Array.from(rows, (v, i) => (x[i] === null ? Number.isNaN(v) : v === x[i])).every(Boolean)).toBe(true);
+  }, 90000);
+
   test('Parquet: the page boundaries, the exact value under the pointer, tables that show the ALP view button', async () => {
     expect(await t.open('../corpus/parquet-alp/alp_spotify1.parquet')).toEqual({ state: 'ready', error: null });
     const expected = readFileSync(path.join(corpusRoot, 'parquet-alp', 'alp_spotify1_expect.csv'), 'utf8').trim().split('\n').slice(1).map((l) => Number(l.split(',')[0]));
