@@ -27,9 +27,9 @@ function isExceptionF64(v, e, f) {
   if (v !== v || (v === 0 && Object.is(v, -0))) return true;
   const scaled = v * F64_POW10[e] * F64_POW10_INV[f];
   if (!(scaled >= -F64_LIMIT && scaled <= F64_LIMIT)) return true;
-  // Beyond 2^51 every double is an integer already; the encoder's magic-number rounding
-  // only applies below.
-  const encoded = Math.abs(scaled) < 2 ** 51 ? scaled + F64_ROUND_MAGIC - F64_ROUND_MAGIC : scaled;
+  // The reference encoder rounds with the magic number whatever the magnitude: past 2^51 that
+  // no longer gives the nearest integer, the value does not come back, and it is an exception.
+  const encoded = scaled + F64_ROUND_MAGIC - F64_ROUND_MAGIC;
   const decoded = encoded * F64_POW10[f] * F64_POW10_INV[e];
   return decoded !== v;
 }
