@@ -142,7 +142,18 @@ export async function renderParquet({ name, source, setStage, run, ask, openAlpP
   // The column's values come from read() (numdecode's fast path: every page decoded straight into
   // one array); the worker only summarizes them. An ALP page's payload is fetched (readPages)
   // when its ALP view is asked for.
+  // A column that cannot be read leaves nothing of the one before on show under its name.
   async function showColumn(column) {
+    try {
+      await showColumnValues(column);
+    } catch (err) {
+      valuesCard.replaceChildren(el('h3', {}, 'Values'), el('p', { class: 'muted', id: 'pq-values-failed' }, `${column} could not be read: see the message above.`));
+      pagesTable.replaceChildren();
+      throw err;
+    }
+  }
+
+  async function showColumnValues(column) {
     const col = floats.find((c) => c.name === column);
     if (!pagesOf.has(column)) {
       setStage(`reading the page headers of ${column}`);

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import * as numdecode from '../../../js/index.js';
+import * as parquet from '../../../js/parquet.js';
 import { createStaticServer } from '../../../scripts/serve.mjs';
 import { CHROMIUM, CHROMIUM_ARGS, chromiumAvailable } from '../helpers/chromium.js';
 import { corpusRoot, projectRoot } from '../helpers/corpus.js';
@@ -417,6 +418,24 @@ describeIf.each(MODES)('demo on a $name screen', ({ name: mode, shot, options })
     const bin = await t.download('#pq-values button:text("Download .bin")');
     const rows = new Float64Array(bin.buffer, bin.byteOffset, bin.byteLength / 8);
     expect(Array.from(rows, (v, i) => (x[i] === null ? Number.isNaN(v) : v === x[i])).every(Boolean)).toBe(true);
+  }, 90000);
+
+  test('Parquet: a column that cannot be read leaves nothing of the column before on show', async () => {
+    const bytes = readFileSync(path.join(corpusRoot, 'parquet-alp', 'alp_spotify1.parquet'));
+    const file = await parquet.open(new Uint8Array(bytes));
+    const { offset } = (await file.inspect({ columns: ['energy'] })).rowGroups[0].columns[0];
+    const bad = Buffer.from(bytes);
+    bad.fill(0xff, offset, offset + 13); // energy's first page header
+    writeFileSync(path.join(tmp, 'bad-energy.parquet'), bad);
+    expect(await t.open('/tmpfiles/bad-energy.parquet')).toEqual({ state: 'ready', error: null });
+    expect(await page.$eval('#pq-values canvas.chart:not(.short)', (c) => c.dataset.yName)).toBe('danceability (f64)');
+    const n = await t.actions();
+    await page.selectOption('#pq-column', 'energy');
+    await page.waitForFunction((x) => Number(document.body.dataset.actions) > x, n);
+    expect(await page.textContent('#error')).toMatch(/energy/);
+    expect(await t.text('pq-values-failed')).toBe('energy could not be read: see the message above.');
+    expect(await page.$$eval('#pq-values canvas', (c) => c.length)).toBe(0); // danceability's plot is gone
+    expect(await page.$$eval('#pq-pages tr', (rows) => rows.length)).toBe(0);
   }, 90000);
 
   test('Parquet: the page boundaries, the exact value under the pointer, tables that show the ALP view button', async () => {
