@@ -35,7 +35,7 @@ function walkPages(bytes, base, firstRow, pages, where) {
     const pageNumber = pages.data.length;
     let info;
     try {
-      info = readPageHeaderAt(bytes, offset, bytes.length);
+      info = readPageHeaderAt(bytes, offset, bytes.length, base);
     } catch (msg) {
       throw columnError({ ...where, page: pageNumber }, msg);
     }
@@ -165,7 +165,7 @@ export async function chunkPages(file, fileSize, chunk, group, where, { prefetch
       const where2 = { ...where, page: l.index };
       let info;
       try {
-        info = readPageHeaderAt(bytes, 0, bytes.length);
+        info = readPageHeaderAt(bytes, 0, bytes.length, l.start);
       } catch (msg) {
         throw columnError(where2, msg);
       }

@@ -123,7 +123,7 @@ export async function inspectFile(file, name, footer, columns) {
       for (let offset = 0; offset < bytes.length; ) {
         let info;
         try {
-          info = readPageHeaderAt(bytes, offset, bytes.length);
+          info = readPageHeaderAt(bytes, offset, bytes.length, range.start);
         } catch (msg) {
           throw columnError({ ...where, page: dataPages }, msg);
         }

@@ -39,11 +39,13 @@ export function maxValuesFor(pageBytes) {
 }
 
 /**
- * Reads the page header at bytes[offset].
+ * Reads the page header at bytes[offset]; `base` is the file offset of bytes[0], for messages
+ * (they give the page's byte in the file, not in the column chunk).
  * @returns {{header: object, encodingId: number|undefined, dataStart: number, dataEnd: number, type: string}}
  * @throws {string} a message when the header is unreadable or claims sizes past `end`
  */
-export function readPageHeaderAt(bytes, offset, end) {
+export function readPageHeaderAt(bytes, offset, end, base = 0) {
+  const at = `byte ${base + offset} of the file`;
   const view = new DataView(bytes.buffer, bytes.byteOffset, end);
   let raw;
   let header;
@@ -52,53 +54,53 @@ export function readPageHeaderAt(bytes, offset, end) {
     raw = deserializeTCompactProtocol({ view, offset });
     header = parquetHeader(reader);
   } catch (err) {
-    throw `page header at byte ${offset} is unreadable (${err?.message ?? err})`;
+    throw `page header at ${at} is unreadable (${err?.message ?? err})`;
   }
   const type = header.type;
   if (type !== 'DATA_PAGE' && type !== 'DATA_PAGE_V2' && type !== 'DICTIONARY_PAGE' && type !== 'INDEX_PAGE') {
-    throw `page header at byte ${offset} has page type ${raw.field_1}`;
+    throw `page header at ${at} has page type ${raw.field_1}`;
   }
   const c = header.compressed_page_size;
   const u = header.uncompressed_page_size;
   if (!Number.isSafeInteger(c) || c < 0 || !Number.isSafeInteger(u) || u < 0) {
-    throw `page header at byte ${offset} has sizes ${c} / ${u}`;
+    throw `page header at ${at} has sizes ${c} / ${u}`;
   }
   const dataStart = reader.offset;
   if (dataStart + c > end) {
-    throw `page at byte ${offset} claims ${c} bytes but only ${end - dataStart} remain in the column chunk`;
+    throw `page at ${at} claims ${c} bytes but only ${end - dataStart} remain in the column chunk`;
   }
   let encodingId;
   if (type === 'DATA_PAGE') {
-    if (!raw.field_5) throw `data page at byte ${offset} has no data_page_header`;
+    if (!raw.field_5) throw `data page at ${at} has no data_page_header`;
     encodingId = raw.field_5.field_2;
-    checkCount(header.data_page_header.num_values, u, offset);
+    checkCount(header.data_page_header.num_values, u, at);
   } else if (type === 'DATA_PAGE_V2') {
     const h = header.data_page_header_v2;
-    if (!h) throw `data page v2 at byte ${offset} has no data_page_header_v2`;
+    if (!h) throw `data page v2 at ${at} has no data_page_header_v2`;
     encodingId = raw.field_8.field_4;
-    checkCount(h.num_values, u, offset);
+    checkCount(h.num_values, u, at);
     if (!Number.isSafeInteger(h.num_rows) || h.num_rows < 0 || h.num_rows > h.num_values) {
-      throw `data page v2 at byte ${offset} has num_rows ${h.num_rows} for ${h.num_values} values`;
+      throw `data page v2 at ${at} has num_rows ${h.num_rows} for ${h.num_values} values`;
     }
     if (!Number.isSafeInteger(h.num_nulls) || h.num_nulls < 0 || h.num_nulls > h.num_values) {
-      throw `data page v2 at byte ${offset} has num_nulls ${h.num_nulls} for ${h.num_values} values`;
+      throw `data page v2 at ${at} has num_nulls ${h.num_nulls} for ${h.num_values} values`;
     }
     const levels = h.definition_levels_byte_length + h.repetition_levels_byte_length;
     if (!(h.definition_levels_byte_length >= 0) || !(h.repetition_levels_byte_length >= 0) || levels > c || levels > u) {
-      throw `data page v2 at byte ${offset} has level lengths ${h.repetition_levels_byte_length} + ${h.definition_levels_byte_length} past its ${Math.min(c, u)} bytes`;
+      throw `data page v2 at ${at} has level lengths ${h.repetition_levels_byte_length} + ${h.definition_levels_byte_length} past its ${Math.min(c, u)} bytes`;
     }
   } else if (type === 'DICTIONARY_PAGE') {
-    if (!raw.field_7) throw `dictionary page at byte ${offset} has no dictionary_page_header`;
+    if (!raw.field_7) throw `dictionary page at ${at} has no dictionary_page_header`;
     encodingId = raw.field_7.field_2;
     const n = header.dictionary_page_header.num_values;
-    if (!Number.isSafeInteger(n) || n < 0 || n > u) throw `dictionary page at byte ${offset} claims ${n} values in ${u} bytes`;
+    if (!Number.isSafeInteger(n) || n < 0 || n > u) throw `dictionary page at ${at} claims ${n} values in ${u} bytes`;
   }
   return { header, type, encodingId, dataStart, dataEnd: dataStart + c };
 }
 
-function checkCount(n, bytes, offset) {
+function checkCount(n, bytes, at) {
   if (!Number.isSafeInteger(n) || n < 0 || n > maxValuesFor(bytes)) {
-    throw `data page at byte ${offset} claims ${n} values in ${bytes} bytes`;
+    throw `data page at ${at} claims ${n} values in ${bytes} bytes`;
   }
 }
 

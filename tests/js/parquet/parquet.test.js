@@ -644,3 +644,19 @@ describe('outputs, pools and shapes', () => {
     await expect(read(buildListParquet({ name: 'tags', rows: [[1.5]], pageRows: 1 }), { columns: ['tags.list.element'], into: { 'tags.list.element': new Float64Array(1) } })).rejects.toThrow(RangeError);
   });
 });
+
+test('a damaged page header is named by its byte in the file (read, inspect, readPages), not in its column chunk', async () => {
+  const bytes = new Uint8Array(readFileSync(path.join(dir, 'alp_spotify1.parquet')));
+  const { offset } = (await inspect(bytes, { columns: ['energy'] })).rowGroups[0].columns[0];
+  expect(offset).toBeGreaterThan(0);
+  const bad = bytes.slice();
+  bad.fill(0xff, offset, offset + 13);
+  const where = `column energy, row group 0, page 0: page header at byte ${offset} of the file is unreadable`;
+  for (const call of [() => read(bad, { columns: ['energy'] }), () => inspect(bad, { columns: ['energy'] }), () => readPages(bad, { column: 'energy' })]) {
+    const err = await call().catch((e) => e);
+    expect(err).toBeInstanceOf(ParquetError);
+    expect(err.message).toContain(where);
+    expect(err).toMatchObject({ column: 'energy', rowGroup: 0, page: 0 });
+  }
+  expect((await read(bytes, { columns: ['energy'] })).columns.energy.values.length).toBe(15000);
+});
