@@ -55,7 +55,12 @@ function showView(id) {
   if (id && id !== 'view-parquet' && id !== 'view-alp') parquetView?.stopParquet();
 }
 
-window.addEventListener('error', (e) => showError('Unexpected error', e.error ?? e.message));
+// "ResizeObserver loop completed with undelivered notifications" is the browser saying a layout took
+// two passes (a chart redrawn as its box resized), not a failure: it reaches this handler with no error.
+window.addEventListener('error', (e) => {
+  if (e.error === null && /^ResizeObserver loop/.test(e.message ?? '')) return;
+  showError('Unexpected error', e.error ?? e.message);
+});
 window.addEventListener('unhandledrejection', (e) => showError('Unexpected error', e.reason));
 
 const requestCsv = async () => (await ask({ op: 'csv' }, { onProgress: setStage }).finally(clearStatus)).blob;

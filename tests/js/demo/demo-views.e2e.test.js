@@ -420,6 +420,18 @@ describeIf.each(MODES)('demo on a $name screen', ({ name: mode, shot, options })
     expect(Array.from(rows, (v, i) => (x[i] === null ? Number.isNaN(v) : v === x[i])).every(Boolean)).toBe(true);
   }, 90000);
 
+  test('the browser\'s "ResizeObserver loop" notice is not shown as an error; an uncaught error is', async () => {
+    expect(await t.open('../corpus/pco/' + 'bench_f64_sensor_2m.pco')).toEqual({ state: 'ready', error: null });
+    const shown = (message, error) => page.evaluate(([m, withError]) => {
+      window.dispatchEvent(new ErrorEvent('error', { message: m, error: withError ? new Error(m) : null }));
+      const box = document.getElementById('error');
+      return box.hidden ? null : box.textContent;
+    }, [message, error]);
+    expect(await shown('ResizeObserver loop completed with undelivered notifications.', false)).toBe(null);
+    expect(await shown('ResizeObserver loop limit exceeded', false)).toBe(null);
+    expect(await shown('something broke', true)).toMatch(/Unexpected error.*something broke/);
+  }, 90000);
+
   test('Parquet: a column that cannot be read leaves nothing of the column before on show', async () => {
     const bytes = readFileSync(path.join(corpusRoot, 'parquet-alp', 'alp_spotify1.parquet'));
     const file = await parquet.open(new Uint8Array(bytes));
