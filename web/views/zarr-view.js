@@ -339,8 +339,16 @@ export async function renderZarr({ name, source, hints, listMetadataKeys, setSta
   renderTree();
   updateCounter();
   const arrays = explorer.nodes.filter((n) => n.kind === 'array' && n.description);
+  const wanted = array ? `/${array.replace(/^\/+/, '')}` : null;
+  if (wanted && !arrays.some((n) => n.path === wanted)) {
+    // A store without consolidated metadata lists only what it was told of: the link's array is
+    // looked up by its path (an error says so when nothing is there).
+    setStage?.(`reading ${wanted}`);
+    await addAndSelect(wanted);
+    return;
+  }
   // The requested array, else the one with the most dimensions (the data, not a coordinate).
-  const pick = (array && arrays.find((n) => n.path === `/${array.replace(/^\/+/, '')}`)) ??
+  const pick = (wanted && arrays.find((n) => n.path === wanted)) ??
     arrays.filter((n) => !undecodableCodecs(n.description).length && n.description.indexLocation !== 'start')
       .sort((p, q) => q.description.shape.length - p.description.shape.length)[0];
   if (pick) {

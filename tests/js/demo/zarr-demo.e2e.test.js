@@ -357,4 +357,18 @@ describeIf('Zarr view', () => {
     expect(shown.index).toBe('599,699');
     expect(sameValue('uint32', shown.value, labels.values[599 * 700 + 699])).toBe(true);
   });
+
+  test('an unconsolidated store by a link naming its array: the array is looked up and shown; one not there is said', async () => {
+    await page.goto(`${browser.base}/web/?open=/corpus/zarr-pcodec/stores/sharded_v3.zarr&format=zarr&array=/labels`);
+    await page.waitForSelector('body[data-started=yes]', { timeout: 60000 });
+    await page.waitForFunction(() => document.getElementById('zarr-slice-summary')?.dataset.path === '/labels', null, { timeout: 60000, polling: 50 });
+    expect(await page.$$eval('#zarr-tree button[data-path]', (b) => b.map((x) => x.dataset.path))).toEqual(['/labels']);
+    const labels = await expectedArray('sharded_v3.zarr', 'labels');
+    const shown = await valueAt(3, 5);
+    expect(sameValue('uint32', shown.value, labels.values[3 * 700 + 5])).toBe(true);
+    await page.goto(`${browser.base}/web/?open=/corpus/zarr-pcodec/stores/sharded_v3.zarr&format=zarr&array=/nothing_here`);
+    await page.waitForSelector('body[data-started=yes]', { timeout: 60000 });
+    await page.waitForFunction(() => document.body.dataset.state !== 'loading' && !document.getElementById('error').hidden, null, { timeout: 60000, polling: 50 });
+    expect(await page.textContent('#error')).toMatch(/sharded_v3\.zarr has no array or group at \/nothing_here/);
+  });
 });
