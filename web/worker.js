@@ -104,6 +104,8 @@ async function decodePco(id, bytes) {
   const parts = numdecode.pco.decodeChunks(bytes);
   const decodeMs = performance.now() - t0;
   const described = describeValues(id, parts);
+  // A file without chunks says its dtype in its header, when its version records one.
+  if (parts.length === 0) described.stats.dtype = info.uniformDtype ?? null;
   last = { parts };
   return { info, decodeMs, chunkSizes: parts.map((p) => p.values.length), ...described };
 }

@@ -185,6 +185,16 @@ test('first load shows a real sample, with build information', async () => {
     }
   }, 600000);
 
+  test('files without chunks: the dtype their header records, or none', async () => {
+    for (const [file, dtype] of [['empty_i64_uniform.pco', 'i64'], ['empty_f32.pco', 'none']]) {
+      const info = numdecode.pco.inspect(new Uint8Array(readFileSync(path.join(corpusRoot, 'pco', file))));
+      expect([file, info.uniformDtype ?? 'none']).toEqual([file, dtype]);
+      await openUrl(`../corpus/pco/${file}`, 'pco');
+      expect([file, await page.textContent('#view-pco [data-stat=dtype]')]).toEqual([file, dtype]);
+      expect([file, await page.textContent('#view-pco [data-stat=count]')]).toEqual([file, '0']);
+    }
+  });
+
   test('a multi-chunk file: tree with modes, bins, and a screenshot', async () => {
     await openUrl('../corpus/pco/multichunk_i64_mixed_modes.pco', 'pco');
     const tree = await page.textContent('#pco-tree');
