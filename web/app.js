@@ -77,6 +77,7 @@ async function openBytes(name, bytes, format) {
   showView(null);
   $('ask-alp').hidden = true;
   if (format === 'bpcells') throw new Error('a BPCells matrix is a directory: open its folder or its base URL');
+  if (bytes.length === 0) throw new Error(`${name} is empty (0 bytes): there is nothing in it to decode`);
   const sniffed = sniffBytes(bytes);
   if ((format === 'auto' || format === 'parquet') && sniffed === 'parquet') return openParquet(name, bytes);
   if (format === 'parquet') throw new Error(`${name} does not start with the Parquet magic PAR1`);
@@ -101,6 +102,11 @@ async function openBytes(name, bytes, format) {
   try {
     result = await ask({ op: kind, bytes: copy.buffer, dtype }, { transfer: [copy.buffer], onProgress: setStage, replace: true });
   } catch (err) {
+    // The Format menu keeps its last choice: an f64 page read as f32 (or the reverse) fails.
+    const other = dtype === 'f32' ? 'f64' : 'f32';
+    if (kind === 'alp' && err?.name === 'AlpError' && readsWhollyAs(bytes, other)) {
+      throw Object.assign(new Error(`${err.message} (it reads as an ${other} page: choose "ALP ${other}" in the Format menu)`, { cause: err }), { code: err.code });
+    }
     throw explainOpenError(err, { name });
   }
   if (generation !== openGeneration) return;
@@ -128,6 +134,15 @@ function readsAsAlp(bytes) {
     }
   }
   return false;
+}
+
+// Whether every vector of the page reads as `dtype` values.
+function readsWhollyAs(bytes, dtype) {
+  try {
+    return numdecode.alp.inspect(bytes, dtype).vectors.every((v) => v.error === undefined);
+  } catch {
+    return false;
+  }
 }
 
 let pendingAlp = null;

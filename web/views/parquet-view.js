@@ -90,7 +90,8 @@ export async function renderParquet({ name, source, setStage, run, ask, openAlpP
   // Counted from before the footer's request.
   const roundTrips = typeof source === 'string' ? countRoundTrips(new URL(source, location.href).href) : null;
   // A cache that holds a large column chunk between inspect() and read() of its column.
-  const file = await open(source, { cacheBytes: 64 << 20 });
+  // A File's bytes are named by the file's name in errors (a URL names itself).
+  const file = await open(source, { cacheBytes: 64 << 20, ...(typeof source === 'string' ? {} : { name }) });
   shown = file;
   const pagesOf = new Map(); // column -> its inspect(): its pages, read when it is first plotted
   const section = $('view-parquet');

@@ -29,8 +29,9 @@ function updateCounter() {
   // Round trips only over the network (a folder from the disk has none).
   $('zarr-round-trips-part').hidden = !current.roundTrips;
   if (current.roundTrips) $('zarr-round-trips').textContent = formatInt(current.roundTrips());
-  const decoded = pool?.stats().completed;
-  $('zarr-pool').textContent = pool ? `; chunks decoded in ${pool.size} workers so far: ${formatInt(decoded)}` : '; chunks decoded on the page (no worker pool)';
+  // The pool lives as long as the page: its count since this store was opened.
+  const decoded = pool ? pool.stats().completed - current.poolBase : undefined;
+  $('zarr-pool').textContent = pool ? `; chunks of this store decoded in ${pool.size} workers so far: ${formatInt(decoded)}` : '; chunks decoded on the page (no worker pool)';
   $('zarr-pool').dataset.completed = String(decoded ?? 0);
 }
 
@@ -333,7 +334,7 @@ export async function renderZarr({ name, source, hints, listMetadataKeys, setSta
   // Chunks the store answers "not there" for are noted, to hatch them as not stored.
   const { store, missing } = noteMissingChunks(source);
   const explorer = await openZarr(store, { name, hints, listMetadataKeys, pool });
-  current = { explorer, missing, roundTrips, openPco, run, drawCount: 0, queue: Promise.resolve(), timer: setInterval(updateCounter, 250) };
+  current = { explorer, missing, roundTrips, openPco, run, drawCount: 0, queue: Promise.resolve(), poolBase: pool?.stats().completed ?? 0, timer: setInterval(updateCounter, 250) };
   skeleton();
   $('zarr-title').textContent = `Zarr: ${name}`;
   renderTree();

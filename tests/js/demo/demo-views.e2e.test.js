@@ -48,6 +48,7 @@ beforeAll(async () => {
   writeFileSync(path.join(tmp, 'noise.bin'), noise);
   const parquet = readFileSync(path.join(corpusRoot, 'parquet-alp', 'alp_spotify1.parquet'));
   writeFileSync(path.join(tmp, 'half.parquet'), parquet.subarray(0, parquet.length >> 1));
+  writeFileSync(path.join(tmp, 'empty.pco'), new Uint8Array(0));
   server = createStaticServer({ mounts: [['/', projectRoot], ['/corpus/', corpusRoot], ['/tmpfiles/', tmp]] });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${server.address().port}`;
@@ -640,6 +641,9 @@ describeIf.each(MODES)('demo on a $name screen', ({ name: mode, shot, options })
       ['samples/damaged.pco', 'auto', /damaged\.pco is damaged, or was written by a newer pcodec than this page reads \(unsupported format: standalone version 255 is newer than 3\)/],
       ['/tmpfiles/half.parquet', 'auto', /half\.parquet looks truncated: it starts like a Parquet file \(PAR1\) but does not end with PAR1/],
       ['/tmpfiles/half.parquet', 'parquet', /half\.parquet looks truncated/],
+      ['/tmpfiles/empty.pco', 'auto', /empty\.pco is empty \(0 bytes\): there is nothing in it to decode/],
+      // the Format menu left on f32 from an earlier page
+      ['../corpus/alp/f64_int_n3000.alp', 'alp-f32', /ALP vector 0: exponent 14 exceeds 10 for f32 \(it reads as an f64 page: choose "ALP f64" in the Format menu\)$/],
     ];
     for (const [url, format, message] of cases) {
       const r = await t.open(url, format);
