@@ -24,7 +24,9 @@ function updateCounter() {
   const { requests, bytes } = current.matrix.stats;
   $('bp-requests').textContent = formatInt(requests);
   $('bp-bytes').textContent = formatBytes(bytes);
-  // Round trips only over the network (a file or folder from the disk has none).
+  // Round trips only over the network (a file or folder from the disk has none: its reads are counted).
+  $('bp-fetched-label').textContent = current.roundTrips ? 'Fetched so far: ' : 'Read from the disk so far: ';
+  $('bp-requests-word').textContent = current.roundTrips ? ' requests' : ' reads';
   $('bp-round-trips-part').hidden = !current.roundTrips;
   if (current.roundTrips) $('bp-round-trips').textContent = formatInt(current.roundTrips());
 }

@@ -26,7 +26,9 @@ function updateCounter() {
   $('zarr-requests').textContent = formatInt(requests);
   $('zarr-bytes').textContent = formatBytes(bytes);
   $('zarr-chunk-requests').textContent = formatInt(chunkRequests);
-  // Round trips only over the network (a folder from the disk has none).
+  // Round trips only over the network (a folder from the disk has none: its reads are counted).
+  $('zarr-fetched-label').textContent = current.roundTrips ? 'Fetched so far: ' : 'Read from the disk so far: ';
+  $('zarr-requests-word').textContent = current.roundTrips ? ' requests (' : ' reads (';
   $('zarr-round-trips-part').hidden = !current.roundTrips;
   if (current.roundTrips) $('zarr-round-trips').textContent = formatInt(current.roundTrips());
   // The pool lives as long as the page: its count since this store was opened.
@@ -36,8 +38,8 @@ function updateCounter() {
 }
 
 function skeleton() {
-  const counter = el('p', { class: 'fetched', 'aria-live': 'off' }, 'Fetched so far: ',
-    el('strong', { id: 'zarr-requests' }, '0'), ' requests (', el('strong', { id: 'zarr-chunk-requests' }, '0'), ' for chunks)',
+  const counter = el('p', { class: 'fetched', 'aria-live': 'off' }, el('span', { id: 'zarr-fetched-label' }, 'Fetched so far: '),
+    el('strong', { id: 'zarr-requests' }, '0'), el('span', { id: 'zarr-requests-word' }, ' requests ('), el('strong', { id: 'zarr-chunk-requests' }, '0'), ' for chunks)',
     el('span', { id: 'zarr-round-trips-part' }, ' in ', el('strong', { id: 'zarr-round-trips' }, '0'), ' round trips'), ', ',
     el('strong', { id: 'zarr-bytes' }, '0 B'), el('span', { id: 'zarr-pool' }));
   const addForm = el('form', { id: 'zarr-add', class: 'row' },

@@ -490,6 +490,11 @@ describe('BPCells', () => {
     const s = await summary();
     expect(s.nnz).toBe(c.nnz.toLocaleString('en-US'));
     expect(s.dtype).toBe((await numdecode.bpcells.open(path.join(bpDir, c.dir))).dtype);
+    // read from the disk, not fetched: reads and bytes, no round trips
+    await page.waitForTimeout(300);
+    expect(await page.textContent('#bp-fetched-label')).toBe('Read from the disk so far: ');
+    expect(await page.textContent('#bp-requests-word')).toBe(' reads');
+    expect(await page.isVisible('#bp-round-trips-part')).toBe(false);
   });
 
   test('the package API in the browser: bpcells.open(url) with the default fetch', async () => {

@@ -304,6 +304,7 @@ describeIf('Zarr view', () => {
     const paths = await page.$$eval('#zarr-tree button[data-path]', (b) => b.map((x) => x.dataset.path));
     expect(paths).toEqual(['/counts', '/labels', '/labels_index_start']);
     expect(chunkRequests).toEqual([]); // read from the files, not over HTTP
+    expect(await page.textContent('#zarr-fetched-label')).toBe('Read from the disk so far: ');
     const counts = await expectedArray('sharded_v3.zarr', 'counts');
     const shown = await valueAt(512, 77);
     expect(shown.index).toBe('512,77');
