@@ -17,7 +17,7 @@ function restated(message, err) {
 
 /** The message for bytes that no format claims, and that do not read as an ALP page either. */
 export function notRecognised(name) {
-  return new Error(`${name} is not a format I recognise (checked: ${RECOGNISED}; nor does it read as an ALP page, which has no signature of its own)`);
+  return new Error(`${name} is not a format I recognise (checked: ${RECOGNISED}; nor does it read as an ALP page, which has no signature of its own: if it is one, choose ALP f32 or ALP f64 in the Format menu to see what the ALP reader finds wrong)`);
 }
 
 /**

@@ -637,7 +637,7 @@ describeIf.each(MODES)('demo on a $name screen', ({ name: mode, shot, options })
     await t.open('../corpus/pco/classic_f32_n1000.pco');
     const cases = [
       ['../corpus/bpcells-hdf5/no-such-matrix.h5', 'auto', /^Could not open .*HTTP 404 Not Found: there is no file at http:\/\/127\.0\.0\.1:\d+\/corpus\/bpcells-hdf5\/no-such-matrix\.h5$/],
-      ['/tmpfiles/noise.bin', 'auto', /noise\.bin is not a format I recognise \(checked: Pco, Parquet, HDF5, Zarr, BPCells/],
+      ['/tmpfiles/noise.bin', 'auto', /noise\.bin is not a format I recognise \(checked: Pco, Parquet, HDF5, Zarr, BPCells.*if it is one, choose ALP f32 or ALP f64 in the Format menu/],
       ['samples/damaged.pco', 'auto', /damaged\.pco is damaged, or was written by a newer pcodec than this page reads \(unsupported format: standalone version 255 is newer than 3\)/],
       ['/tmpfiles/half.parquet', 'auto', /half\.parquet looks truncated: it starts like a Parquet file \(PAR1\) but does not end with PAR1/],
       ['/tmpfiles/half.parquet', 'parquet', /half\.parquet looks truncated/],
