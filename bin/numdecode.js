@@ -8,6 +8,7 @@ import { locateInput, notAFormat, readInput } from '../js/cli/input.js';
 import { npyPieces } from '../js/cli/npy.js';
 import { csvText, writeOutput } from '../js/cli/output.js';
 import { CliUsageError, GRAMMAR, INPUT_HELP, ioOptionsFromFlags, oneAxisRange, stepped, outputFormat, parseCommand, positiveInteger, sharedHelp } from '../js/cli/vocabulary.js';
+import { deprecated } from '../js/deprecate.js';
 import { init } from '../js/index.js';
 import { halfToNumber } from '../js/number-text.js';
 
@@ -41,8 +42,10 @@ const CONTAINER_OPTIONS = {
   'max-bytes': { type: 'string' },
   workers: { type: 'string' },
 };
-const DECODE_SHARED = ['format', 'to', 'output', 'range', 'max-output-bytes', 'max-read-bytes', 'help'];
-const INSPECT_SHARED = ['format', 'output', 'max-read-bytes', 'timeout', 'help'];
+// decode and inspect take the I/O options too: an INPUT may be a URL, or go to a command that reads
+// over HTTP (parquet, zarr, bpcells), which gets the same argv.
+const DECODE_SHARED = ['format', 'to', 'output', 'range', 'max-output-bytes', 'max-read-bytes', 'timeout', 'concurrency', 'help'];
+const INSPECT_SHARED = ['format', 'output', 'max-read-bytes', 'timeout', 'concurrency', 'help'];
 
 // One line per command: what `numdecode --help` lists after the shared options.
 const COMMAND_LINES = [
@@ -203,7 +206,8 @@ async function decode(argv) {
   const count = chunks.reduce((n, c) => n + c.values.length, 0);
   const byteCount = chunks.reduce((n, c) => n + c.values.byteLength, 0);
   if (maxOutputBytes !== undefined && byteCount > maxOutputBytes) {
-    throw new UsageError(`${count} values take ${byteCount} bytes, more than --max-output-bytes ${maxOutputBytes} (pick fewer with --range)`);
+    // The input is larger than the limit allows, as in numdecode zarr: exit 1, not a usage error.
+    throw new Error(`${count} values take ${byteCount} bytes, more than --max-output-bytes ${maxOutputBytes} (pick fewer with --range)`);
   }
   process.stderr.write(`numdecode: ${count} ${dtypes.join('+') || 'no'} values in ${chunks.length} chunk(s)\n`);
   let pieces;
@@ -222,8 +226,14 @@ async function inspectSpecs() {
 }
 
 async function inspect(argv) {
+  // The old --max-bytes is --max-read-bytes for every input, whichever command reads it (zarr's own
+  // --max-bytes is its --max-output-bytes): renamed before parsing and before delegating.
+  if (argv.some((a) => a === '--max-bytes' || a.startsWith('--max-bytes='))) {
+    deprecated('inspect --max-bytes', '--max-read-bytes');
+    argv = argv.map((a) => (a === '--max-bytes' ? '--max-read-bytes' : a.startsWith('--max-bytes=') ? `--max-read-bytes=${a.slice(12)}` : a));
+  }
   const named = findFormat(argv);
-  const { values, positionals } = parseCommand(argv, { shared: INSPECT_SHARED, own: await inspectSpecs(), aliases: { 'max-bytes': { type: 'string' } } });
+  const { values, positionals } = parseCommand(argv, { shared: INSPECT_SHARED, own: await inspectSpecs() });
   if (values.help) return void process.stdout.write(commandHelp('inspect', await loadFormat(named !== undefined && Object.hasOwn(FORMATS, named) ? named : 'pco')));
   if (positionals.length !== 1) throw new UsageError(`inspect needs exactly one INPUT (a path, - or a URL), got ${positionals.length}`);
   const input = positionals[0];

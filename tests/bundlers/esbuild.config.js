@@ -5,7 +5,7 @@ export default {
   entryPoints: [
     'main.js',
     { in: 'numdecode/worker/worker.js', out: 'worker' },
-    ...['pco', 'alp', 'bpcells'].flatMap((format) =>
+    ...['pco', 'pco-encode', 'alp', 'bpcells'].flatMap((format) =>
       ['simd', 'scalar'].map((build) => ({ in: `numdecode/dist/numdecode-${format}-${build}.wasm`, out: `numdecode-${format}-${build}` })),
     ),
   ],

@@ -30,6 +30,8 @@ window.runNumdecode = async ({ pcoFile, alpFile, alpDtype, bpcellsDir, zarrStore
   const pcoBytes = await fetchBytes(`/corpus/pco/${pcoFile}`);
   const pcoValues = pco.decode(pcoBytes);
   out.pco = { type: pcoValues.constructor.name, sha256: await sha256(pcoValues) };
+  // The encoder's own module (pco-encode), loaded on first use: encoded and decoded again.
+  out.pcoEncoded = await sha256(pco.decode(await pco.encode(pcoValues)));
 
   const alpValues = alp.decode(await fetchBytes(`/corpus/alp/${alpFile}`), alpDtype);
   out.alp = { type: alpValues.constructor.name, sha256: await sha256(alpValues) };

@@ -282,7 +282,24 @@ test('--to defaults to -o\'s extension, else csv; --range picks values; --to raw
   expect(raw.code).toBe(0);
   expectSameBytes(new Uint8Array(raw.stdout), readBytes(pcoDir, 'classic_i32_n1000.bin'), '--to raw');
   expect(raw.stderr.split('numdecode: decode --to raw is deprecated; use --to bin').length - 1).toBe(1);
+  // over the limit: the input is too large for it (exit 1, as numdecode zarr), not a usage error
   const big = run('decode', file, '--max-output-bytes', '100');
-  expect([big.code, big.stderr]).toEqual([2, expect.stringMatching(/1000 values take 4000 bytes, more than --max-output-bytes 100/)]);
+  expect([big.code, big.stderr]).toEqual([1, 'numdecode: 1000 values take 4000 bytes, more than --max-output-bytes 100 (pick fewer with --range)\n']);
   expect(run('decode', file, '--max-output-bytes', '100', '--range', ':25', '--to', 'bin').stdout.length).toBe(100);
+});
+
+test('decode and inspect take the shared I/O options; inspect --max-bytes is --max-read-bytes for every input, warning once', () => {
+  const file = path.join(pcoDir, 'classic_i32_n1000.pco');
+  const all = new Int32Array(readBytes(pcoDir, 'classic_i32_n1000.bin').buffer);
+  const ranged = run('decode', file, '--timeout', '5000', '--concurrency', '2', '--range', '0:2');
+  expect([ranged.code, ranged.stdout.toString()]).toEqual([0, `${all[0]}\n${all[1]}\n`]);
+  const inspected = run('inspect', file, '--concurrency', '3', '--timeout', '5000');
+  expect([inspected.code, JSON.parse(inspected.stdout.toString()).n]).toEqual([0, 1000]);
+  const size = readBytes(pcoDir, 'classic_i32_n1000.pco').length;
+  const refused = run('inspect', file, '--max-bytes', '10');
+  expect(refused.code).toBe(1);
+  expect(refused.stderr.toString()).toBe(`numdecode: inspect --max-bytes is deprecated; use --max-read-bytes\nnumdecode: ${file}: ${size} bytes, more than --max-read-bytes 10\n`);
+  const parquetFile = path.join(corpusRoot, 'parquet-alp', 'alp_arade.parquet');
+  const pq = run('inspect', parquetFile, '--max-bytes', '100000000');
+  expect([pq.code, JSON.parse(pq.stdout.toString()).numRows]).toEqual([0, 15000]); // was "Unknown option '--max-bytes'"
 });

@@ -39,6 +39,7 @@ function expectDecoded(out, simd) {
   expect(out.buildInfo.simd).toBe(simd);
   expect(out.poolBuildInfo.simd).toBe(simd);
   expect(out.pco).toEqual(EXPECTED.pco);
+  expect(out.pcoEncoded).toBe(EXPECTED.pco.sha256); // pco.encode's module found by the bundle too
   expect(out.alp).toEqual(EXPECTED.alp);
   expect(out.bpcells).toEqual(EXPECTED.bpcells);
   expect(out.poolPco).toBe(EXPECTED.pco.sha256);
