@@ -82,9 +82,13 @@ export function registerPcodec<R extends CodecRegistry>(registry: R, options?: P
 export type ZarrSelection = (null | number | { start?: number | null; stop?: number | null; step?: number | null })[] | null;
 
 export interface ZarrReadProgress {
-  /** Chunks placed so far (stored or filled). */
+  /** Chunks placed so far (the vocabulary's progress: done of total, in unit). */
+  done: number;
+  total: number;
+  unit: 'chunks';
+  /** Chunks placed so far (stored or filled): done's older name. */
   chunks: number;
-  /** Chunks the selection touches. */
+  /** Chunks the selection touches: total's older name. */
   totalChunks: number;
   /** Compressed bytes fetched so far. */
   bytes: number;
@@ -173,7 +177,7 @@ export interface ZarrHttpStore extends ZarrStoreLike {
 export function httpStore(url: string | URL, options?: Omit<IoOptions, 'signal' | 'name'>): Promise<ZarrHttpStore>;
 
 /** Errors about a Zarr store: `file` the store (path or URL) or a key in it, `array` the array's path. */
-export { ZarrError } from './errors.js';
+export { CODES, NumdecodeError, ZarrError } from './errors.js';
 /** numdecode's dtype names (an array node's `dtype`). */
 export type { Dtype } from './dtypes.js';
 

@@ -42,7 +42,7 @@ export async function httpStore(url, options) {
 }
 
 /** Errors about a Zarr store: `file` the store or a key in it, `array` the array's path. */
-export { ZarrError } from './errors.js';
+export { CODES, NumdecodeError, ZarrError } from './errors.js';
 
 // zarrita is an optional peer dependency, loaded with the list module on first use.
 async function listModule(what) {

@@ -2,6 +2,7 @@
 import type { DecodedArray } from '../dtypes.js';
 import type { BuildInfo, InitOptions } from '../wasm/load.js';
 import type { PcoChunk, PcoEncodeStandaloneOptions, PcoEncodeWrappedOptions, PcoFileInfo, PcoWrappedEncoding } from '../pco.js';
+export { CODES, NumdecodeError } from '../errors.js';
 
 /** A job: format is an export of numdecode ('pco', 'alp', 'bpcells', ...), op one of its functions. */
 export interface WorkerJob {
@@ -72,6 +73,8 @@ export class WorkerPool {
   stats(): WorkerPoolStats;
   /** Stops the workers; queued and running jobs reject. */
   terminate(): Promise<void>;
+  /** terminate() by the name every other numdecode resource closes with. */
+  close(): Promise<void>;
 }
 
 export function createWorkerPool(options?: WorkerPoolOptions): Promise<WorkerPool>;

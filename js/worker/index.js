@@ -4,16 +4,14 @@
 //   const values = await pool.decodePco(bytes);                         // one file
 //   const all = await pool.decodePcoMany(files);                        // many files, in parallel
 //   const info = await pool.run({ format: 'pco', op: 'inspect', args: [bytes] });  // any job
-//   await pool.terminate();
-//
+//   await pool.terminate();                                              // or pool.close()
 // Each worker loads its own numdecode module. A job is {format, op, args}: format is an export of
 // numdecode ('pco', 'alp', 'bpcells', ...), op one of its functions, args its arguments (structured-
 // cloned into the worker). Results come back with their typed arrays transferred, not copied.
-
 import { CODES, NumdecodeError, abortError, deserializeError } from '../errors.js';
 import { DROPPED, SpareBuffers, planBatches, prepareArgs, settleCall } from './messages.js';
 
-export { planBatches };
+export { planBatches, CODES, NumdecodeError };
 
 const terminatedError = () => new NumdecodeError('numdecode worker pool: terminated', { code: CODES.ABORTED });
 
@@ -363,6 +361,9 @@ export class WorkerPool {
       failed: this.#failed,
     };
   }
+
+  /** terminate(), by the name every other resource of numdecode closes with. */
+  close() { return this.terminate(); }
 
   /** Stops every worker; jobs still queued or running reject. */
   async terminate() {

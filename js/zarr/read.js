@@ -156,7 +156,7 @@ function zarritaPipeline(array, layout) {
  * @param {import('zarrita').Array<any, any>} array opened with zarrita (zarr.open)
  * @param {{selection?: (null|number|{start?: number|null, stop?: number|null, step?: number|null})[] | null,
  *   pool?: import('../worker/index.js').WorkerPool, workers?: number, into?: ArrayBufferView,
- *   signal?: AbortSignal, onProgress?: (p: {chunks: number, totalChunks: number, bytes: number}) => void,
+ *   signal?: AbortSignal, onProgress?: (p: {done: number, total: number, unit: 'chunks', chunks: number, totalChunks: number, bytes: number}) => void,
  *   concurrency?: number, init?: object, maxOutputBytes?: number}} [options] maxOutputBytes: refuse
  *   (ERR_OUTPUT_LIMIT) a selection of more bytes, before anything is allocated or fetched
  * @returns {Promise<{data: ArrayBufferView, shape: number[], stride: number[]}>} as zarrita's get
@@ -208,7 +208,7 @@ function outputOf(layout, selection) {
  * (releaseMemory() waits for it); on the calling thread only, so no pool, workers or into.
  * @param {import('zarrita').Array<any, any>} array opened with zarrita (zarr.open)
  * @param {{selection?: (null|number|{start?: number|null, stop?: number|null, step?: number|null})[] | null,
- *   signal?: AbortSignal, onProgress?: (p: {chunks: number, totalChunks: number, bytes: number}) => void,
+ *   signal?: AbortSignal, onProgress?: (p: {done: number, total: number, unit: 'chunks', chunks: number, totalChunks: number, bytes: number}) => void,
  *   concurrency?: number, init?: object}} [options]
  */
 export function readView(array, options = {}) {
@@ -302,7 +302,8 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
   const progress = (bytes) => {
     chunksDone++;
     bytesFetched += bytes;
-    onProgress?.({ chunks: chunksDone, totalChunks, bytes: bytesFetched });
+    // done / total / unit: the vocabulary's progress, as BPCells gives it; chunks / totalChunks as before
+    onProgress?.({ done: chunksDone, total: totalChunks, unit: 'chunks', chunks: chunksDone, totalChunks, bytes: bytesFetched });
   };
   const skipFill = fresh && isZeroBits(layout.fill); // a fresh buffer is zeros already
   const missing = (item) => {

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { init, pco, CODES } from '../../../js/index.js';
 import { createWorkerPool, planBatches, WorkerPool } from '../../../js/worker/index.js';
+import * as workerEntry from '../../../js/worker/index.js';
 import { bytesOf, corpusRoot, expectSameBytes, pcoCases, pcoCorruptCases, pcoDir, projectRoot, readBytes, sha256 } from '../helpers/corpus.js';
 
 const standalone = pcoCases().filter((c) => c.format === 'standalone');
@@ -319,4 +320,16 @@ test('a process started with V8 flags (--max-old-space-size, --expose-gc) still 
   const expected = Array.from(pco.decode(readBytes(pcoDir, 'n1_f64.pco'))).join(',');
   const out = execFileSync(process.execPath, ['--max-old-space-size=1024', '--expose-gc', '--input-type=module', '-e', script], { timeout: 30000, encoding: 'utf8' });
   expect(out.trim()).toBe(`${expected} function`);
+});
+
+test('close() is terminate() by the vocabulary\'s name: later jobs reject as terminated; the entry exports the error family', async () => {
+  const own = await createWorkerPool({ size: 1 });
+  const values = await own.decodePco(readBytes(pcoDir, 'classic_u32_n1000.pco'));
+  expectSameBytes(bytesOf(values), readBytes(pcoDir, 'classic_u32_n1000.bin'), 'before close()');
+  await own.close();
+  expect(own.stats().size).toBe(0);
+  const err = await own.decodePco(readBytes(pcoDir, 'classic_u32_n1000.pco')).catch((e) => e);
+  expect(err).toBeInstanceOf(workerEntry.NumdecodeError);
+  expect(err).toMatchObject({ code: workerEntry.CODES.ABORTED, message: 'numdecode worker pool: terminated' });
+  await own.close(); // twice: nothing more to stop
 });

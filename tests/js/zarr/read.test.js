@@ -284,6 +284,8 @@ describe('options', () => {
     expect(seen.map((p) => p.chunks)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(seen.every((p) => p.totalChunks === 8)).toBe(true);
     expect(seen.at(-1).bytes).toBeGreaterThan(0);
+    // the vocabulary's progress (docs/vocabulary.md), as BPCells reports it
+    expect(seen.map((p) => [p.done, p.total, p.unit])).toEqual(seen.map((p) => [p.chunks, 8, 'chunks']));
   });
 });
 
@@ -483,4 +485,16 @@ describe('in a worker pool', () => {
     expectSameAsZarrita(got, await zarr.get(arr), 'labels');
     await expect(read(arr, { workers: 1, pool })).rejects.toThrow(/not both/);
   });
+});
+
+test('numdecode/zarr exports the error family: its errors are NumdecodeErrors with CODES', async () => {
+  const entry = await import('../../../js/zarr.js');
+  const index = await import('../../../js/index.js');
+  expect(entry.NumdecodeError).toBe(index.NumdecodeError);
+  expect(entry.CODES).toBe(index.CODES);
+  const arr = await open('era5_like_v3.zarr', 't2m');
+  const err = await read(arr, { maxOutputBytes: 1 }).catch((e) => e);
+  expect(err).toBeInstanceOf(entry.ZarrError);
+  expect(err).toBeInstanceOf(entry.NumdecodeError);
+  expect(err.code).toBe(entry.CODES.OUTPUT_LIMIT);
 });
