@@ -35,7 +35,9 @@ const MEMORY_SLACK = 64 * 1024 * 1024;
 
 // Runs fn with the growth of this runtime's wasm memory capped at `allowance` bytes. Emscripten
 // grows memory through Memory.prototype.grow and treats a throw as "cannot grow"; the patch lives
-// only for the synchronous call, and only this runtime's memory is refused.
+// only for the synchronous call, and only this runtime's memory is refused. A call the time
+// limit stops never reaches its finally (V8 terminates it): unpatchGrow() is called after it.
+let unpatch = null;
 function withMemoryBudget(Module, allowance, fn) {
   const proto = WebAssembly.Memory.prototype;
   const grow = proto.grow;
@@ -46,11 +48,19 @@ function withMemoryBudget(Module, allowance, fn) {
     }
     return grow.call(this, delta);
   };
+  unpatch = () => (proto.grow = grow);
   try {
     return fn();
   } finally {
-    proto.grow = grow;
+    unpatchGrow();
   }
+}
+
+// Puts Memory.prototype.grow back (a patch left in place would keep the stopped runtime alive,
+// one more wrapper after each time-out).
+function unpatchGrow() {
+  unpatch?.();
+  unpatch = null;
 }
 
 function readAhead(passes) {
@@ -67,6 +77,7 @@ export class Hdf5Handle {
     const lazy = this.lazy;
     this.index = new ChunkIndex({ peek: (s, e) => lazy.peek(s, e), has: (s, e) => lazy.has(s, e), maxBytes: lazy.cacheBytes / 4 }, size);
     this.current = null;
+    this.looped = null; // {what, error} of the call of this batch the time limit stopped
     this.lazy.onRead = (position, bytes) => this.index.saw(this.current, position, bytes);
     this.fileId = null;
     this.queue = [];
@@ -145,8 +156,11 @@ export class Hdf5Handle {
     const what = opening ? `cannot open as HDF5: ${op.what}` : op.what;
     if (err instanceof TimeLimitExceeded) {
       // Interrupted mid-call: this runtime's state is unknown, so the next open loads a fresh one.
+      unpatchGrow();
       this._breakRuntime(err);
-      return new Hdf5Error(`${what}: ${err.message} reading ${this.name}; the file is likely damaged (HDF5 looped)`, this._where(op.what));
+      const looped = new Hdf5Error(`${what}: ${err.message} reading ${this.name}; the file is likely damaged (HDF5 looped)`, this._where(op.what));
+      this.looped = { what: op.what, error: looped }; // for the calls on the same object behind it (_runBatch)
+      return looped;
     }
     if (err instanceof WebAssembly.RuntimeError || this.rt.broken) {
       this.rt.broken ??= err;
@@ -209,12 +223,16 @@ export class Hdf5Handle {
 
   // Runs a batch of operations, each under its own time limit for a file read synchronously, all
   // under one over async sources (the watchdog costs ~1 ms a call, as much as a small read's HDF5
-  // work): the operation running when time runs out fails; those after it never ran, and run
-  // again on a fresh runtime, as after a trap (and as a file read synchronously does).
+  // work): the operation running when time runs out fails, and so do the ones after it on the
+  // same object; the others never ran, and run again on a fresh runtime, as after a trap.
   _runBatch(batch, again) {
     const budget = (allowance, fn) => withMemoryBudget(this.rt.Module, allowance, fn);
+    this.looped = null;
     if (this.lazy.sync) {
-      for (const op of batch) this._runOp(op, again, (allowance, fn) => this._call(allowance, fn));
+      for (const op of batch) {
+        if (this.looped?.what === op.what) op.reject(this.looped.error); // as below: it would loop again
+        else this._runOp(op, again, (allowance, fn) => this._call(allowance, fn));
+      }
       return;
     }
     let at = 0;
@@ -226,7 +244,13 @@ export class Hdf5Handle {
       this.current = null;
       if (at >= batch.length) return; // stopped after the last operation had finished: nothing lost
       batch[at].reject(this._error(batch[at], err));
-      again.push(...batch.slice(at + 1));
+      // HDF5 is deterministic: a call on the same object would loop again (70 reads of one damaged
+      // string took 70 time limits and as many runtimes); it fails with the same error. Calls on
+      // other objects run again on a fresh runtime.
+      for (const op of batch.slice(at + 1)) {
+        if (this.looped?.what === op.what) op.reject(this.looped.error);
+        else again.push(op);
+      }
     }
   }
 
@@ -283,11 +307,13 @@ export class Hdf5Handle {
         if (again.length === 0) continue;
         this._closeFile();
         this.passes += 1;
-        const over = again.filter((op) => ++op.passes > MAX_PASSES);
+        // A fetch round counts for the operations that missed bytes; those run again because
+        // another one trapped or ran out of time did not (each such pass ends at least one).
+        const over = again.filter((op) => op.missing && ++op.passes > MAX_PASSES);
         for (const op of over) {
           op.reject(new Hdf5Error(`${op.what}: still missing bytes of ${this.name} after ${MAX_PASSES} fetch rounds`, this._where(op.what)));
         }
-        const retry = again.filter((op) => op.passes <= MAX_PASSES);
+        const retry = again.filter((op) => !over.includes(op));
         // Read-ahead doubles with each pass an operation has needed (capped), so that a read
         // crossing many chunks needs a logarithmic number of passes, not one per chunk.
         // A missed raw-data chunk (a large read) is likely followed by the next one: fetch as
