@@ -176,7 +176,6 @@ async function decode(argv) {
     chunkIndex = Number(values.chunk);
   }
   const maxOutputBytes = positiveInteger(values, 'max-output-bytes');
-  const maxReadBytes = positiveInteger(values, 'max-read-bytes');
   const input = positionals[0];
   const located = await resolveInput(input, named, values);
   if (located.format === 'hdf5' || located.format === 'bpcells') {
@@ -188,7 +187,7 @@ async function decode(argv) {
   }
   const misplaced = Object.keys(CONTAINER_OPTIONS).find((name) => values[name] !== undefined);
   if (misplaced !== undefined) throw new UsageError(`--${misplaced} is an option of numdecode parquet or zarr, and ${input} is ${format.name}`);
-  const bytes = located.bytes ?? (await readInput(input, { maxReadBytes }));
+  const bytes = located.bytes ?? (await readInput(input, ioOptionsFromFlags(values)));
   await init();
   let chunks = format.decodeValues(bytes, values);
   if (chunkIndex !== undefined) {
@@ -228,9 +227,13 @@ async function inspectSpecs() {
 async function inspect(argv) {
   // The old --max-bytes is --max-read-bytes for every input, whichever command reads it (zarr's own
   // --max-bytes is its --max-output-bytes): renamed before parsing and before delegating.
-  if (argv.some((a) => a === '--max-bytes' || a.startsWith('--max-bytes='))) {
+  // (Options only: nothing after a `--`, where every argument is INPUT.)
+  const end = argv.includes('--') ? argv.indexOf('--') : argv.length;
+  const options = argv.slice(0, end);
+  if (options.some((a) => a === '--max-bytes' || a.startsWith('--max-bytes='))) {
     deprecated('inspect --max-bytes', '--max-read-bytes');
-    argv = argv.map((a) => (a === '--max-bytes' ? '--max-read-bytes' : a.startsWith('--max-bytes=') ? `--max-read-bytes=${a.slice(12)}` : a));
+    const renamed = options.map((a) => (a === '--max-bytes' ? '--max-read-bytes' : a.startsWith('--max-bytes=') ? `--max-read-bytes=${a.slice(12)}` : a));
+    argv = [...renamed, ...argv.slice(end)];
   }
   const named = findFormat(argv);
   const { values, positionals } = parseCommand(argv, { shared: INSPECT_SHARED, own: await inspectSpecs() });
@@ -244,7 +247,7 @@ async function inspect(argv) {
     return cli.runInspect(argv);
   }
   const format = await loadFormat(located.format);
-  const bytes = located.bytes ?? (await readInput(input, { maxReadBytes: positiveInteger(values, 'max-read-bytes') }));
+  const bytes = located.bytes ?? (await readInput(input, ioOptionsFromFlags(values)));
   await init();
   // 64-bit integers are bigint in the API and decimal strings in JSON output.
   await writeOutput([JSON.stringify(format.inspect(bytes, values), (_k, v) => (typeof v === 'bigint' ? v.toString() : v), 2) + '\n'], values.output);

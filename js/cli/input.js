@@ -33,10 +33,12 @@ async function readStdin() {
  * All bytes of `input` (a path, '-' or an http(s) URL); at most maxReadBytes when given. A file
  * that is not there (or an HTTP 404) is notFound(input).
  */
-export async function readInput(input, { maxReadBytes } = {}) {
+export async function readInput(input, io = {}) {
+  const { maxReadBytes } = io;
   if (input === '-') return readStdin();
   try {
-    if (isUrl(input)) return await openFile(input, maxReadBytes === undefined ? undefined : { maxReadBytes }).readAll();
+    // a URL: read with all of the I/O flags (--timeout, --max-read-bytes, --concurrency)
+    if (isUrl(input)) return await openFile(input, io).readAll();
     if (maxReadBytes !== undefined && statSync(input).size > maxReadBytes) {
       throw new NumdecodeError(`${input}: ${statSync(input).size} bytes, more than --max-read-bytes ${maxReadBytes}`, { code: CODES.OUTPUT_LIMIT, file: input });
     }

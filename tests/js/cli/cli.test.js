@@ -213,6 +213,24 @@ function runAsync(...args) {
   });
 }
 
+test('decode and inspect of a URL heed --timeout when reading the file, not only when sniffing it', async () => {
+  const { startServer, serveRange } = await import('../helpers/io-test-server.js');
+  const server = await startServer();
+  const pco = readBytes(pcoDir, 'classic_i32_n1000.pco');
+  try {
+    for (const command of ['decode', 'inspect']) {
+      let answered = 0;
+      // The sniff's two requests are answered; the read of the whole file never is.
+      server.handler = (req, res) => (++answered <= 2 ? serveRange(req, res, pco) : undefined);
+      const r = await runAsync(command, `${server.base}/x.pco`, '--timeout', '300');
+      expect([command, r.code]).toEqual([command, 1]);
+      expect(r.stderr).toMatch(/^numdecode: HTTP request timed out after 300 ms \(http:\/\/127\.0\.0\.1:\d+\/x\.pco\) \[gave up after \d+ attempts\]\n$/);
+    }
+  } finally {
+    server.close();
+  }
+}, 60000);
+
 test('decode and inspect take an http(s) URL; a 404 is "not found", a file URL is never taken for a directory', async () => {
   const { startServer, serveRange } = await import('../helpers/io-test-server.js');
   const server = await startServer();
@@ -296,6 +314,9 @@ test('decode and inspect take the shared I/O options; inspect --max-bytes is --m
   const inspected = run('inspect', file, '--concurrency', '3', '--timeout', '5000');
   expect([inspected.code, JSON.parse(inspected.stdout.toString()).n]).toEqual([0, 1000]);
   const size = readBytes(pcoDir, 'classic_i32_n1000.pco').length;
+  // after `--` every argument is INPUT: not renamed (a file may be called --max-bytes)
+  const named = run('inspect', '--', '--max-bytes');
+  expect([named.code, named.stderr.toString()]).toEqual([1, 'numdecode: not found: --max-bytes\n']);
   const refused = run('inspect', file, '--max-bytes', '10');
   expect(refused.code).toBe(1);
   expect(refused.stderr.toString()).toBe(`numdecode: inspect --max-bytes is deprecated; use --max-read-bytes\nnumdecode: ${file}: ${size} bytes, more than --max-read-bytes 10\n`);
