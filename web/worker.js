@@ -169,7 +169,8 @@ function csv(id) {
   const { valid } = last;
   for (const { dtype, values } of last.parts) {
     for (let i = 0; i < values.length; i++) {
-      lines.push(valid && !valid[i] ? '' : formatValue(dtype, values[i])); // a null: an empty field
+      // a null: an empty field, quoted (a blank line is skipped by pandas and R, shifting the rows)
+      lines.push(valid && !valid[i] ? '""' : formatValue(dtype, values[i]));
       if (lines.length >= 65536) {
         chunks.push(lines.join('\n') + '\n');
         lines.length = 0;

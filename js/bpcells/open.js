@@ -144,7 +144,7 @@ async function listAny(source, options) {
     err.notHdf5 = true; // what the caller may test (the CLI then opens it as a directory)
     throw err;
   }
-  return (await hdf5()).listHdf5File(c.file, c.head, options);
+  return (await hdf5()).listHdf5File(c.file, c.head, hdf5Options(source, options));
 }
 
 /** [{group, version, shape, storageOrder, nnz}] for every BPCells matrix group of an HDF5 file. */

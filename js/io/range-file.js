@@ -39,8 +39,9 @@ export class RangeFile {
     return this._ctx.stats;
   }
 
+  /** A copy of the options it was opened with (defaults filled in). */
   get options() {
-    return this._ctx.options;
+    return Object.freeze({ ...this._ctx.options });
   }
 
   /** Total bytes. */

@@ -10,7 +10,7 @@
 // decodes each pcodec chunk in wasm straight into its place in the output: one copy per output
 // row, no chunk-sized JS array. With a worker pool the workers decode into one SharedArrayBuffer
 // output (js/zarr/pool-decode.js). Chunks of other codecs go through zarrita's codec pipeline.
-import { outputBytesLimit } from '../bytes.js';
+import { outputBytesLimit, requireAttached } from '../bytes.js';
 import { CODES, ZarrError, abortError } from '../errors.js';
 import { ensureFormat, getModule } from '../wasm/load.js';
 import { allowManyListeners, joinSignals } from '../io/signals.js';
@@ -101,6 +101,7 @@ function checkOutputBytes(what, layout, shape, size, maxOutputBytes) {
 
 function allocate(layout, size, into, shared) {
   if (into !== undefined) {
+    requireAttached('zarr read: options.into', into);
     const ok = into instanceof layout.Output || (layout.pcoDtype === 'f16' && into instanceof Uint16Array);
     if (!ok || into.length !== size) {
       throw new TypeError(`zarr read: options.into must be a ${layout.Output.name} of ${size} values, got ${into?.constructor?.name ?? typeof into} of ${into?.length}`);

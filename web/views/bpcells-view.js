@@ -43,10 +43,10 @@ function formatSum(sum, dtype) {
   return exponent === undefined ? trimmed : `${trimmed}e${exponent}`;
 }
 
-// Empties a canvas (a chart of the previous matrix must not stay on show).
+// Empties a canvas (a chart of the previous matrix must not stay on show). The heatmap's theme
+// redraw stays (it draws nothing while no block is on show); the vector's is replaced.
 function clearCanvas(canvas) {
   canvas.getContext('2d')?.clearRect(0, 0, canvas.width, canvas.height);
-  redrawOnThemeChange(canvas, () => {});
 }
 
 function axisNames(matrix) {
@@ -176,6 +176,7 @@ function clearVector(why) {
   $('bp-vector-summary').textContent = why;
   $('bp-vector-summary').dataset.nnz = '0';
   clearCanvas($('bp-vector'));
+  redrawOnThemeChange($('bp-vector'), () => {});
   $('bp-vector-table').replaceChildren();
 }
 

@@ -144,12 +144,20 @@ export async function renderParquet({ name, source, setStage, run, ask, openAlpP
   // one array); the worker only summarizes them. An ALP page's payload is fetched (readPages)
   // when its ALP view is asked for.
   // A column that cannot be read leaves nothing of the one before on show under its name.
+  let shownColumn = null;
   async function showColumn(column) {
     try {
       await showColumnValues(column);
+      shownColumn = column;
     } catch (err) {
-      valuesCard.replaceChildren(el('h3', {}, 'Values'), el('p', { class: 'muted', id: 'pq-values-failed' }, `${column} could not be read: see the message above.`));
-      pagesTable.replaceChildren();
+      // A read another view's job took over (a page's ALP view) is no failure: the picker goes
+      // back to the column on show.
+      if (err?.message === 'superseded') {
+        if (shownColumn !== null) picker.value = shownColumn;
+      } else {
+        valuesCard.replaceChildren(el('h3', {}, 'Values'), el('p', { class: 'muted', id: 'pq-values-failed' }, `${column} could not be read: see the message above.`));
+        pagesTable.replaceChildren();
+      }
       throw err;
     }
   }

@@ -51,7 +51,7 @@ export function renderValuesPanel(container, result, options) {
     class: 'chart',
     tabindex: 0,
     role: 'img',
-    'aria-label': `line plot of ${stats.count} values; + and - zoom, arrow keys pan, 0 resets`,
+    'aria-label': `line plot of ${result.plot.length} values; + and - zoom, arrow keys pan, 0 resets`,
   });
   const histCanvas = el('canvas', { class: 'chart short', role: 'img', 'aria-label': 'histogram of the values' });
   const plot = new LinePlot(canvas, readout);
@@ -91,7 +91,7 @@ export function renderValuesPanel(container, result, options) {
       el('button', { type: 'button', onclick: () => download(result.blob, `${options.baseName}.bin`) }, 'Download .bin'),
       csvButton,
       el('span', { class: 'muted small' }, result.valid
-        ? '.bin: raw little-endian values, NaN at the nulls; .csv: one value per line, empty at the nulls'
+        ? '.bin: raw little-endian values, NaN at the nulls; .csv: one value per line, "" at the nulls'
         : '.bin: raw little-endian values; .csv: one value per line')),
   );
   const valueName = options.valueName ?? `value (${stats.dtype ?? 'none'})`;

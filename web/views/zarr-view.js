@@ -343,12 +343,16 @@ export async function renderZarr({ name, source, hints, listMetadataKeys, setSta
   updateCounter();
   const arrays = explorer.nodes.filter((n) => n.kind === 'array' && n.description);
   const wanted = array ? `/${array.replace(/^\/+/, '')}` : null;
+  let notThere = null; // why the link's array is not the one on show
   if (wanted && !arrays.some((n) => n.path === wanted)) {
     // A store without consolidated metadata lists only what it was told of: the link's array is
-    // looked up by its path (an error says so when nothing is there).
+    // looked up by its path. Not an array there: the store's own pick is shown, and a message says why.
     setStage?.(`reading ${wanted}`);
-    await addAndSelect(wanted);
-    return;
+    const node = await explorer.addNode(wanted).catch((err) => err);
+    renderTree();
+    if (node?.kind === 'array' && node.description) arrays.push(node);
+    else if (node instanceof Error || node?.error) notThere = node instanceof Error ? node : new Error(node.error);
+    else notThere = new Error(`${name} has no array at ${wanted}${node ? ` (it is a ${node.kind})` : ''}`);
   }
   // The requested array, else the one with the most dimensions (the data, not a coordinate).
   const pick = (wanted && arrays.find((n) => n.path === wanted)) ??
@@ -358,6 +362,7 @@ export async function renderZarr({ name, source, hints, listMetadataKeys, setSta
     setStage?.(`reading ${pick.path}`);
     await selectArray(pick.path);
   }
+  if (notThere) run(`The link's array ${wanted} is not shown`, () => Promise.reject(notThere));
 }
 
 export function stopZarr() {

@@ -415,7 +415,7 @@ describeIf.each(MODES)('demo on a $name screen', ({ name: mode, shot, options })
     const first = await page.$$eval('#pq-values [data-stat=first] li', (li) => li.map((e) => e.textContent));
     expect(first).toEqual(x.slice(0, first.length).map((v) => (v === null ? 'null' : String(v))));
     const csv = new TextDecoder().decode(await t.download('#pq-values button:text("Download .csv")')).trim().split('\n');
-    expect(csv).toEqual(['value', ...x.map((v) => (v === null ? '' : String(v)))]);
+    expect(csv).toEqual(['value', ...x.map((v) => (v === null ? '""' : String(v)))]);
     const bin = await t.download('#pq-values button:text("Download .bin")');
     const rows = new Float64Array(bin.buffer, bin.byteOffset, bin.byteLength / 8);
     expect(Array.from(rows, (v, i) => (x[i] === null ? Number.isNaN(v) : v === x[i])).every(Boolean)).toBe(true);

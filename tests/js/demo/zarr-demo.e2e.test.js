@@ -359,7 +359,7 @@ describeIf('Zarr view', () => {
     expect(sameValue('uint32', shown.value, labels.values[599 * 700 + 699])).toBe(true);
   });
 
-  test('an unconsolidated store by a link naming its array: the array is looked up and shown; one not there is said', async () => {
+  test('a link naming an array: looked up where the store lists nothing; one not there is said, the store\'s own pick drawn', async () => {
     await page.goto(`${browser.base}/web/?open=/corpus/zarr-pcodec/stores/sharded_v3.zarr&format=zarr&array=/labels`);
     await page.waitForSelector('body[data-started=yes]', { timeout: 60000 });
     await page.waitForFunction(() => document.getElementById('zarr-slice-summary')?.dataset.path === '/labels', null, { timeout: 60000, polling: 50 });
@@ -367,9 +367,20 @@ describeIf('Zarr view', () => {
     const labels = await expectedArray('sharded_v3.zarr', 'labels');
     const shown = await valueAt(3, 5);
     expect(sameValue('uint32', shown.value, labels.values[3 * 700 + 5])).toBe(true);
-    await page.goto(`${browser.base}/web/?open=/corpus/zarr-pcodec/stores/sharded_v3.zarr&format=zarr&array=/nothing_here`);
-    await page.waitForSelector('body[data-started=yes]', { timeout: 60000 });
-    await page.waitForFunction(() => document.body.dataset.state !== 'loading' && !document.getElementById('error').hidden, null, { timeout: 60000, polling: 50 });
-    expect(await page.textContent('#error')).toMatch(/sharded_v3\.zarr has no array or group at \/nothing_here/);
+    // Not an array there: the store's own pick is drawn (a consolidated store's largest array), and a message says why.
+    for (const [store, array, why] of [
+      ['sharded_v3.zarr', '/nothing_here', /sharded_v3\.zarr has no array at \/nothing_here$/],
+      ['era5_like_v3.zarr', '/nope', /era5_like_v3\.zarr has no array at \/nope$/],
+      ['era5_like_v3.zarr', '/', /era5_like_v3\.zarr has no array at \/ \(it is a group\)$/],
+    ]) {
+      await page.goto(`${browser.base}/web/?open=/corpus/zarr-pcodec/stores/${store}&format=zarr&array=${array}`);
+      await page.waitForSelector('body[data-started=yes]', { timeout: 60000 });
+      await page.waitForFunction(() => !document.getElementById('error').hidden, null, { timeout: 60000, polling: 50 });
+      expect([store, array, await page.textContent('#error')]).toEqual([store, array, expect.stringMatching(why)]);
+      expect(await page.isVisible('#view-zarr')).toBe(true);
+      if (store === 'era5_like_v3.zarr') {
+        await page.waitForFunction(() => document.getElementById('zarr-slice-summary')?.dataset.path === '/t2m', null, { timeout: 60000, polling: 50 });
+      }
+    }
   });
 });

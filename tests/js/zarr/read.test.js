@@ -274,6 +274,9 @@ describe('options', () => {
     expect(got.data).toBe(into);
     expectSameAsZarrita(got, await zarr.get(arr, [7, null, null]), 'tp[7]');
     await expect(read(arr, { selection: [7], into: new Float32Array(3) })).rejects.toThrow(/Float32Array of 65160 values/);
+    const moved = new Float32Array(181 * 360);
+    structuredClone(moved.buffer, { transfer: [moved.buffer] }); // now a worker's, say
+    await expect(read(arr, { selection: [7, null, null], into: moved })).rejects.toThrow(/^zarr read: options\.into: its ArrayBuffer was detached/);
   });
 
   test('onProgress counts every chunk, stored or not', async () => {
