@@ -244,6 +244,8 @@ export class Hdf5Handle {
       this.current = null;
       if (at >= batch.length) return; // stopped after the last operation had finished: nothing lost
       batch[at].reject(this._error(batch[at], err));
+      // (stopped after it set itself aside, before the loop moved on: it must not run again)
+      if (again.at(-1) === batch[at]) again.pop();
       // HDF5 is deterministic: a call on the same object would loop again (70 reads of one damaged
       // string took 70 time limits and as many runtimes); it fails with the same error. Calls on
       // other objects run again on a fresh runtime.
