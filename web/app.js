@@ -123,27 +123,20 @@ async function openBytes(name, bytes, format) {
   document.body.dataset.format = kind;
 }
 
-// Whether the ALP reader accepts the bytes' header (as either value type): ALP pages have no magic.
-function readsAsAlp(bytes) {
-  for (const dtype of ['f32', 'f64']) {
-    try {
-      numdecode.alp.inspect(bytes, dtype);
-      return true;
-    } catch {
-      // not with this value type
-    }
+// The page's inspect() as `dtype` values, or null when the ALP reader refuses its header.
+function inspectAlp(bytes, dtype) {
+  try {
+    return numdecode.alp.inspect(bytes, dtype);
+  } catch {
+    return null;
   }
-  return false;
 }
 
+// Whether the ALP reader accepts the bytes' header (as either value type): ALP pages have no magic.
+const readsAsAlp = (bytes) => ['f32', 'f64'].some((dtype) => inspectAlp(bytes, dtype) !== null);
+
 // Whether every vector of the page reads as `dtype` values.
-function readsWhollyAs(bytes, dtype) {
-  try {
-    return numdecode.alp.inspect(bytes, dtype).vectors.every((v) => v.error === undefined);
-  } catch {
-    return false;
-  }
-}
+const readsWhollyAs = (bytes, dtype) => inspectAlp(bytes, dtype)?.vectors.every((v) => v.error === undefined) ?? false;
 
 let pendingAlp = null;
 for (const button of $('ask-alp').querySelectorAll('button')) {

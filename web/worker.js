@@ -30,19 +30,20 @@ function firstValues(parts, valid) {
 // The values of the rows that are not null (for statistics), and the rows with NaN at the nulls
 // (for the plot, which leaves them out, and the .bin download).
 function splitNulls(values, plot, valid) {
-  const present = [];
-  const presentPlot = [];
+  const present = new values.constructor(values.length);
+  const presentPlot = new Float64Array(values.length);
   const rows = values.slice();
+  let n = 0;
   for (let i = 0; i < values.length; i++) {
     if (valid[i]) {
-      present.push(values[i]);
-      presentPlot.push(plot[i]);
+      present[n] = values[i];
+      presentPlot[n++] = plot[i];
     } else {
       rows[i] = NaN;
       plot[i] = NaN;
     }
   }
-  return { present: values.constructor.from(present), presentPlot: Float64Array.from(presentPlot), rows };
+  return { present: present.subarray(0, n), presentPlot: presentPlot.subarray(0, n), rows };
 }
 
 function concatSameDtype(parts) {

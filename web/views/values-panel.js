@@ -95,6 +95,8 @@ export function renderValuesPanel(container, result, options) {
         : '.bin: raw little-endian values; .csv: one value per line')),
   );
   const valueName = options.valueName ?? `value (${stats.dtype ?? 'none'})`;
+  // A Parquet column's null rows read as null (their plotted NaN is a gap, not a value).
+  const valueText = (k) => (result.valid && !result.valid[k] ? 'null' : exactText(stats.dtype, result.plot[k]));
   plot.setData(result.plot, {
     // The address bar holds the zoom (a copied link restores it).
     onView: (view) => updateView({ view: viewText(view, result.plot.length) }),
@@ -102,8 +104,8 @@ export function renderValuesPanel(container, result, options) {
     boundaries,
     xName: 'value index',
     yName: valueName,
-    exactValue: (k) => (result.valid && !result.valid[k] ? 'null' : exactText(stats.dtype, result.plot[k])),
-    pointText: (k) => `value[${k}] = ${result.valid && !result.valid[k] ? 'null' : exactText(stats.dtype, result.plot[k])}`,
+    exactValue: valueText,
+    pointText: (k) => `value[${k}] = ${valueText(k)}`,
   });
   const zoom = parseViewText(toRestore('view'));
   if (zoom) plot.setView(zoom[0], zoom[1]);
