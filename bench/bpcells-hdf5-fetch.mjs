@@ -86,7 +86,8 @@ await measure('open again (HDF5 code already run once in this process)', async (
   const again = await bpcells.open(url, options);
   again.close();
 });
-// Opt-in: the seek tables held whole (prefetchBytes, 0 by default over HTTP), every data B-tree leaf with them.
+// Opt-in: every seek table held whole, index_starts too (by default over HTTP: the *_idx tables in Node, none at
+// --concurrency 6), every data B-tree leaf with them.
 let held;
 await measure('open, prefetchBytes: 4 MiB (seek tables held)', async () => {
   held = await bpcells.open(url, { ...options, prefetchBytes: 4 << 20 });

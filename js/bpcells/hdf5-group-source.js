@@ -123,23 +123,39 @@ export class Hdf5GroupSource {
     return this._arrays.get(name);
   }
 
+  // A string dataset checked for existence, type and rank: {path, info}.
+  async _stringDataset(name) {
+    const path = this.locate(name);
+    const info = await this.reader.datasetInfo(path);
+    if (info === null) {
+      throw new BpcellsError(`${path}: dataset missing from the matrix group ${this.group} (in ${this.reader.name})`, { file: path });
+    }
+    if (info.type !== H5T_STRING) throw new BpcellsError(`${path}: is ${describeType(info)}, expected strings`, { file: path });
+    if (info.shape === null || info.shape.length !== 1) {
+      throw new BpcellsError(`${path}: is ${info.shape === null ? 'an empty (null) dataspace' : `rank ${info.shape.length}`}, expected a 1-D array of strings`, {
+        file: path,
+      });
+    }
+    return { path, info };
+  }
+
+  /**
+   * Over async sources: reads a string dataset up to its strings' global heap collection (see
+   * Hdf5Reader.warmStrings), so that reading it later costs one round trip. Errors are left to that read.
+   */
+  async warmText(name) {
+    if (this.reader.synchronous || this._text.has(name)) return;
+    const { path, info } = await this._stringDataset(name);
+    await this.reader.warmStrings(path, info);
+  }
+
   /** The strings of a text name: version (one), storage_order and names (a 1-D string dataset). */
   async readLines(name) {
     if (!TEXT.has(name)) throw this._unknown(name);
     if (name === 'version') return [(await this._versionInfo()).text];
     if (!this._text.has(name)) {
       const p = (async () => {
-        const path = this.locate(name);
-        const info = await this.reader.datasetInfo(path);
-        if (info === null) {
-          throw new BpcellsError(`${path}: dataset missing from the matrix group ${this.group} (in ${this.reader.name})`, { file: path });
-        }
-        if (info.type !== H5T_STRING) throw new BpcellsError(`${path}: is ${describeType(info)}, expected strings`, { file: path });
-        if (info.shape === null || info.shape.length !== 1) {
-          throw new BpcellsError(`${path}: is ${info.shape === null ? 'an empty (null) dataspace' : `rank ${info.shape.length}`}, expected a 1-D array of strings`, {
-            file: path,
-          });
-        }
+        const { path, info } = await this._stringDataset(name);
         return this.reader.readStrings(path, info);
       })();
       this._text.set(name, p);
@@ -200,13 +216,13 @@ export class Hdf5GroupSource {
   }
 
   /**
-   * Reads the seek tables whole now, when together they fit `budget` bytes (the matrix reader then
-   * holds them: openMatrix's prefetchBytes), beside open's first reads rather than after them; their
-   * reads also fetch every B-tree leaf of the data arrays, so that a column after open needs only
-   * its data chunks.
+   * Reads the seek tables (index_starts only with `withStarts`) whole now, when together they fit
+   * `budget` bytes (the matrix reader then holds them: openMatrix's prefetchBytes), beside open's
+   * first reads rather than after them; their reads also fetch every B-tree leaf of the data
+   * arrays, so that a column after open needs only its data chunks.
    */
-  async preload(budget) {
-    const names = Object.keys(SEEK_DATA);
+  async preload(budget, withStarts = true) {
+    const names = Object.keys(SEEK_DATA).filter((n) => withStarts || n !== 'index_starts');
     const arrays = (await Promise.all(names.map((n) => this._array(n).catch(() => null)))).map((a, i) => a && { a, name: names[i] });
     const present = arrays.filter(Boolean);
     const bytes = present.reduce((n, { a }) => n + a.count * ELEM[a.type], 0);

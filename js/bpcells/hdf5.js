@@ -9,10 +9,16 @@ import { openMatrix } from './open-matrix.js';
 import { normalizePath, openHdf5 } from '../hdf5/reader.js';
 import { Hdf5GroupSource } from './hdf5-group-source.js';
 
-// Seek tables loaded whole at open (see matrix.js prefetchBytes). Over HTTP each HDF5 chunk of a
-// table costs a request, and a column needs only a few entries: default to reading them by range.
+// Seek tables loaded whole at open (see open-matrix.js prefetchBytes). Over async sources (HTTP)
+// with many requests in flight (Node's 64), only the *_idx tables, which place a column's data,
+// are held by default, when together they fit HDF5_PREFETCH_ASYNC: open fetches them and the data
+// arrays' B-tree leaves they lead to (one request a leaf) beside its own last reads, in no more
+// round trips, and a column then takes one, its *_starts entries fetched with its data. At a
+// browser's 6 in flight those leaves would cost open 2 round trips more, which one column does not
+// win back: there (and for larger tables) the tables are read by range, 2 round trips a column.
 const HDF5_PREFETCH_SYNC = 4 * 1024 * 1024;
-const HDF5_PREFETCH_ASYNC = 0;
+const HDF5_PREFETCH_ASYNC = 256 * 1024;
+const HOLD_MIN_CONCURRENCY = 16;
 // The arrays of packed and unpacked matrices that open() warms over async sources: the chunk
 // indexes of the large ones, the whole of the small ones (idxptr of a few thousand columns).
 const WARM_EARLY = ['idxptr', 'index_idx_offsets', 'val_idx_offsets', 'index_data', 'index_idx', 'index_starts', 'val_data', 'val_idx', 'index', 'val'];
@@ -73,10 +79,18 @@ export async function openHdf5File(file, head, options = {}) {
     // reads: their passes overlap open's instead of following it (2 round trips fewer). An array
     // the version rules out is simply not in the group (a name lookup, no error).
     const early = reader.synchronous ? [] : WARM_EARLY.map((name) => src.warm([name]).catch(() => null));
-    const prefetchBytes = options.prefetchBytes ?? (reader.synchronous ? HDF5_PREFETCH_SYNC : HDF5_PREFETCH_ASYNC);
+    const prefetchBytes =
+      options.prefetchBytes ?? (reader.synchronous ? HDF5_PREFETCH_SYNC : reader.concurrency >= HOLD_MIN_CONCURRENCY ? HDF5_PREFETCH_ASYNC : 0);
+    const holdStarts = reader.synchronous || options.prefetchBytes !== undefined;
     // Seek tables the matrix reader will hold whole (prefetchBytes) are read early too.
-    if (!reader.synchronous && prefetchBytes > 0) early.push(src.preload(prefetchBytes).catch(() => null));
-    const m = await openMatrix(src, { ...options, prefetchBytes });
+    if (!reader.synchronous && prefetchBytes > 0) early.push(src.preload(prefetchBytes, holdStarts).catch(() => null));
+    // With seek tables held, a column's data is one round trip away: storage_order (its 64 KiB
+    // global heap collection would make open 1.5x the bytes) is then checked by the first read
+    // (deferStorageOrder), which fetches the collection beside its data; open reads the string
+    // up to that collection. Without them, a column takes 2 round trips anyway: open reads it.
+    const deferStorageOrder = !reader.synchronous && prefetchBytes > 0;
+    if (deferStorageOrder) early.push(src.warmText('storage_order').catch(() => null));
+    const m = await openMatrix(src, { ...options, prefetchBytes, holdStarts, deferStorageOrder });
     // Over HTTP (and other async sources), prime HDF5's chunk indexes of the arrays a read uses.
     await Promise.all(early);
     if (!reader.synchronous) await src.warm(m._arrayNames);

@@ -35,6 +35,8 @@ export interface BpcellsOpenOptions {
   /**
    * The *_idx / index_starts seek tables are loaded whole at open when together at most this
    * many bytes (default 4 MiB); otherwise they are read by range with each read(). 0 = all lazy.
+   * HDF5 over HTTP: default 256 KiB for the *_idx tables alone where 16 or more requests may be in
+   * flight (Node), 0 where fewer (a browser's 6); see docs/bpcells.md.
    */
   prefetchBytes?: number;
   /** HTTP only: total bytes this source may download; beyond it requests fail. Default: no limit. */

@@ -169,6 +169,7 @@ export class Matrix {
     const [indexPart, valPart] = await Promise.all([
       this._indexStream ? this._indexStream.fetch(p0, p1) : this._indexFile.part(p0, p1),
       this._valStream ? this._valStream.fetch(p0, p1) : this._valFile.part(p0, p1),
+      this._orderCheck?.(), // storage_order, when open left it to the first read (open-matrix.js)
     ]);
     // The caller has its rejection already; write nothing (its `into` arrays may be in use again).
     if (signal?.aborted) throw new BpcellsError('read aborted', { code: CODES.ABORTED, cause: signal.reason });

@@ -36,6 +36,37 @@ function parseStorageOrder(bytes, label) {
   return order;
 }
 
+// The storage order idxptr's entry count implies, or null when it does not tell (a square matrix,
+// BPCells' idxptr of [0, 0] for no columns, a count that fits neither axis: open reads the string).
+function orderFromIdxptr([rows, cols], count) {
+  const col = count === cols + 1;
+  const row = count === rows + 1;
+  return col === row ? null : col ? 'col' : 'row';
+}
+
+// The check open deferred: storage_order read (once, on the first call) and compared with the order
+// open took from idxptr; the same message as open's own check when they disagree.
+function deferredOrderCheck(src, inferred, label, shape) {
+  let pending = null;
+  return () => {
+    pending ??= src.readAll('storage_order').then((bytes) => {
+      const order = parseStorageOrder(bytes, label);
+      if (order !== inferred) {
+        const major = order === 'col' ? shape[1] : shape[0];
+        const ptrLabel = labelOf(src, 'idxptr');
+        const count = (inferred === 'col' ? shape[1] : shape[0]) + 1;
+        throw new BpcellsError(
+          `${ptrLabel}: ${count} entries, expected ${major + 1} for ${major} ${order === 'col' ? 'columns (storage_order=col)' : 'rows (storage_order=row)'}`,
+          { file: ptrLabel },
+        );
+      }
+    });
+    // A failed fetch is tried again by the next read; a wrong string fails every read alike.
+    pending.catch(() => (pending = null));
+    return pending;
+  };
+}
+
 /**
  * Opens the matrix whose array files `src` holds by name: a directory (js/io's RangeDirectory) or
  * an HDF5 group (hdf5-group-source.js). options.prefetchBytes: seek tables loaded whole at open
@@ -47,12 +78,21 @@ export async function openMatrix(src, options = {}) {
   await ensureFormat('bpcells'); // only the BPCells module: a page reading matrices needs no other
   // Fetched together; a failure is reported for the first file in this order, so that a
   // directory without a `version` says so whatever answered first.
-  const first = await Promise.allSettled([src.readAll('version'), src.readAll('storage_order'), src.readAll('shape')]);
+  // options.deferStorageOrder (HDF5 over async sources): storage_order is a string whose read costs
+  // HDF5's whole global heap collection (64 KiB in files BPCells writes), and idxptr's length
+  // already tells the order unless the matrix is square: it is then checked by the first read,
+  // beside that read's data, instead of at open.
+  const defer = options.deferStorageOrder === true;
+  const first = await Promise.allSettled([
+    src.readAll('version'),
+    defer ? null : src.readAll('storage_order'),
+    src.readAll('shape'),
+    defer ? src.size('idxptr') : null,
+  ]);
   const failed = first.find((r) => r.status === 'rejected');
   if (failed) throw failed.reason;
-  const [versionBytes, orderBytes, shapeBytes] = first.map((r) => r.value);
+  const [versionBytes, orderBytes, shapeBytes, ptrSize] = first.map((r) => r.value);
   const version = parseVersion(versionBytes, labelOf(src, 'version'));
-  const storageOrder = parseStorageOrder(orderBytes, labelOf(src, 'storage_order'));
   const shapeLabel = labelOf(src, 'shape');
   checkHeader(shapeBytes, 'u32', shapeLabel);
   if (shapeBytes.length !== HEADER + 8) {
@@ -60,6 +100,11 @@ export async function openMatrix(src, options = {}) {
   }
   const sdv = new DataView(shapeBytes.buffer, shapeBytes.byteOffset + HEADER, 8);
   const shape = [sdv.getUint32(0, true), sdv.getUint32(4, true)];
+  const orderLabel = labelOf(src, 'storage_order');
+  const ptrElem = version.format === 1 ? 4 : 8;
+  let storageOrder = defer ? orderFromIdxptr(shape, (ptrSize - HEADER) / ptrElem) : null;
+  const orderCheck = storageOrder && deferredOrderCheck(src, storageOrder, orderLabel, shape);
+  storageOrder ??= parseStorageOrder(orderBytes ?? (await src.readAll('storage_order')), orderLabel);
 
   const m = Object.create(Matrix.prototype);
   Object.assign(m, {
@@ -71,6 +116,7 @@ export async function openMatrix(src, options = {}) {
     shape,
     storageOrder,
   });
+  if (orderCheck) m._orderCheck = orderCheck;
   const major = m.major;
   const minor = m.minor;
 
@@ -122,9 +168,12 @@ export async function openMatrix(src, options = {}) {
   if (version.packed) {
     const nchunks = Math.ceil(nnz / CHUNK);
     const streams = [m._indexStream, m._valStream].filter(Boolean);
-    const tableBytes = streams.reduce((s, st) => s + st.tableBytes(nchunks), 0);
+    // options.holdStarts false: only the *_idx tables count and are held (*_starts place nothing, so
+    // a read can fetch their entries beside its data; HDF5 over async sources, hdf5.js).
+    const holdStarts = options.holdStarts !== false;
+    const tableBytes = streams.reduce((s, st) => s + st.tableBytes(nchunks, holdStarts), 0);
     const whole = tableBytes <= budget;
-    await Promise.all(streams.map((st) => st.openTables(nchunks, whole)));
+    await Promise.all(streams.map((st) => st.openTables(nchunks, whole, whole && holdStarts)));
     for (const st of streams) {
       m._arrayNames.push(st.data.name, st.idx.name);
       if (st.starts) m._arrayNames.push(st.starts.name);

@@ -42,15 +42,17 @@ export class PackedStream {
     }
   }
 
-  /** Bytes of the seek tables (*_idx, *_starts) for `nchunks` chunks: what loading them whole costs. */
-  tableBytes(nchunks) {
-    return HEADER + 4 * (nchunks + 1) + (this.starts ? HEADER + 4 * nchunks : 0);
+  /** Bytes of the seek tables (*_idx, and *_starts with `withStarts`) for `nchunks` chunks: what loading them whole costs. */
+  tableBytes(nchunks, withStarts = true) {
+    return HEADER + 4 * (nchunks + 1) + (this.starts && withStarts ? HEADER + 4 * nchunks : 0);
   }
 
-  /** Second round: the seek tables, held whole (and checked against the data now) or probed. */
-  async openTables(nchunks, whole) {
-    const files = [this.idx, this.starts].filter(Boolean);
-    await Promise.all(files.map((f) => (whole ? f.load() : f.probe())));
+  /**
+   * Second round: the seek tables, held whole (`whole`: *_idx, checked against the data now;
+   * `wholeStarts`: *_starts too) or probed.
+   */
+  async openTables(nchunks, whole, wholeStarts = whole) {
+    await Promise.all([whole ? this.idx.load() : this.idx.probe(), this.starts && (wholeStarts ? this.starts.load() : this.starts.probe())]);
     if (this.idx.count !== nchunks + 1) {
       throw new BpcellsError(
         `${this.idx.label}: ${this.idx.count} entries, expected ${nchunks + 1} for ${nchunks} chunks of 128 values`,
@@ -112,9 +114,13 @@ export class PackedStream {
     const c1 = Math.ceil(p1 / CHUNK);
     let abs;
     let startsBytes = new Uint8Array(0);
+    let startsPending = null; // *_starts entries not held: fetched beside the words, which they do not place
     if (this.abs) {
       abs = this.abs.subarray(c0, c1 + 1);
-      if (this.starts) startsBytes = await this.starts.slice(c0, c1);
+      if (this.starts) {
+        startsPending = this.starts.slice(c0, c1);
+        startsPending.catch(() => {}); // a check below may throw first: its error is the one reported
+      }
     } else {
       const [idxBytes, sb] = await Promise.all([this.idx.slice(c0, c1 + 1), this.starts ? this.starts.slice(c0, c1) : null]);
       abs = this._resolve(idxBytes, c0);
@@ -137,7 +143,8 @@ export class PackedStream {
         { file: this.data.label },
       );
     }
-    const words = await this.data.part(w0, w1);
+    const [words, sb] = await Promise.all([this.data.part(w0, w1), startsPending]);
+    if (sb) startsBytes = sb;
     return { variant: this.variant, name: this.label, firstChunk: c0, abs, starts: startsBytes, words, skip: p0 - c0 * CHUNK, count: p1 - p0 };
   }
 

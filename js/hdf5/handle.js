@@ -25,7 +25,7 @@ const MAX_AHEAD_BLOCKS = 256;
 // HDF5 reads a global heap collection (where variable-length strings live) by its first 4 KiB
 // (H5HG_MINSIZE) and then the rest, 64 KiB in the files h5py and BPCells write: a string read
 // that misses exactly 4 KiB fetches the 64 KiB at once (one round trip instead of two).
-const HEAP_FIRST_READ = 4096;
+export const HEAP_FIRST_READ = 4096;
 const HEAP_AHEAD = 64 * 1024 - HEAP_FIRST_READ;
 // Wasm memory one operation may add beyond what it declares it needs: HDF5's caches and buffers.
 // A damaged length field can otherwise make HDF5 allocate gigabytes before it checks the length

@@ -4,7 +4,7 @@
 // allocating gigabytes. Errors are Hdf5Errors naming the file (`file`) and the object (`dataset`:
 // "/mat/idxptr", "/mat@version").
 import { Hdf5Error } from '../errors.js';
-import { openHandle } from './handle.js';
+import { HEAP_FIRST_READ, openHandle } from './handle.js';
 
 /** HDF5's datatype classes (H5T_class_t) that h5wasm's metadata reports. */
 export const H5T_INTEGER = 0;
@@ -94,6 +94,11 @@ export class Hdf5Reader {
   /** True when the file reads synchronously (local files, buffers): no fetch rounds, no read-ahead to plan. */
   get synchronous() {
     return this.handle.lazy.sync;
+  }
+
+  /** Requests a fetch round may have in flight (js/io's concurrency). */
+  get concurrency() {
+    return this.handle.lazy.concurrency;
   }
 
   /** Releases the file (its node in h5wasm's file system, its cached blocks). */
@@ -261,6 +266,20 @@ export class Hdf5Reader {
 
   /** Every string of a 1-D string dataset. */
   readStrings(path, info) {
+    return this._strings(path, info, null);
+  }
+
+  /**
+   * Over async sources: makes HDF5 read a string dataset up to, not including, the first global
+   * heap collection its strings lie in (HDF5 reads its first 4 KiB, then the rest: 64 KiB in files
+   * BPCells writes), so that a later readStrings fetches only that collection. Resolves undefined,
+   * or the strings when nothing was missing.
+   */
+  warmStrings(path, info) {
+    return this._strings(path, info, () => this.handle.lazy.missedBytes === HEAP_FIRST_READ);
+  }
+
+  _strings(path, info, settle) {
     const n = info.total_size;
     const bytes = n * info.size;
     // A variable-length string takes at least 16 bytes of the file (its global-heap ID)
@@ -281,7 +300,7 @@ export class Hdf5Reader {
         if (filled && info.vlen) M.reclaim_vlen_memory(fid, path, '', BigInt(ptr));
         M._free(ptr);
       }
-    }, { bytes: bytes + this.size, heapAhead: true }); // the pointers, and the strings: at most the file's bytes
+    }, { bytes: bytes + this.size, heapAhead: true, settle }); // the pointers, and the strings: at most the file's bytes
   }
 }
 
