@@ -225,9 +225,23 @@ export class Hdf5GroupSource {
     const names = Object.keys(SEEK_DATA).filter((n) => withStarts || n !== 'index_starts');
     const arrays = (await Promise.all(names.map((n) => this._array(n).catch(() => null)))).map((a, i) => a && { a, name: names[i] });
     const present = arrays.filter(Boolean);
-    const bytes = present.reduce((n, { a }) => n + a.count * ELEM[a.type], 0);
+    // As openMatrix counts them (PackedStream.tableBytes): each table with its 8-byte header.
+    const bytes = present.reduce((n, { a }) => n + HEADER + a.count * ELEM[a.type], 0);
     if (present.length === 0 || bytes > budget) return;
-    await Promise.all(present.map(async ({ a, name }) => this._values(a, 0, a.count, await this._near(name, a, 0, a.count))));
+    const jobs = present.map(async ({ a, name }) => this._values(a, 0, a.count, await this._near(name, a, 0, a.count)));
+    // index_starts read by range beside each column's data: its B-tree leaves now (one per ~57
+    // chunks), so that those reads find where its chunks lie.
+    if (!withStarts) jobs.push(this._warmNodes('index_starts'));
+    await Promise.all(jobs);
+  }
+
+  // Every chunk B-tree node of a large dataset fetched (nodes only, no data), if it is present.
+  async _warmNodes(name) {
+    const a = await this._array(name).catch(() => null);
+    const chunks = a?.info.chunks?.[0] ?? 0;
+    if (!a || !(chunks > 0) || a.count * ELEM[a.type] <= SMALL_WHOLE) return;
+    const near = { path: a.path, chunks, from: 0, to: a.count };
+    await this.reader.readElements(a.path, a.info, 0, 1, { readAhead: false, warm: true, near });
   }
 
   // Where a read of entries [i0, i1) of seek table `a` (`name`) will likely lead: {path, chunks,

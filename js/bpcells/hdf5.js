@@ -86,8 +86,8 @@ export async function openHdf5File(file, head, options = {}) {
     if (!reader.synchronous && prefetchBytes > 0) early.push(src.preload(prefetchBytes, holdStarts).catch(() => null));
     // With seek tables held, a column's data is one round trip away: storage_order (its 64 KiB
     // global heap collection would make open 1.5x the bytes) is then checked by the first read
-    // (deferStorageOrder), which fetches the collection beside its data; open reads the string
-    // up to that collection. Without them, a column takes 2 round trips anyway: open reads it.
+    // (deferStorageOrder: openMatrix defers it for packed matrices whose tables it holds), which
+    // fetches the collection beside its data; open reads the string up to that collection.
     const deferStorageOrder = !reader.synchronous && prefetchBytes > 0;
     if (deferStorageOrder) early.push(src.warmText('storage_order').catch(() => null));
     const m = await openMatrix(src, { ...options, prefetchBytes, holdStarts, deferStorageOrder });

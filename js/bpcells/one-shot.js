@@ -85,7 +85,9 @@ export async function readSlice(source, options = {}, start = 0, end = undefined
 export async function readNames(source, options = {}) {
   const { m, done } = await matrixFor(source, options);
   try {
-    return { ...describe(m), rowNames: await m.rowNames(), colNames: await m.colNames() };
+    // The storage order it reports is checked (a matrix over HTTP may have left that to its first read).
+    const [rowNames, colNames] = await Promise.all([m.rowNames(), m.colNames(), m._orderCheck?.()]);
+    return { ...describe(m), rowNames, colNames };
   } finally {
     done();
   }

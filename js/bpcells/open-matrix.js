@@ -5,7 +5,7 @@
 // (else they are read by range on demand) (round trip 3). Everything is checked: headers,
 // lengths, monotone idxptr, counts that agree; BPCells itself accepts several of these
 // corruptions silently (src/bpcells/matrix.cpp checks a whole directory the same way).
-import { BpcellsError } from '../errors.js';
+import { BpcellsError, CODES } from '../errors.js';
 import { textAt } from '../wasm/heap.js';
 import { ensureFormat, getModule } from '../wasm/load.js';
 import { ArrayFile, HEADER, callBpcells, checkHeader, labelOf, singleLine } from './array-file.js';
@@ -36,16 +36,18 @@ function parseStorageOrder(bytes, label) {
   return order;
 }
 
-// The storage order idxptr's entry count implies, or null when it does not tell (a square matrix,
-// BPCells' idxptr of [0, 0] for no columns, a count that fits neither axis: open reads the string).
+// The storage order idxptr's entry count implies, or null when it does not tell: a square matrix,
+// an empty axis (BPCells writes idxptr [0, 0] for a matrix with no columns, so a 1 x 0 matrix
+// by column has the count a row order would), a count that fits neither axis. Open then reads the string.
 function orderFromIdxptr([rows, cols], count) {
+  if (rows === 0 || cols === 0) return null;
   const col = count === cols + 1;
   const row = count === rows + 1;
   return col === row ? null : col ? 'col' : 'row';
 }
 
-// The check open deferred: storage_order read (once, on the first call) and compared with the order
-// open took from idxptr; the same message as open's own check when they disagree.
+// The check open deferred: storage_order read (once) and compared with the order open took from
+// idxptr (a disagreement is reported as idxptr's count against the string's order).
 function deferredOrderCheck(src, inferred, label, shape) {
   let pending = null;
   return () => {
@@ -61,8 +63,11 @@ function deferredOrderCheck(src, inferred, label, shape) {
         );
       }
     });
-    // A failed fetch is tried again by the next read; a wrong string fails every read alike.
-    pending.catch(() => (pending = null));
+    // A failed or aborted fetch is tried again by the next read; a damaged or wrong string (HDF5
+    // may take its whole time limit to find out) fails every read with the same error.
+    pending.catch((err) => {
+      if (err?.code === CODES.NETWORK || err?.code === CODES.ABORTED) pending = null;
+    });
     return pending;
   };
 }
@@ -102,7 +107,9 @@ export async function openMatrix(src, options = {}) {
   const shape = [sdv.getUint32(0, true), sdv.getUint32(4, true)];
   const orderLabel = labelOf(src, 'storage_order');
   const ptrElem = version.format === 1 ? 4 : 8;
-  let storageOrder = defer ? orderFromIdxptr(shape, (ptrSize - HEADER) / ptrElem) : null;
+  // Deferred only where it saves open's bytes for a read of one round trip: packed matrices whose
+  // seek tables open holds (below); otherwise the check runs during open, beside its other reads.
+  let storageOrder = defer && version.packed ? orderFromIdxptr(shape, (ptrSize - HEADER) / ptrElem) : null;
   const orderCheck = storageOrder && deferredOrderCheck(src, storageOrder, orderLabel, shape);
   storageOrder ??= parseStorageOrder(orderBytes ?? (await src.readAll('storage_order')), orderLabel);
 
@@ -116,7 +123,6 @@ export async function openMatrix(src, options = {}) {
     shape,
     storageOrder,
   });
-  if (orderCheck) m._orderCheck = orderCheck;
   const major = m.major;
   const minor = m.minor;
 
@@ -173,7 +179,10 @@ export async function openMatrix(src, options = {}) {
     const holdStarts = options.holdStarts !== false;
     const tableBytes = streams.reduce((s, st) => s + st.tableBytes(nchunks, holdStarts), 0);
     const whole = tableBytes <= budget;
-    await Promise.all(streams.map((st) => st.openTables(nchunks, whole, whole && holdStarts)));
+    // Seek tables read by range: a column takes 2 round trips anyway, so storage_order is checked now.
+    const checkNow = orderCheck && !whole ? orderCheck() : null;
+    await Promise.all([...streams.map((st) => st.openTables(nchunks, whole, whole && holdStarts)), checkNow]);
+    if (whole && orderCheck) m._orderCheck = orderCheck;
     for (const st of streams) {
       m._arrayNames.push(st.data.name, st.idx.name);
       if (st.starts) m._arrayNames.push(st.starts.name);

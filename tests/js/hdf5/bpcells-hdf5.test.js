@@ -569,25 +569,74 @@ describe('files built with h5wasm', () => {
     expect(v.message).toMatch(/\/mat\/idxptr: is uint64, expected uint32/);
   });
 
-  // issue 27: over async sources storage_order is checked by the first read, not at open.
+  test('an unpacked matrix over an async source reads storage_order at open: a wrong one fails open there too', async () => {
+    const source = (bytes) => ({ size: async () => bytes.length, read: async (a, b) => bytes.slice(a, b) });
+    for (const bytes of [built.rowOrder, built.noOrder]) {
+      const direct = await bpcells.open(bytes, { group: 'mat' }).catch((e) => e);
+      const remote = await bpcells.open(source(bytes), { group: 'mat' }).catch((e) => e);
+      expect([remote.name, remote.file, remote.message]).toEqual([direct.name, direct.file, direct.message]);
+    }
+  });
+});
+
+// A packed matrix copied dataset by dataset from a corpus file BPCells wrote, with another
+// storage_order string: over an async source (Node's default holds its seek tables) open takes the
+// order from idxptr and the first read checks the string (issue 27).
+describe('storage_order of a packed matrix over an async source', () => {
+  const c = cases.find((x) => x.name === 'packed_uint_col_counts_names');
+  let h5;
+  const copyWithOrder = (order) => {
+    h5.FS.writeFile('/order-src.h5', readFileSync(fileOf(c)));
+    const src = new h5.File('/order-src.h5', 'r');
+    const out = new h5.File('/order-copy.h5', 'w');
+    const g = out.create_group('mat');
+    g.create_attribute('version', src.get('mat').attrs.version.value);
+    for (const name of src.get('mat').keys()) {
+      const d = src.get(`mat/${name}`);
+      if (name === 'storage_order') g.create_dataset({ name, data: [order] });
+      else if (d.dtype === 'S') g.create_dataset({ name, data: d.value });
+      else g.create_dataset({ name, data: d.value, maxshape: [null], chunks: [1024] });
+    }
+    out.close();
+    src.close();
+    h5.FS.unlink('/order-src.h5');
+    const bytes = new Uint8Array(h5.FS.readFile('/order-copy.h5'));
+    h5.FS.unlink('/order-copy.h5');
+    return bytes;
+  };
+  beforeAll(async () => {
+    h5 = await import('h5wasm');
+    await h5.ready;
+  });
+
   test('a storage_order that idxptr contradicts, or that is neither row nor col: open of the bytes fails; over an async source the first read and every later one fail alike', async () => {
-    expect(c.shape[0]).not.toBe(c.shape[1]); // idxptr's length tells the order only when the matrix is not square
-    const rows = c.shape[0];
-    const cols = c.shape[1];
+    const [rows, cols] = c.shape;
+    expect(rows).not.toBe(cols); // idxptr's length tells the order only when the matrix is not square
     const orderMessage = /^bpcells: \/mat\/storage_order: must be "row" or "col", found "diagonal"/;
-    const cases2 = [
+    const variants = [
       // open of the bytes reads idxptr for `rows` + 1 entries; the first read compares the counts
-      [built.rowOrder, new RegExp(`^bpcells: /mat/idxptr: needs values \\[0, ${rows + 1}\\) but the dataset holds only ${cols + 1}`), new RegExp(`^bpcells: /mat/idxptr: ${cols + 1} entries, expected ${rows + 1} for ${rows} rows \\(storage_order=row\\)`), '/mat/idxptr'],
-      [built.noOrder, orderMessage, orderMessage, '/mat/storage_order'],
+      ['row', new RegExp(`^bpcells: /mat/idxptr: needs values \\[0, ${rows + 1}\\) but the dataset holds only ${cols + 1}`), new RegExp(`^bpcells: /mat/idxptr: ${cols + 1} entries, expected ${rows + 1} for ${rows} rows \\(storage_order=row\\)`), '/mat/idxptr'],
+      ['diagonal', orderMessage, orderMessage, '/mat/storage_order'],
     ];
-    for (const [bytes, atOpen, message, file] of cases2) {
+    const exp = expected(c);
+    const good = copyWithOrder('col');
+    const goodMatrix = await bpcells.open({ size: async () => good.length, read: async (a, b) => good.slice(a, b) }, { group: 'mat' });
+    try {
+      // The copy itself reads exactly as the corpus file does.
+      const r = await goodMatrix.read(10, 20);
+      const [p0, p1] = [exp.idxptr[10], exp.idxptr[20]];
+      expect(same(r.index, exp.index.subarray(p0, p1)) && same(r.val, exp.val.subarray(p0, p1))).toBe(true);
+    } finally {
+      goodMatrix.close();
+    }
+    for (const [order, atOpen, message, file] of variants) {
+      const bytes = copyWithOrder(order);
       // Bytes in memory read synchronously: open reads storage_order itself.
       const direct = await bpcells.open(bytes, { group: 'mat' }).catch((e) => e);
       expect([direct.name, direct.file]).toEqual(['BpcellsError', file]);
       expect(direct.message).toMatch(atOpen);
       // An async source (as over HTTP in Node): open holds the seek tables and takes the order from idxptr.
-      const source = { size: async () => bytes.length, read: async (a, b) => bytes.slice(a, b) };
-      const m = await bpcells.open(source, { group: 'mat' });
+      const m = await bpcells.open({ size: async () => bytes.length, read: async (a, b) => bytes.slice(a, b) }, { group: 'mat' });
       try {
         expect(m.storageOrder).toBe('col');
         for (let k = 0; k < 2; k++) {
@@ -600,6 +649,27 @@ describe('files built with h5wasm', () => {
       }
     }
   });
+});
+
+// The storage order over an async source comes from idxptr's length only where that tells it: a
+// 1 x 0 matrix by column has BPCells' idxptr [0, 0], the length a row order of 1 row would have.
+test('a 1 x 0 matrix by column over an async source: open reads its storage_order, and reads give nothing', async () => {
+  const h5 = await import('h5wasm');
+  await h5.ready;
+  h5.FS.writeFile('/one-by-zero.h5', readFileSync(path.join(setDir, 'zero_cols_10x0', 'matrix.h5')));
+  const f = new h5.File('/one-by-zero.h5', 'a');
+  f.get('mat/shape').write_slice([[0, 2]], Uint32Array.from([1, 0]));
+  f.close();
+  const bytes = new Uint8Array(h5.FS.readFile('/one-by-zero.h5'));
+  h5.FS.unlink('/one-by-zero.h5');
+  const m = await bpcells.open({ size: async () => bytes.length, read: async (a, b) => bytes.slice(a, b) }, { group: 'mat' });
+  try {
+    expect([m.shape, m.storageOrder, m.nnz]).toEqual([[1, 0], 'col', 0]);
+    const r = await m.read();
+    expect([Array.from(r.idxptr), r.index.length, r.val.length]).toEqual([[0], 0, 0]);
+  } finally {
+    m.close();
+  }
 });
 
 describe('worker pool', () => {
