@@ -25,8 +25,8 @@ const PAGES = {
   pco: { values: 3500, wasm: 'numdecode-pco-simd.wasm', numdecodeGzip: PCO_PAGE_GZIP_BUDGET }, // 125.4 kB
   zarr: { values: 5000, wasm: 'numdecode-pco-simd.wasm', numdecodeGzip: 137_000 }, // 130.3 kB (120.8 at 6322eeb)
   alp: { values: 10000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 61_000 }, // 57.9 kB (52.0)
-  bpcells: { values: 213, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 123_000 }, // 116.9 kB (98.2)
-  hdf5: { values: 900, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 149_000 }, // 142.1 kB (135.1 at a7cf624, 141.6 before js/wasm/heap.js's unsigned malloc: addresses past 2 GiB)
+  bpcells: { values: 213, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 129_000 }, // 123.9 kB on 2026-12-06 with issue 27's held seek tables and deferred storage_order check (122.5 before; 116.9 at a7cf624, 98.2 at 6322eeb)
+  hdf5: { values: 900, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 157_000 }, // 150.2 kB on 2026-12-06, the same change (142.1 earlier; 135.1 at a7cf624, 141.6 before js/wasm/heap.js's unsigned malloc: addresses past 2 GiB)
   parquet: { values: 15000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 110_000 }, // 108.1 kB on 2026-12-06, 109.9 before it fetched js/io/open.js and tail.js instead of js/io/index.js (and with it directory.js, a BPCells directory's); 104.6 kB earlier (100.3 at a7cf624; 103.4 before readView, whose own code loads only when asked for)
 };
 
