@@ -171,14 +171,21 @@ function beginOpen(viewId, stage) {
 /** Opens a BPCells matrix: a base URL or {size, read} source (directory), or an HDF5 file (URL, File). */
 async function openMatrix(name, source) {
   beginOpen('view-bpcells', `opening the BPCells matrix ${name}`);
+  const generation = openGeneration;
   $('bp-body').hidden = true;
   const roundTrips = typeof source === 'string' ? countRoundTrips(source) : null;
   let matrix;
   try {
     matrix = await openBpcells(numdecode.bpcells, source, setStage);
   } catch (err) {
+    if (generation !== openGeneration) throw new Error('superseded');
     // A missing .h5 file is "not found", not a directory without its version file.
     throw explainOpenError(err, { name, url: typeof source === 'string' && formatFromName(source) === 'hdf5' ? source : undefined });
+  }
+  // Another open started meanwhile: this matrix is nobody's (showing it would close that one's file).
+  if (generation !== openGeneration) {
+    matrix.close?.();
+    throw new Error('superseded');
   }
   $('bp-body').hidden = false;
   await renderBpcells({ name, matrix, setStage, roundTrips });
@@ -234,6 +241,7 @@ async function hasVersionFile(base) {
 // when a store is opened; a chunk opened from it goes to the Pco view with a way back.
 async function openZarrStore(name, source, { hints, listMetadataKeys, array } = {}) {
   beginOpen('view-zarr', `opening the Zarr store ${name}`);
+  const generation = openGeneration;
   const view = await import('./views/zarr-view.js');
   const openPco = async (chunkName, bytes) => {
     await openBytes(chunkName, bytes, 'pco');
@@ -244,7 +252,9 @@ async function openZarrStore(name, source, { hints, listMetadataKeys, array } = 
     clearError();
     await action();
   });
-  await view.renderZarr({ name, source, hints, listMetadataKeys, array, setStage, run: runInView, openPco });
+  // A store whose metadata arrives after another open began is dropped, not drawn over that one.
+  const stale = () => generation !== openGeneration;
+  await view.renderZarr({ name, source, hints, listMetadataKeys, array, setStage, run: runInView, openPco, stale });
   clearStatus();
   document.body.dataset.state = 'ready';
   document.body.dataset.format = 'zarr';
@@ -283,6 +293,7 @@ async function parquetTail(source) {
 }
 
 async function openUrl(input, format, extra = {}) {
+  ++openGeneration; // an open under way, also while its bytes are still being fetched (see start())
   const url = new URL(input, location.href).href;
   // The address bar names what is being opened, so that a copied link opens it again.
   showOpened({ open: input, format, hints: extra.hints });
@@ -449,6 +460,12 @@ $('bp-heat').addEventListener('submit', (e) => {
 // ---------------------------------------------------------------- start
 
 async function start() {
+  // The link the page was opened with, and whether the user opens something before the page is
+  // ready (the samples list may come late): their open wins, and is not opened a second time from
+  // the address bar it has rewritten meanwhile.
+  const link = viewToRestore();
+  restored(); // armed again below if the page opens it: a user's own open must not restore its parts
+  const generation = openGeneration;
   try {
     await numdecode.init();
     const info = numdecode.buildInfo();
@@ -461,8 +478,11 @@ async function start() {
   const defaultSample = await loadSamples();
   // A link (?open=URL&format=...&array=...&slice=...: lib/view-state.js) opens its view; otherwise
   // the first sample shows something real.
-  const link = viewToRestore();
-  if (link) {
+  const userOpened = generation !== openGeneration; // the user's own open is under way or done
+  if (userOpened) {
+    // nothing to add
+  } else if (link) {
+    viewToRestore(); // the address is still the link's: nothing else was opened
     $('url').value = link.open;
     const format = link.format ?? 'auto';
     $('format').value = [...$('format').options].some((o) => o.value === format) ? format : 'auto';

@@ -327,7 +327,7 @@ async function openChunk(coords) {
  *   setStage?: Function, openPco: (name: string, bytes: Uint8Array) => Promise<void>,
  *   run: (title: string, action: Function) => Promise<void>}} options
  */
-export async function renderZarr({ name, source, hints, listMetadataKeys, setStage, openPco, run, array }) {
+export async function renderZarr({ name, source, hints, listMetadataKeys, setStage, openPco, run, array, stale = () => false }) {
   stopZarr();
   setStage?.('starting the decode workers');
   if (!pool) pool = await createWorkerPool({ size: Math.min(2, navigator.hardwareConcurrency || 2) }).catch(() => null);
@@ -336,6 +336,7 @@ export async function renderZarr({ name, source, hints, listMetadataKeys, setSta
   // Chunks the store answers "not there" for are noted, to hatch them as not stored.
   const { store, missing } = noteMissingChunks(source);
   const explorer = await openZarr(store, { name, hints, listMetadataKeys, pool });
+  if (stale()) throw new Error('superseded'); // another open began meanwhile: it owns the view
   current = { explorer, missing, roundTrips, openPco, run, drawCount: 0, queue: Promise.resolve(), poolBase: pool?.stats().completed ?? 0, timer: setInterval(updateCounter, 250) };
   skeleton();
   $('zarr-title').textContent = `Zarr: ${name}`;

@@ -535,6 +535,97 @@ test('a phone-sized screen: no sideways scrolling, controls reachable', async ()
   await page.setViewportSize({ width: 1280, height: 900 });
 });
 
+// A user who opens something while the page is still starting (its samples list arriving late, as
+// on a slow link or a loaded machine) keeps what they opened. The page used to open, once the list
+// came, the link in its address bar, which by then named the user's file: the same HDF5 file opened
+// twice at once, and the first open to finish closed the other's file under its reads ("cannot open
+// as HDF5 ... No such file", seen in a loaded test run).
+test('an open started before the page has loaded its samples is neither opened again nor replaced', async () => {
+  const late = await context.newPage();
+  late.on('pageerror', (err) => pageErrors.push(err.message));
+  let heads = 0;
+  await late.route('**/web/samples/index.json', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await route.continue();
+  });
+  // The file answers slowly: the user's open is still going when the samples list arrives.
+  await late.route('**/packed_uint_col_counts_names/matrix.h5', async (route) => {
+    if (route.request().headers().range === 'bytes=0-16383') heads++; // each open's first request
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await route.continue();
+  });
+  try {
+    await late.goto(`${base}/web/`);
+    await late.waitForSelector('#url-form');
+    await late.fill('#url', `${base}/corpus/bpcells-hdf5/packed_uint_col_counts_names/matrix.h5`);
+    await late.click('#url-form button[type=submit]');
+    await late.waitForSelector('body[data-started=yes]', { timeout: 60000 });
+    const title = 'BPCells: packed_uint_col_counts_names/matrix.h5 (HDF5 group /mat)';
+    await late.waitForFunction(() => document.body.dataset.state !== 'busy', null, { timeout: 60000, polling: 50 });
+    const shown = await late.evaluate(() => ({
+      state: document.body.dataset.state,
+      bpcells: !document.getElementById('view-bpcells').hidden,
+      title: document.getElementById('bp-title').textContent,
+      error: document.getElementById('error').hidden ? null : document.getElementById('error').textContent,
+    }));
+    expect(shown).toEqual({ state: 'ready', bpcells: true, title, error: null });
+    expect(heads).toBe(1); // opened once
+  } finally {
+    await late.close();
+  }
+}, 120000);
+
+// Two HDF5 files opened one after the other, the first answering slowly: when the first arrives
+// after the second is on show, it is dropped (and its file closed), not shown over the second, whose
+// file it used to close under the second's reads.
+test('a slow open finishing after a later one neither replaces it nor closes its file', async () => {
+  const tab = await context.newPage();
+  tab.on('pageerror', (err) => pageErrors.push(err.message));
+  let slowDone = 0;
+  let slowPending = 0;
+  await tab.route('**/packed_uint_col_counts_names/matrix.h5', async (route) => {
+    slowPending++;
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    await route.continue();
+    slowDone++;
+    slowPending--;
+  });
+  try {
+    await tab.goto(`${base}/web/`);
+    await tab.waitForSelector('body[data-started=yes]', { timeout: 60000 });
+    const open = async (dir) => {
+      await tab.fill('#url', `${base}/corpus/bpcells-hdf5/${dir}/matrix.h5`);
+      await tab.selectOption('#format', 'auto');
+      await tab.click('#url-form button[type=submit]');
+    };
+    await open('packed_uint_col_counts_names'); // slow
+    await tab.waitForFunction(() => document.body.dataset.state === 'busy', null, { timeout: 10000, polling: 20 });
+    await open('unicode_names_packed_float_row'); // fast
+    const title = 'BPCells: unicode_names_packed_float_row/matrix.h5 (HDF5 group /mat)';
+    await tab.waitForFunction((t) => document.body.dataset.state === 'ready' && document.getElementById('bp-title').textContent === t, title, { timeout: 60000, polling: 50 });
+    // Let the slow open finish: its requests (0.7 s each) answered and none asked for 2 s.
+    const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+    for (let quiet = 0, t = 0; quiet < 2000 && t < 60000; t += 100) {
+      await sleep(100);
+      quiet = slowPending === 0 ? quiet + 100 : 0;
+    }
+    expect(slowDone).toBeGreaterThanOrEqual(3); // the slow file's open went on to its end meanwhile
+    // The second file is still on show and still readable: a vector read through its open file.
+    const before = Number(await tab.getAttribute('body', 'data-actions')) || 0;
+    await tab.fill('#bp-pick-index', '1');
+    await tab.click('#bp-pick button[type=submit]');
+    await tab.waitForFunction((n) => Number(document.body.dataset.actions) > n, before, { timeout: 30000, polling: 50 });
+    const shown = await tab.evaluate(() => ({
+      state: document.body.dataset.state,
+      title: document.getElementById('bp-title').textContent,
+      error: document.getElementById('error').hidden ? null : document.getElementById('error').textContent,
+    }));
+    expect(shown).toEqual({ state: 'ready', title, error: null });
+  } finally {
+    await tab.close();
+  }
+}, 120000);
+
 test('no request ever left 127.0.0.1', () => {
   expect(foreignRequests).toEqual([]);
   expect(pageErrors).toEqual([]);
