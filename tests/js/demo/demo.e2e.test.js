@@ -12,6 +12,7 @@ import { chromium } from 'playwright-core';
 import * as numdecode from '../../../js/index.js';
 import { createStaticServer } from '../../../scripts/serve.mjs';
 import { corpusRoot, projectRoot, readJson } from '../helpers/corpus.js';
+import { slowRoute } from '../helpers/slow-route.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const shotsDir = path.join(projectRoot, 'test-output', 'screenshots');
@@ -581,15 +582,7 @@ test('an open started before the page has loaded its samples is neither opened a
 test('a slow open finishing after a later one neither replaces it nor closes its file', async () => {
   const tab = await context.newPage();
   tab.on('pageerror', (err) => pageErrors.push(err.message));
-  let slowDone = 0;
-  let slowPending = 0;
-  await tab.route('**/packed_uint_col_counts_names/matrix.h5', async (route) => {
-    slowPending++;
-    await new Promise((resolve) => setTimeout(resolve, 700));
-    await route.continue();
-    slowDone++;
-    slowPending--;
-  });
+  const slow = await slowRoute(tab, '**/packed_uint_col_counts_names/matrix.h5', 700);
   try {
     await tab.goto(`${base}/web/`);
     await tab.waitForSelector('body[data-started=yes]', { timeout: 60000 });
@@ -604,12 +597,8 @@ test('a slow open finishing after a later one neither replaces it nor closes its
     const title = 'BPCells: unicode_names_packed_float_row/matrix.h5 (HDF5 group /mat)';
     await tab.waitForFunction((t) => document.body.dataset.state === 'ready' && document.getElementById('bp-title').textContent === t, title, { timeout: 60000, polling: 50 });
     // Let the slow open finish: its requests (0.7 s each) answered and none asked for 2 s.
-    const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-    for (let quiet = 0, t = 0; quiet < 2000 && t < 60000; t += 100) {
-      await sleep(100);
-      quiet = slowPending === 0 ? quiet + 100 : 0;
-    }
-    expect(slowDone).toBeGreaterThanOrEqual(3); // the slow file's open went on to its end meanwhile
+    await slow.untilQuiet();
+    expect(slow.answered).toBeGreaterThanOrEqual(3); // the slow file's open went on to its end meanwhile
     // The second file is still on show and still readable: a vector read through its open file.
     const before = Number(await tab.getAttribute('body', 'data-actions')) || 0;
     await tab.fill('#bp-pick-index', '1');

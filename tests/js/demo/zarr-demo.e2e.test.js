@@ -12,6 +12,7 @@ import Zstd from 'numcodecs/zstd';
 import path from 'node:path';
 import { chromiumAvailable, openBrowser } from '../helpers/chromium.js';
 import { corpusRoot, projectRoot, sha256 } from '../helpers/corpus.js';
+import { slowRoute } from '../helpers/slow-route.js';
 import { openZarr } from '../../../js/zarr-explore/explorer.js';
 
 const zarrDir = path.join(corpusRoot, 'zarr-pcodec');
@@ -387,16 +388,8 @@ describeIf('Zarr view', () => {
   test('a slow store finishing after a later one is dropped, not drawn over it', async () => {
     await page.goto(`${browser.base}/web/`);
     await page.waitForSelector('body[data-started=yes]', { timeout: 60000 });
-    let pending = 0;
-    let answered = 0;
-    const slow = '**/stores/era5_like_v2.zarr/**';
-    await page.route(slow, async (route) => {
-      pending++;
-      await new Promise((resolve) => setTimeout(resolve, 700));
-      await route.continue();
-      answered++;
-      pending--;
-    });
+    const pattern = '**/stores/era5_like_v2.zarr/**';
+    const slow = await slowRoute(page, pattern, 700);
     try {
       for (const store of ['era5_like_v2.zarr', 'sharded_v3.zarr']) {
         await page.fill('#url', `${browser.base}/corpus/zarr-pcodec/stores/${store}`);
@@ -405,11 +398,8 @@ describeIf('Zarr view', () => {
       }
       await page.waitForFunction(() => document.getElementById('zarr-title')?.textContent === 'Zarr: sharded_v3.zarr' && document.body.dataset.state === 'ready', null, { timeout: 60000, polling: 50 });
       // The slow store's metadata requests answered, and none asked for 2 s.
-      for (let quiet = 0, t = 0; quiet < 2000 && t < 60000; t += 100) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        quiet = pending === 0 ? quiet + 100 : 0;
-      }
-      expect(answered).toBeGreaterThan(0);
+      await slow.untilQuiet();
+      expect(slow.answered).toBeGreaterThan(0);
       const shown = await page.evaluate(() => ({
         title: document.getElementById('zarr-title').textContent,
         state: document.body.dataset.state,
@@ -417,7 +407,7 @@ describeIf('Zarr view', () => {
       }));
       expect(shown).toEqual({ title: 'Zarr: sharded_v3.zarr', state: 'ready', error: null });
     } finally {
-      await page.unroute(slow);
+      await page.unroute(pattern);
     }
   });
 });
