@@ -206,6 +206,8 @@ export class LazyHdf5File {
     if (this.sync) return null;
     const bs = this.blockSize;
     if (start < 0 || end > this.size || end <= start) return null;
+    // Checked before allocating: a read plan asks for nodes not fetched yet once per chunk under them.
+    if (!this.has(start, end)) return null;
     const out = new Uint8Array(end - start);
     let at = 0;
     for (let b = Math.floor(start / bs); at < out.length; b++) {
