@@ -46,6 +46,12 @@ function orderFromIdxptr([rows, cols], count) {
   return col === row ? null : col ? 'col' : 'row';
 }
 
+// idxptr holds one entry more than the major axis (columns for col order, rows for row order).
+function idxptrCountError(label, count, major, order) {
+  const axis = order === 'col' ? 'columns (storage_order=col)' : 'rows (storage_order=row)';
+  return new BpcellsError(`${label}: ${count} entries, expected ${major + 1} for ${major} ${axis}`, { file: label });
+}
+
 // The check open deferred: storage_order read (once) and compared with the order open took from
 // idxptr (a disagreement is reported as idxptr's count against the string's order).
 function deferredOrderCheck(src, inferred, label, shape) {
@@ -54,13 +60,8 @@ function deferredOrderCheck(src, inferred, label, shape) {
     pending ??= src.readAll('storage_order').then((bytes) => {
       const order = parseStorageOrder(bytes, label);
       if (order !== inferred) {
-        const major = order === 'col' ? shape[1] : shape[0];
-        const ptrLabel = labelOf(src, 'idxptr');
         const count = (inferred === 'col' ? shape[1] : shape[0]) + 1;
-        throw new BpcellsError(
-          `${ptrLabel}: ${count} entries, expected ${major + 1} for ${major} ${order === 'col' ? 'columns (storage_order=col)' : 'rows (storage_order=row)'}`,
-          { file: ptrLabel },
-        );
+        throw idxptrCountError(labelOf(src, 'idxptr'), count, order === 'col' ? shape[1] : shape[0], order);
       }
     });
     // A failed or aborted fetch is tried again by the next read; a damaged or wrong string (HDF5
@@ -161,10 +162,7 @@ export async function openMatrix(src, options = {}) {
   let ptrCount = ptr.file.count;
   if (major === 0 && ptrCount === 2 && (await ptr.get(0, 2))[1] === 0) ptrCount = 1;
   if (ptrCount !== major + 1) {
-    throw new BpcellsError(
-      `${ptr.file.label}: ${ptr.file.count} entries, expected ${major + 1} for ${major} ${storageOrder === 'col' ? 'columns (storage_order=col)' : 'rows (storage_order=row)'}`,
-      { file: ptr.file.label },
-    );
+    throw idxptrCountError(ptr.file.label, ptr.file.count, major, storageOrder);
   }
   m.nnz = await ptr.at(ptrCount - 1);
   const nnz = m.nnz;
