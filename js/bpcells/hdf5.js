@@ -56,8 +56,9 @@ async function chooseGroup(reader, group) {
   const groups = await reader.groups();
   const matrices = groups.filter((g) => g.matrix);
   if (matrices.length === 1) return matrices[0].group;
-  const why = matrices.length === 0 ? 'holds no BPCells matrix group' : `holds ${matrices.length} BPCells matrices`;
-  throw new BpcellsError(`${reader.name} ${why}: pass { group } (${matrixGroupList(groups)})`, { file: reader.name });
+  // { group } chooses among matrices; with none there is nothing to choose, so it is not suggested.
+  if (matrices.length === 0) throw new BpcellsError(`${reader.name} holds no BPCells matrix group (${matrixGroupList(groups)})`, { file: reader.name });
+  throw new BpcellsError(`${reader.name} holds ${matrices.length} BPCells matrices: pass { group } (${matrixGroupList(groups)})`, { file: reader.name });
 }
 
 // The HDF5 file; options.blockSize and cacheBytes are its block cache's, hdf5TimeLimit its calls' limit,

@@ -529,6 +529,10 @@ describe('files built with h5wasm', () => {
         writeMatrix(f, 'b', 'unpacked-uint-matrix-v2', exp);
         f.create_group('notes');
       }),
+      none: build('none.h5', (f) => {
+        f.create_group('notes');
+        f.create_dataset({ name: 'notes/values', data: new Float64Array([1, 2]) });
+      }),
       badType: build('bad-type.h5', (f) => writeMatrix(f, 'mat', 'unpacked-uint-matrix-v2', exp, { idxptrType: 'f64' })),
       badRank: build('bad-rank.h5', (f) => writeMatrix(f, 'mat', 'unpacked-uint-matrix-v2', exp, { shapeRank: 2 })),
       v1WithU64: build('v1-u64.h5', (f) => writeMatrix(f, 'mat', 'unpacked-uint-matrix-v1', exp)),
@@ -555,6 +559,13 @@ describe('files built with h5wasm', () => {
     expect(err).toBeInstanceOf(bpcells.BpcellsError);
     expect(err.message).toMatch(/holds 2 BPCells matrices: pass \{ group \} \(matrix groups in the file: \/a\/counts, \/b\)/);
     await expect(bpcells.open(built.multi, { group: 'notes' })).rejects.toThrow(/\/notes@version: attribute missing/);
+  });
+
+  test('a file without a matrix group says so, and lists its groups without suggesting { group }', async () => {
+    const err = await bpcells.open(built.none).catch((e) => e);
+    expect(err).toBeInstanceOf(bpcells.BpcellsError);
+    expect(err.message).toMatch(/holds no BPCells matrix group \(no group has a version attribute; groups: \/, \/notes\)$/);
+    expect(err.message).not.toMatch(/pass \{ group \}/);
   });
 
   test('a dataset of the wrong type or rank names the dataset', async () => {
