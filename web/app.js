@@ -180,7 +180,8 @@ async function openMatrix(name, source) {
   } catch (err) {
     if (generation !== openGeneration) throw new Error('superseded');
     // A missing .h5 file is "not found", not a directory without its version file.
-    throw explainOpenError(err, { name, url: typeof source === 'string' && formatFromName(source) === 'hdf5' ? source : undefined });
+    const url = typeof source === 'string' && formatFromName(source) === 'hdf5' ? source : undefined;
+    throw explainOpenError(err, { name, url, folder: typeof source?.size === 'function' }); // filesSource: a picked folder
   }
   // Another open started meanwhile: this matrix is nobody's (showing it would close that one's file).
   if (generation !== openGeneration) {

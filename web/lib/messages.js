@@ -23,11 +23,16 @@ export function notRecognised(name) {
 /**
  * A clearer error for a failed open, or `err` itself.
  * @param {Error & {name?: string, code?: string, status?: number}} err
- * @param {{url?: string, name?: string, truncatedParquet?: boolean}} context what was being opened;
- *   truncatedParquet: the file starts with Parquet's magic but does not end with it
+ * @param {{url?: string, name?: string, truncatedParquet?: boolean, folder?: boolean}} context what was being opened;
+ *   truncatedParquet: the file starts with Parquet's magic but does not end with it; folder: a
+ *   folder picked or dropped (its files read as a BPCells directory)
  */
-export function explainOpenError(err, { url, name, truncatedParquet = false } = {}) {
+export function explainOpenError(err, { url, name, truncatedParquet = false, folder = false } = {}) {
   if (err?.status === 404 && url) return restated(`HTTP 404 Not Found: there is no file at ${url}`, err);
+  // The reader names the missing file in the words of its source API ("size() returned null").
+  if (folder && err?.name === 'BpcellsError' && err.code === 'ERR_NOT_FOUND' && err.file) {
+    return restated(`the folder has no file "${err.file}", which a BPCells matrix directory holds`, err);
+  }
   if (err?.name === 'PcoError' && err.code === 'ERR_UNSUPPORTED') {
     return restated(`${name ?? 'this file'} is damaged, or was written by a newer pcodec than this page reads (${err.message})`, err);
   }

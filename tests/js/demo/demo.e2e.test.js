@@ -5,7 +5,7 @@
 // Screenshots go to test-output/screenshots/ (docs/screenshots/ comes from demo-views.e2e.test.js).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -496,6 +496,24 @@ describe('BPCells', () => {
     expect(await page.textContent('#bp-fetched-label')).toBe('Read from the disk so far: ');
     expect(await page.textContent('#bp-requests-word')).toBe(' reads');
     expect(await page.isVisible('#bp-round-trips-part')).toBe(false);
+  });
+
+  test('a picked folder without one of a matrix\'s files names that file in plain words', async () => {
+    const c = cases.find((x) => x.name === 'packed_float_col_names');
+    const dir = path.join(mkdtempSync(path.join(tmpdir(), 'nd-demo-')), 'matrix'); // a copy outside the project
+    mkdirSync(dir);
+    for (const f of readdirSync(path.join(bpDir, c.dir))) if (f !== 'shape') copyFileSync(path.join(bpDir, c.dir, f), path.join(dir, f));
+    try {
+      const before = Number(await page.getAttribute('body', 'data-actions'));
+      await page.setInputFiles('#dir-input', dir);
+      await page.waitForFunction((n) => Number(document.body.dataset.actions) > n, before);
+      expect(await page.getAttribute('body', 'data-state')).toBe('error');
+      const shown = await page.textContent('#error');
+      expect(shown).toContain('the folder has no file "shape", which a BPCells matrix directory holds');
+      expect(shown).not.toContain('size()');
+    } finally {
+      rmSync(path.dirname(dir), { recursive: true, force: true });
+    }
   });
 
   test('the package API in the browser: bpcells.open(url) with the default fetch', async () => {
