@@ -1,29 +1,19 @@
 // `numdecode inspect DIR_OR_URL` and `numdecode bpcells DIR_OR_URL --export OUTDIR [--range a:b]`,
 // run as a user would (a child process), locally and over HTTP.
 import { afterAll, beforeAll, expect, test } from '@jest/globals';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { LARGE, cases, expected, projectRoot, sameBytes, setDir } from '../helpers/bpcells-corpus.js';
+import { LARGE, cases, expected, sameBytes, setDir } from '../helpers/bpcells-corpus.js';
+import { runCli } from '../helpers/cli-process.js';
 
-const bin = path.join(projectRoot, 'bin/numdecode.js');
 let server;
 let base;
 let out;
 
-// Async spawn: the HTTP server lives in this process and must keep answering.
-function cli(...args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: projectRoot });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+// A user's run: a child process (the HTTP server lives in this process and must keep answering).
+const cli = runCli;
 
 beforeAll(async () => {
   out = mkdtempSync(path.join(tmpdir(), 'bpcells-cli-'));

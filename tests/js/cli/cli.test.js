@@ -1,11 +1,12 @@
 // bin/numdecode.js run as a user would: a child process, real files, exit codes.
 import { expect, test } from '@jest/globals';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readNpy } from '../../../js/cli/npy.js';
 import { FORMAT_NAMES } from '../../../js/sniff.js';
+import { runCli } from '../helpers/cli-process.js';
 import { corpusRoot, expectSameBytes, pcoDir, projectRoot, readBytes } from '../helpers/corpus.js';
 
 const cli = path.join(projectRoot, 'bin/numdecode.js');
@@ -201,18 +202,6 @@ test('containers go to their commands; a missing ALP dtype is a usage error', ()
   expect([misplaced.code, misplaced.stderr]).toEqual([2, expect.stringMatching(/^numdecode: --array is an option of numdecode parquet or zarr, and .* is pco\n/)]);
 });
 
-// A user's run while this process serves HTTP: an async child process.
-function runAsync(...args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: projectRoot });
-    const out = [];
-    let stderr = '';
-    child.stdout.on('data', (d) => out.push(d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout: Buffer.concat(out), stderr }));
-  });
-}
-
 test('decode and inspect of a URL heed --timeout when reading the file, not only when sniffing it', async () => {
   const { startServer, serveRange } = await import('../helpers/io-test-server.js');
   const server = await startServer();
@@ -222,8 +211,8 @@ test('decode and inspect of a URL heed --timeout when reading the file, not only
       let answered = 0;
       // The sniff's two requests are answered; the read of the whole file never is.
       server.handler = (req, res) => (++answered <= 2 ? serveRange(req, res, pco) : undefined);
-      const r = await runAsync(command, `${server.base}/x.pco`, '--timeout', '300');
-      expect([command, r.code]).toEqual([command, 1]);
+      const r = await runCli(command, `${server.base}/x.pco`, '--timeout', '300');
+      expect([command, r.status]).toEqual([command, 1]);
       expect(r.stderr).toMatch(/^numdecode: HTTP request timed out after 300 ms \(http:\/\/127\.0\.0\.1:\d+\/x\.pco\) \[gave up after \d+ attempts\]\n$/);
     }
   } finally {
@@ -242,22 +231,22 @@ test('decode and inspect take an http(s) URL; a 404 is "not found", a file URL i
       if (req.url === '/t.parquet') return serveRange(req, res, parquet);
       res.writeHead(404).end();
     };
-    const decoded = await runAsync('decode', `${server.base}/x.pco`, '--to', 'bin');
-    expect([decoded.code, decoded.stderr]).toEqual([0, 'numdecode: 1000 f64 values in 1 chunk(s)\n']);
-    expectSameBytes(new Uint8Array(decoded.stdout), readBytes(pcoDir, 'classic_f64_n1000.bin'), 'decode URL');
+    const decoded = await runCli('decode', `${server.base}/x.pco`, '--to', 'bin');
+    expect([decoded.status, decoded.stderr]).toEqual([0, 'numdecode: 1000 f64 values in 1 chunk(s)\n']);
+    expectSameBytes(new Uint8Array(decoded.bytes), readBytes(pcoDir, 'classic_f64_n1000.bin'), 'decode URL');
 
-    const inspected = await runAsync('inspect', `${server.base}/x.pco`);
-    expect(inspected.code).toBe(0);
+    const inspected = await runCli('inspect', `${server.base}/x.pco`);
+    expect(inspected.status).toBe(0);
     expect(JSON.parse(inspected.stdout.toString())).toEqual(JSON.parse(run('inspect', path.join(pcoDir, 'classic_f64_n1000.pco')).stdout.toString()));
 
-    const table = await runAsync('inspect', `${server.base}/t.parquet`);
-    expect(table.code).toBe(0);
+    const table = await runCli('inspect', `${server.base}/t.parquet`);
+    expect(table.status).toBe(0);
     expect(JSON.parse(table.stdout.toString()).numRows).toBe(15000);
 
     for (const command of ['decode', 'inspect']) {
       server.handler = (req, res) => (req.url === '/x.pco' ? serveRange(req, res, pco) : res.writeHead(404).end());
-      const missing = await runAsync(command, `${server.base}/gone.pco`);
-      expect([command, missing.code, missing.stderr]).toEqual([command, 1, `numdecode: not found: ${server.base}/gone.pco\n`]);
+      const missing = await runCli(command, `${server.base}/gone.pco`);
+      expect([command, missing.status, missing.stderr]).toEqual([command, 1, `numdecode: not found: ${server.base}/gone.pco\n`]);
       // It looked for the file, then for a directory's marker files; it never read gone.pco/version as a matrix.
       expect(server.state.log.some((l) => l.url === '/gone.pco')).toBe(true);
     }

@@ -2,13 +2,13 @@
 // on the corpus stores written with the reference pcodec (../shared/corpus/zarr-pcodec), checked
 // against the expected arrays (bytes or SHA-256, as the corpus README says).
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { createStaticServer } from '../../../scripts/serve.mjs';
-import { corpusRoot, projectRoot, sha256 } from '../helpers/corpus.js';
+import { runCli } from '../helpers/cli-process.js';
+import { corpusRoot, sha256 } from '../helpers/corpus.js';
 import { readNpy } from '../../../js/cli/npy.js';
 import { run } from '../../../js/cli/zarr.js';
 import { openZarr } from '../../../js/zarr-explore/explorer.js';
@@ -20,7 +20,6 @@ const zarrDir = path.join(corpusRoot, 'zarr-pcodec');
 const storeDir = (store) => path.join(zarrDir, 'stores', store);
 const manifest = JSON.parse(readFileSync(path.join(zarrDir, 'expected/manifest.json'), 'utf8'));
 const entry = (store, array) => manifest.find((m) => m.store === store && m.array === array);
-const bin = path.join(projectRoot, 'bin/numdecode.js');
 const TYPED = {
   int8: Int8Array, uint8: Uint8Array, int16: Int16Array, uint16: Uint16Array, float16: Uint16Array,
   int32: Int32Array, uint32: Uint32Array, float32: Float32Array, int64: BigInt64Array, uint64: BigUint64Array, float64: Float64Array,
@@ -40,16 +39,7 @@ async function runZarr(...args) {
 }
 
 // A user's run: a child process (exit code, stderr). Async: the HTTP server lives in this process.
-function cli(...args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: projectRoot });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const cli = runCli;
 
 // The full array, read back with the CLI and checked against its SHA-256 (and bytes when stored).
 const fullArrays = new Map();

@@ -12,6 +12,7 @@ import { chromium } from 'playwright-core';
 import * as numdecode from '../../../js/index.js';
 import { createStaticServer } from '../../../scripts/serve.mjs';
 import { corpusRoot, projectRoot, readJson } from '../helpers/corpus.js';
+import { halfToNumber } from '../helpers/float16.js';
 import { slowRoute } from '../helpers/slow-route.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -92,14 +93,6 @@ function shownValues(viewId) {
 }
 
 // ---- independent reference numbers, computed here from the API's output
-
-function halfToNumber(bits) {
-  const exp = (bits >> 10) & 31;
-  const frac = bits & 1023;
-  const sign = bits >> 15 ? -1 : 1;
-  if (exp === 31) return frac ? NaN : sign * Infinity;
-  return sign * (exp ? 2 ** (exp - 15) * (1 + frac / 1024) : 2 ** -14 * (frac / 1024));
-}
 
 function asComparable(dtype, v) {
   if (dtype === 'f16') return halfToNumber(v);

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import Zstd from 'numcodecs/zstd';
 import path from 'node:path';
 import { chromiumAvailable, openBrowser } from '../helpers/chromium.js';
+import { halfToNumber } from '../helpers/float16.js';
 import { corpusRoot, projectRoot, sha256 } from '../helpers/corpus.js';
 import { slowRoute } from '../helpers/slow-route.js';
 import { openZarr } from '../../../js/zarr-explore/explorer.js';
@@ -62,14 +63,6 @@ async function expectedArray(store, array) {
     expected.set(key, { values: new TYPED[m.dtype](bytes.slice().buffer), shape: m.shape });
   }
   return expected.get(key);
-}
-
-function halfToNumber(bits) {
-  const exp = (bits >> 10) & 31;
-  const frac = bits & 1023;
-  const sign = bits >> 15 ? -1 : 1;
-  if (exp === 31) return frac ? NaN : sign * Infinity;
-  return sign * (exp ? 2 ** (exp - 15) * (1 + frac / 1024) : 2 ** -14 * (frac / 1024));
 }
 
 /** Does the shown text stand for exactly this value? */
