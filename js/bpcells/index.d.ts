@@ -225,6 +225,13 @@ export interface BpcellsMatrix<D extends BpcellsDtype = BpcellsDtype> {
   readonly stats: BpcellsStats;
   /** What the matrix is, without reading entries (plain, JSON-safe data). */
   inspect(): BpcellsMatrixInfo<D>;
+  /**
+   * storageOrder once checked against the file's storage_order string. Over HTTP in Node open
+   * may take the order from idxptr's length and leave the string to the first read; this
+   * fetches it now (resolves at once where open read it). A contradiction rejects with the
+   * BpcellsError the first read would give.
+   */
+  checkedStorageOrder(): Promise<'col' | 'row'>;
   /** Row names, or [] when the matrix has none. Fetched on first call. */
   rowNames(options?: BpcellsCallOptions): Promise<string[]>;
   colNames(options?: BpcellsCallOptions): Promise<string[]>;

@@ -94,6 +94,16 @@ export class Matrix {
     };
   }
 
+  /**
+   * storageOrder once the file's storage_order string has been checked against it. Over HTTP in
+   * Node open may take the order from idxptr's length and leave the string to the first read
+   * (open-matrix.js); this fetches it now. Resolves at once where open checked it.
+   */
+  async checkedStorageOrder() {
+    await this._orderCheck?.();
+    return this.storageOrder;
+  }
+
   /** Row names ([] when the matrix has none). options: {signal}. */
   async rowNames(options) {
     const { signal } = checkOptions('rowNames', options, ['signal']);

@@ -86,7 +86,7 @@ export async function readNames(source, options = {}) {
   const { m, done } = await matrixFor(source, options);
   try {
     // The storage order it reports is checked (a matrix over HTTP may have left that to its first read).
-    const [rowNames, colNames] = await Promise.all([m.rowNames(), m.colNames(), m._orderCheck?.()]);
+    const [rowNames, colNames] = await Promise.all([m.rowNames(), m.colNames(), m.checkedStorageOrder()]);
     return { ...describe(m), rowNames, colNames };
   } finally {
     done();

@@ -60,9 +60,8 @@ export async function inspect(target, options = {}, format = undefined) {
   format ??= (await locateInput(target, ioOptionsOf(options))).format;
   if (options.group === undefined && format === 'hdf5') return { source: String(target), hdf5: true, groups: await bpcells.list(target, options) };
   const m = await bpcells.open(target, options);
-  // The storage order printed is checked: over HTTP open may leave storage_order to the first read
-  // (it takes the order from idxptr's length), and inspect reads no entries.
-  const [files] = await Promise.all([m.fileSizes(), m._orderCheck?.()]);
+  // The storage order printed is checked (over HTTP open may leave that to the first read).
+  const [files] = await Promise.all([m.fileSizes(), m.checkedStorageOrder()]);
   const sum = (re) => Object.entries(files).reduce((s, [n, b]) => s + (re.test(n) ? b : 0), 0);
   const elem = m.dtype === 'f64' ? 8 : 4;
   const stored = { idxptr: files.idxptr, index: sum(FILES_OF_INDEX), val: sum(FILES_OF_VAL) };

@@ -634,6 +634,7 @@ describe('storage_order of a packed matrix over an async source', () => {
     const good = copyWithOrder('col');
     const goodMatrix = await bpcells.open({ size: async () => good.length, read: async (a, b) => good.slice(a, b) }, { group: 'mat' });
     try {
+      expect(await goodMatrix.checkedStorageOrder()).toBe('col');
       // The copy itself reads exactly as the corpus file does.
       const r = await goodMatrix.read(10, 20);
       const [p0, p1] = [exp.idxptr[10], exp.idxptr[20]];
@@ -651,6 +652,9 @@ describe('storage_order of a packed matrix over an async source', () => {
       const m = await bpcells.open({ size: async () => bytes.length, read: async (a, b) => bytes.slice(a, b) }, { group: 'mat' });
       try {
         expect(m.storageOrder).toBe('col');
+        const checked = await m.checkedStorageOrder().catch((e) => e);
+        expect([checked.name, checked.file]).toEqual(['BpcellsError', file]);
+        expect(checked.message).toMatch(message);
         for (let k = 0; k < 2; k++) {
           const err = await m.read(0, 1).catch((e) => e);
           expect([err.name, err.file, err.code]).toEqual(['BpcellsError', file, 'ERR_BAD_DATA']);
