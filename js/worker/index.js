@@ -9,7 +9,7 @@
 // numdecode ('pco', 'alp', 'bpcells', ...), op one of its functions, args its arguments (structured-
 // cloned into the worker). Results come back with their typed arrays transferred, not copied.
 import { CODES, NumdecodeError, abortError, deserializeError } from '../errors.js';
-import { DROPPED, SpareBuffers, planBatches, prepareArgs, settleCall } from './messages.js';
+import { DROPPED, SpareBuffers, planBatches, prepareArgs, settleCall, withFileIndex } from './messages.js';
 
 export { planBatches, CODES, NumdecodeError };
 
@@ -318,14 +318,16 @@ export class WorkerPool {
     // settles once those posted have come back, so a failed call leaves the pool idle.
     const group = {};
     const settle = (promises) => settleCall(promises, () => this.#dropQueued(group));
+    // Whichever way the files go, a file's failure names its index in `files`.
+    const naming = (indexes) => (err) => Promise.reject(withFileIndex(err, indexes));
     if (options?.batch === false) {
-      return settle(list.map((bytes) => this.#enqueueJob(job(bytes), options, group)));
+      return settle(list.map((bytes, i) => this.#enqueueJob(job(bytes), options, group).catch(naming([i]))));
     }
     const batches = planBatches(list.map((f) => f.byteLength), Math.max(this.size, 1));
     // Moved files go as they are, one job each in a batch (no copy); copied ones go back to back in
     // one buffer a batch (a job object and a buffer per small file cost more to send than to decode).
     if (options?.transfer === true) {
-      const results = await settle(batches.map((indexes) => this.#runBatch(indexes.map((i) => job(list[i])), options, group)));
+      const results = await settle(batches.map((indexes) => this.#runBatch(indexes.map((i) => job(list[i])), options, group).catch(naming(indexes))));
       return results.flat();
     }
     const results = await settle(
@@ -339,10 +341,7 @@ export class WorkerPool {
             this.#spares.keep(sent.buffer);
             return results;
           },
-          (err) => {
-            if (err?.jobIndex !== undefined) err.jobIndex = indexes[err.jobIndex]; // the file's index in `files`
-            throw err;
-          },
+          naming(indexes),
         );
       }),
     );

@@ -1,6 +1,7 @@
 // How jobs become messages to a worker: their arguments copied or moved, many small items grouped
 // into batches, decodePcoMany's files packed back to back into buffers that are used again, and
 // one call's many messages settled together.
+import { CODES } from '../errors.js';
 
 // Prepares a job's arguments for postMessage. Typed arrays among them (top level, and one level
 // into arrays) are either moved (transfer: their whole ArrayBuffers detach here) or copied here,
@@ -76,6 +77,16 @@ export class SpareBuffers {
     let kept = this.#buffers.reduce((n, b) => n + b.byteLength, 0);
     while (kept > MAX_SPARE_BYTES) kept -= this.#buffers.shift().byteLength;
   }
+}
+
+/**
+ * `err` with jobIndex turned into the index in a call's files: from its index in the batch
+ * `indexes` of the failed message, or, for a file sent alone, that file's (not for an abort).
+ */
+export function withFileIndex(err, indexes) {
+  if (err?.jobIndex !== undefined) err.jobIndex = indexes[err.jobIndex];
+  else if (indexes.length === 1 && err instanceof Error && err.code !== CODES.ABORTED) err.jobIndex = indexes[0];
+  return err;
 }
 
 // What a message dropped unsent (its call has failed) rejects with; settleCall never reports it.

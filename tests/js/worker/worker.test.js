@@ -63,6 +63,11 @@ test('decodePcoMany: a second call, packed into the buffers the first sent back,
   expect(err.code).toBe(here.code); // the same error as on this thread
   expect(err.message).toBe(here.message);
   expect(err.jobIndex).toBe(29);
+  // Sent one file a message, or moved in batches, the index is the file's in `files` too.
+  for (const options of [{ batch: false }, { transfer: true }]) {
+    const other = await pool.decodePcoMany(files.map((f) => f.slice()), options).catch((e) => e);
+    expect([options, other.message, other.jobIndex]).toEqual([options, here.message, 29]);
+  }
   // The call settled after its other batches: none still queued or running. Failing in the first
   // batch drops the batches not yet sent; the error is the lowest index's.
   expect(pool.stats()).toMatchObject({ busy: 0, queued: 0 });
