@@ -15,7 +15,7 @@ import { renderAlp } from './views/alp-view.js';
 import { renderBpcells, showVector, showBlock, findByName, stopBpcells, openBpcells } from './views/bpcells-view.js';
 import { filesZarrStore, isZarrFolder } from './lib/zarr-files-store.js';
 import { ask } from './lib/worker-client.js';
-import { filesSource, readDroppedDirectory, topLevelFiles } from './lib/picked-files.js';
+import { filesSource, readDroppedFolder, topLevelFiles } from './lib/picked-files.js';
 
 const VIEWS = ['view-pco', 'view-alp', 'view-bpcells', 'view-zarr', 'view-parquet'];
 
@@ -419,7 +419,12 @@ document.addEventListener('drop', (e) => {
   const entry = item?.webkitGetAsEntry?.();
   if (entry?.isDirectory) {
     showOpened();
-    runOpen(`Could not open the folder ${entry.name}`, async () => openMatrix(entry.name, filesSource(await readDroppedDirectory(entry))));
+    runOpen(`Could not open the folder ${entry.name}`, async () => {
+      const dropped = await readDroppedFolder(entry);
+      if (!dropped.zarr) return openMatrix(entry.name, filesSource(dropped.files));
+      const { store, listMetadataKeys, name } = filesZarrStore(dropped.zarr);
+      return openZarrStore(name, store, { listMetadataKeys });
+    });
     return;
   }
   const file = e.dataTransfer?.files?.[0];

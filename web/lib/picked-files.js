@@ -1,5 +1,5 @@
 // Folders the demo is given as files (picked with a folder input, or dropped): a BPCells
-// directory as a {size, read} source over its File objects.
+// directory as a {size, read} source over its File objects; a dropped Zarr store's files.
 import { sniffDirectory } from '../../js/sniff.js';
 
 // A BPCells directory picked or dropped as files: a {size, read} source over File objects.
@@ -21,19 +21,38 @@ export function topLevelFiles(fileList) {
   return files.filter((f) => depth(f) === d);
 }
 
-/** The files of a dropped folder (a FileSystemDirectoryEntry), or of its `matrix/` subfolder. */
-export async function readDroppedDirectory(entry) {
-  const readAll = (reader) =>
-    new Promise((resolve, reject) => {
-      const out = [];
-      const next = () => reader.readEntries((batch) => (batch.length ? (out.push(...batch), next()) : resolve(out)), reject);
-      next();
-    });
-  let entries = await readAll(entry.createReader());
-  if (sniffDirectory(entries.map((e) => e.name)) !== 'bpcells') {
-    const sub = entries.find((e) => e.isDirectory && e.name === 'matrix');
-    if (sub) entries = await readAll(sub.createReader());
+// A directory entry's entries (readEntries gives them in batches), and a file entry's File.
+const entriesOf = (dir) =>
+  new Promise((resolve, reject) => {
+    const reader = dir.createReader();
+    const out = [];
+    const next = () => reader.readEntries((batch) => (batch.length ? (out.push(...batch), next()) : resolve(out)), reject);
+    next();
+  });
+const fileOf = (entry) => new Promise((resolve, reject) => entry.file(resolve, reject));
+
+/**
+ * A dropped folder (a FileSystemDirectoryEntry): a Zarr store ({zarr: [{path, file}]}, every file
+ * below it, path "folder/a/zarr.json" as a folder picker names them), or a BPCells directory
+ * ({files}: the files directly in it, or in its `matrix/` subfolder).
+ */
+export async function readDroppedFolder(entry) {
+  let entries = await entriesOf(entry);
+  const kind = sniffDirectory(entries.map((e) => e.name));
+  if (kind === 'zarr') {
+    const zarr = [];
+    const walk = async (dir, prefix) => {
+      for (const e of await entriesOf(dir)) {
+        if (e.isDirectory) await walk(e, `${prefix}${e.name}/`);
+        else if (e.isFile) zarr.push({ path: `${prefix}${e.name}`, file: await fileOf(e) });
+      }
+    };
+    await walk(entry, `${entry.name}/`);
+    return { zarr };
   }
-  const fileEntries = entries.filter((e) => e.isFile);
-  return Promise.all(fileEntries.map((e) => new Promise((resolve, reject) => e.file(resolve, reject))));
+  if (kind !== 'bpcells') {
+    const sub = entries.find((e) => e.isDirectory && e.name === 'matrix');
+    if (sub) entries = await entriesOf(sub);
+  }
+  return { files: await Promise.all(entries.filter((e) => e.isFile).map(fileOf)) };
 }

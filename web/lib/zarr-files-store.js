@@ -11,12 +11,17 @@ export function isZarrFolder(files) {
   return sniffDirectory(paths.filter((parts) => parts.length === 2).map((parts) => parts[1])) === 'zarr';
 }
 
-/** {store, listMetadataKeys, name} for the picked folder's files. */
+// A picked File names its place itself (webkitRelativePath); a dropped folder's files come as
+// {path, file} (web/lib/picked-files.js).
+const placed = (f) => (f instanceof Blob ? { path: f.webkitRelativePath || f.name, file: f } : f);
+
+/** {store, listMetadataKeys, name} for the picked folder's files (or a dropped folder's {path, file}). */
 export function filesZarrStore(fileList) {
   const byKey = new Map();
   let name = 'folder';
-  for (const f of fileList) {
-    const parts = (f.webkitRelativePath || f.name).split('/');
+  for (const item of fileList) {
+    const { path, file: f } = placed(item);
+    const parts = path.split('/');
     name = parts[0] || name;
     byKey.set(`/${parts.slice(1).join('/')}`, f);
   }

@@ -13,6 +13,7 @@ import * as numdecode from '../../../js/index.js';
 import { createStaticServer } from '../../../scripts/serve.mjs';
 import { corpusRoot, projectRoot, readJson } from '../helpers/corpus.js';
 import { halfToNumber } from '../helpers/float16.js';
+import { dropFolder } from '../helpers/drop-folder.js';
 import { slowRoute } from '../helpers/slow-route.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -489,6 +490,17 @@ describe('BPCells', () => {
     expect(await page.textContent('#bp-fetched-label')).toBe('Read from the disk so far: ');
     expect(await page.textContent('#bp-requests-word')).toBe(' reads');
     expect(await page.isVisible('#bp-round-trips-part')).toBe(false);
+  });
+
+  test('a dropped folder: a matrix directory read from its files', async () => {
+    const c = cases.find((x) => x.name === 'packed_float_col_names');
+    const before = Number(await page.getAttribute('body', 'data-actions'));
+    const drop = await dropFolder(page, path.join(bpDir, c.dir), `${base}/corpus/bpcells/${c.dir}`);
+    await drop();
+    await page.waitForFunction((n) => Number(document.body.dataset.actions) > n, before);
+    expect(await page.getAttribute('body', 'data-state')).toBe('ready');
+    expect((await summary()).nnz).toBe(c.nnz.toLocaleString('en-US'));
+    expect(await page.textContent('#bp-fetched-label')).toBe('Read from the disk so far: ');
   });
 
   test('a picked folder without one of a matrix\'s files names that file in plain words', async () => {

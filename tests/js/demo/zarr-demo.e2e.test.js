@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import Zstd from 'numcodecs/zstd';
 import path from 'node:path';
 import { chromiumAvailable, openBrowser } from '../helpers/chromium.js';
+import { dropFolder } from '../helpers/drop-folder.js';
 import { halfToNumber } from '../helpers/float16.js';
 import { corpusRoot, projectRoot, sha256 } from '../helpers/corpus.js';
 import { slowRoute } from '../helpers/slow-route.js';
@@ -303,6 +304,20 @@ describeIf('Zarr view', () => {
     const shown = await valueAt(512, 77);
     expect(shown.index).toBe('512,77');
     expect(sameValue('uint16', shown.value, counts.values[512 * 2048 + 77])).toBe(true);
+  });
+
+  test('a dropped folder: a Zarr store read from its files, as a picked one is', async () => {
+    const storeDir = path.join(zarrDir, 'stores', 'sharded_v3.zarr');
+    const drop = await dropFolder(page, storeDir, `${browser.base}/corpus/zarr-pcodec/stores/sharded_v3.zarr`);
+    chunkRequests.length = 0;
+    await waitForAction(drop);
+    await page.waitForFunction(() => document.getElementById('zarr-title')?.textContent === 'Zarr: sharded_v3.zarr' && document.body.dataset.state === 'ready', null, { timeout: 60000, polling: 50 });
+    expect(await page.$$eval('#zarr-tree button[data-path]', (b) => b.map((x) => x.dataset.path))).toEqual(['/counts', '/labels', '/labels_index_start']);
+    expect(chunkRequests).toEqual([]); // read from the dropped files
+    const counts = await expectedArray('sharded_v3.zarr', 'counts');
+    const shown = await valueAt(600, 99);
+    expect(shown.index).toBe('600,99');
+    expect(sameValue('uint16', shown.value, counts.values[600 * 2048 + 99])).toBe(true);
   });
 
   test('dtypes store: float16 and int64 in the plot readout', async () => {
