@@ -7,7 +7,7 @@ import { RangeDirectory, openDirectory } from '../io/directory.js';
 import { isHttpUrl, isNode, localPath } from '../io/location.js';
 import { openFile } from '../io/open.js';
 import { RangeFile } from '../io/range-file.js';
-import { ioOptionsOf } from '../io/options.js';
+import { DEFAULTS as IO_DEFAULTS, ioOptionsOf } from '../io/options.js';
 import { settled } from './as-bpcells-error.js';
 import { openMatrix } from './open-matrix.js';
 
@@ -132,7 +132,22 @@ async function openAny(source, options) {
  * {size(), read(s, e)}). options.group picks the HDF5 group (default: the file's only matrix group).
  */
 export async function open(source, options = {}) {
+  checkOptionNames('open', options);
   return settled(openAny(source, options ?? {}));
+}
+
+// What open() and list() take besides the I/O layer's options (maxBytes: maxReadBytes' old name).
+// A name that is neither is a TypeError, as for io.openFile: a typo ("retires") must not pass unseen.
+const MATRIX_OPTIONS = ['group', 'prefetchBytes', 'hdf5TimeLimit', 'maxBytes'];
+
+function checkOptionNames(what, options) {
+  if (options === undefined || options === null) return;
+  if (typeof options !== 'object') throw new TypeError(`bpcells.${what}: options must be an object, got ${typeof options}`);
+  for (const key of Object.keys(options)) {
+    if (!(key in IO_DEFAULTS) && !MATRIX_OPTIONS.includes(key)) {
+      throw new TypeError(`bpcells.${what}: unknown option "${key}" (known: ${[...MATRIX_OPTIONS.slice(0, 3), ...Object.keys(IO_DEFAULTS)].join(', ')})`);
+    }
+  }
 }
 
 async function listAny(source, options) {
@@ -149,5 +164,6 @@ async function listAny(source, options) {
 
 /** [{group, version, shape, storageOrder, nnz}] for every BPCells matrix group of an HDF5 file. */
 export async function list(source, options = {}) {
+  checkOptionNames('list', options);
   return settled(listAny(source, options ?? {}));
 }

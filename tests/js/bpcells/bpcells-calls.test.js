@@ -73,6 +73,12 @@ test('argument mistakes: RangeError for ranges, TypeError for unknown options; l
   await expect(m.read(0, m.major + 1)).rejects.toThrow(RangeError);
   await expect(m.read(0, 1, { singal: null })).rejects.toThrow(/unknown option "singal"/);
   await expect(m.toDense(0, 1, { maxcells: 5 })).rejects.toThrow(TypeError);
+  // open() and list() too: a misspelt option is refused before anything is read, not ignored.
+  const dir = path.join(setDir, c.dir);
+  const typo = await rejection(bpcells.open(dir, { retires: 5 }));
+  expect([typo.name, typo.message]).toEqual(['TypeError', expect.stringMatching(/^bpcells\.open: unknown option "retires" \(known: group, prefetchBytes, hdf5TimeLimit, retries, /)]);
+  await expect(bpcells.list(dir, { groop: 'mat' })).rejects.toThrow(/^bpcells\.list: unknown option "groop"/);
+  expect((await bpcells.open(dir, { retries: 1, prefetchBytes: 0, maxReadBytes: 1e9 })).shape).toEqual(m.shape);
   const err = await rejection(m.toDense(0, m.major, { maxOutputBytes: 10 }));
   expect(err).toBeInstanceOf(BpcellsError);
   expect(err.code).toBe(CODES.OUTPUT_LIMIT);
