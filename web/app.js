@@ -420,7 +420,11 @@ document.addEventListener('drop', (e) => {
   if (entry?.isDirectory) {
     showOpened();
     runOpen(`Could not open the folder ${entry.name}`, async () => {
+      // An open under way while the folder is listed: a later open supersedes it (see openUrl).
+      const generation = ++openGeneration;
+      setStage(`reading the folder ${entry.name}`);
       const dropped = await readDroppedFolder(entry);
+      if (generation !== openGeneration) throw new Error('superseded');
       if (!dropped.zarr) return openMatrix(entry.name, filesSource(dropped.files));
       const { store, listMetadataKeys, name } = filesZarrStore(dropped.zarr);
       return openZarrStore(name, store, { listMetadataKeys });

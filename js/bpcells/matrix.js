@@ -100,7 +100,7 @@ export class Matrix {
    * (open-matrix.js); this fetches it now. Resolves at once where open checked it.
    */
   async checkedStorageOrder() {
-    await this._orderCheck?.();
+    await settled(Promise.resolve(this._orderCheck?.()), this.source);
     return this.storageOrder;
   }
 

@@ -3,7 +3,7 @@
 // opens the matrix (a directory, a URL, a File, bytes; for HDF5 the options' group), reads
 // storage-axis positions [a, b) and returns the arrays with the matrix description. Open matrices
 // are kept (a few) per worker, so later slices of the same source cost no new open.
-import { open } from './open.js';
+import { checkOptionNames, open } from './open.js';
 
 const KEEP = 4;
 // key -> {matrix: Promise<Matrix>, users: calls reading it now, evicted}: a matrix pushed out of
@@ -72,6 +72,7 @@ function describe(m) {
 
 /** {version, shape, storageOrder, nnz, dtype, group, stats, idxptr, index, val} of positions [start, end). */
 export async function readSlice(source, options = {}, start = 0, end = undefined) {
+  checkOptionNames('bpcells readSlice', options); // a matrix already open skips open()'s check
   const { m, done } = await matrixFor(source, options);
   try {
     const slice = await m.read(start, end ?? m.major);
@@ -83,6 +84,7 @@ export async function readSlice(source, options = {}, start = 0, end = undefined
 
 /** {version, shape, ..., rowNames, colNames}. */
 export async function readNames(source, options = {}) {
+  checkOptionNames('bpcells readNames', options);
   const { m, done } = await matrixFor(source, options);
   try {
     // The storage order it reports is checked (a matrix over HTTP may have left that to its first read).

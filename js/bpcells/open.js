@@ -132,7 +132,7 @@ async function openAny(source, options) {
  * {size(), read(s, e)}). options.group picks the HDF5 group (default: the file's only matrix group).
  */
 export async function open(source, options = {}) {
-  checkOptionNames('open', options);
+  checkOptionNames('bpcells.open', options);
   return settled(openAny(source, options ?? {}));
 }
 
@@ -140,12 +140,13 @@ export async function open(source, options = {}) {
 // A name that is neither is a TypeError, as for io.openFile: a typo ("retires") must not pass unseen.
 const MATRIX_OPTIONS = ['group', 'prefetchBytes', 'hdf5TimeLimit', 'maxBytes'];
 
-function checkOptionNames(what, options) {
+/** TypeError for an option name neither the I/O layer nor a matrix's opener takes; `what` names the call. */
+export function checkOptionNames(what, options) {
   if (options === undefined || options === null) return;
-  if (typeof options !== 'object') throw new TypeError(`bpcells.${what}: options must be an object, got ${typeof options}`);
+  if (typeof options !== 'object') throw new TypeError(`${what}: options must be an object, got ${typeof options}`);
   for (const key of Object.keys(options)) {
-    if (!(key in IO_DEFAULTS) && !MATRIX_OPTIONS.includes(key)) {
-      throw new TypeError(`bpcells.${what}: unknown option "${key}" (known: ${[...MATRIX_OPTIONS.slice(0, 3), ...Object.keys(IO_DEFAULTS)].join(', ')})`);
+    if (!Object.hasOwn(IO_DEFAULTS, key) && !MATRIX_OPTIONS.includes(key)) {
+      throw new TypeError(`${what}: unknown option "${key}" (known: ${[...MATRIX_OPTIONS.slice(0, 3), ...Object.keys(IO_DEFAULTS)].join(', ')})`);
     }
   }
 }
@@ -164,6 +165,6 @@ async function listAny(source, options) {
 
 /** [{group, version, shape, storageOrder, nnz}] for every BPCells matrix group of an HDF5 file. */
 export async function list(source, options = {}) {
-  checkOptionNames('list', options);
+  checkOptionNames('bpcells.list', options);
   return settled(listAny(source, options ?? {}));
 }

@@ -58,7 +58,7 @@ export function resolveOptions(options) {
   if (typeof options !== 'object') throw new TypeError(`options must be an object, got ${typeof options}`);
   options = withReadBytes(options, 'io');
   for (const key of Object.keys(options)) {
-    if (!(key in DEFAULTS)) throw new TypeError(`unknown option "${key}" (known: ${Object.keys(DEFAULTS).join(', ')})`);
+    if (!Object.hasOwn(DEFAULTS, key)) throw new TypeError(`unknown option "${key}" (known: ${Object.keys(DEFAULTS).join(', ')})`);
   }
   const out = { ...DEFAULTS };
   for (const [key, value] of Object.entries(options)) {

@@ -9,7 +9,7 @@
 // numdecode ('pco', 'alp', 'bpcells', ...), op one of its functions, args its arguments (structured-
 // cloned into the worker). Results come back with their typed arrays transferred, not copied.
 import { CODES, NumdecodeError, abortError, deserializeError } from '../errors.js';
-import { DROPPED, SpareBuffers, planBatches, prepareArgs, settleCall, withFileIndex } from './messages.js';
+import { DROPPED, SpareBuffers, answered, planBatches, prepareArgs, settleCall, withFileIndex } from './messages.js';
 
 export { planBatches, CODES, NumdecodeError };
 
@@ -419,7 +419,7 @@ export class WorkerPool {
       // A file of decodePcoMany's that fails ends its message: the ones before it were decoded.
       this.#failed++;
       this.#completed += Math.min(msg.error.jobIndex ?? 0, item.files - 1);
-      item.reject(toError(msg.error));
+      item.reject(answered(toError(msg.error)));
     } else if (msg.results) {
       const failedAt = msg.results.findIndex((r) => r.error);
       const failures = msg.results.filter((r) => r.error).length;
@@ -428,7 +428,7 @@ export class WorkerPool {
       if (failedAt < 0) {
         item.resolve(msg.results.map((r) => r.result));
       } else {
-        const err = toError(msg.results[failedAt].error);
+        const err = answered(toError(msg.results[failedAt].error));
         err.jobIndex = failedAt;
         item.reject(err);
       }

@@ -1,7 +1,6 @@
 // How jobs become messages to a worker: their arguments copied or moved, many small items grouped
 // into batches, decodePcoMany's files packed back to back into buffers that are used again, and
 // one call's many messages settled together.
-import { CODES } from '../errors.js';
 
 // Prepares a job's arguments for postMessage. Typed arrays among them (top level, and one level
 // into arrays) are either moved (transfer: their whole ArrayBuffers detach here) or copied here,
@@ -79,13 +78,25 @@ export class SpareBuffers {
   }
 }
 
+// Errors a worker answered a job with (made afresh for each answer), as opposed to the pool's own
+// (a worker that died, none that could start: one error may reject many jobs).
+const answeredErrors = new WeakSet();
+
+/** Marks `err` as a worker's answer to one job (see withFileIndex). */
+export function answered(err) {
+  answeredErrors.add(err);
+  return err;
+}
+
 /**
  * `err` with jobIndex turned into the index in a call's files: from its index in the batch
- * `indexes` of the failed message, or, for a file sent alone, that file's (not for an abort).
+ * `indexes` of the failed message, or, for a file sent alone, that file's when the worker
+ * answered its job with the error. The pool's own errors get none.
  */
 export function withFileIndex(err, indexes) {
-  if (err?.jobIndex !== undefined) err.jobIndex = indexes[err.jobIndex];
-  else if (indexes.length === 1 && err instanceof Error && err.code !== CODES.ABORTED) err.jobIndex = indexes[0];
+  if (!answeredErrors.has(err)) return err;
+  if (err.jobIndex !== undefined) err.jobIndex = indexes[err.jobIndex];
+  else if (indexes.length === 1) err.jobIndex = indexes[0];
   return err;
 }
 

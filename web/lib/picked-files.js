@@ -31,23 +31,33 @@ const entriesOf = (dir) =>
   });
 const fileOf = (entry) => new Promise((resolve, reject) => entry.file(resolve, reject));
 
+// Deeper than this is no Zarr store but a loop (a link back up the tree).
+const MAX_DEPTH = 64;
+
 /**
- * A dropped folder (a FileSystemDirectoryEntry): a Zarr store ({zarr: [{path, file}]}, every file
- * below it, path "folder/a/zarr.json" as a folder picker names them), or a BPCells directory
- * ({files}: the files directly in it, or in its `matrix/` subfolder).
+ * A dropped folder (a FileSystemDirectoryEntry): a Zarr store ({zarr: [{path, open}]}, every file
+ * below it, path "folder/a/zarr.json" as a folder picker names them, open() its File, asked for
+ * only when the store reads it), or a BPCells directory ({files}: the files directly in it, or
+ * in its `matrix/` subfolder).
  */
 export async function readDroppedFolder(entry) {
   let entries = await entriesOf(entry);
   const kind = sniffDirectory(entries.map((e) => e.name));
   if (kind === 'zarr') {
     const zarr = [];
-    const walk = async (dir, prefix) => {
+    const walk = async (dir, prefix, depth) => {
+      if (depth > MAX_DEPTH) throw new Error(`${prefix} is more than ${MAX_DEPTH} folders deep (a link loop?)`);
+      const subfolders = [];
       for (const e of await entriesOf(dir)) {
-        if (e.isDirectory) await walk(e, `${prefix}${e.name}/`);
-        else if (e.isFile) zarr.push({ path: `${prefix}${e.name}`, file: await fileOf(e) });
+        if (e.isDirectory) subfolders.push(walk(e, `${prefix}${e.name}/`, depth + 1));
+        else if (e.isFile) {
+          let file = null;
+          zarr.push({ path: `${prefix}${e.name}`, open: () => (file ??= fileOf(e)) });
+        }
       }
+      await Promise.all(subfolders); // sibling folders listed together
     };
-    await walk(entry, `${entry.name}/`);
+    await walk(entry, `${entry.name}/`, 0);
     return { zarr };
   }
   if (kind !== 'bpcells') {

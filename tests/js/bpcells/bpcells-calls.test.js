@@ -78,6 +78,11 @@ test('argument mistakes: RangeError for ranges, TypeError for unknown options; l
   const typo = await rejection(bpcells.open(dir, { retires: 5 }));
   expect([typo.name, typo.message]).toEqual(['TypeError', expect.stringMatching(/^bpcells\.open: unknown option "retires" \(known: group, prefetchBytes, hdf5TimeLimit, retries, /)]);
   await expect(bpcells.list(dir, { groop: 'mat' })).rejects.toThrow(/^bpcells\.list: unknown option "groop"/);
+  await expect(bpcells.open(dir, { constructor: 1 })).rejects.toThrow(/unknown option "constructor"/); // not an inherited name
+  // The one-shot calls check too, also when the matrix is open already (their cache skips open()).
+  expect((await bpcells.readSlice(dir, {}, 0, 1)).shape).toEqual(m.shape);
+  await expect(bpcells.readSlice(dir, { retires: 5 }, 0, 1)).rejects.toThrow(/^bpcells readSlice: unknown option "retires"/);
+  await expect(bpcells.readNames(dir, { retires: 5 })).rejects.toThrow(/^bpcells readNames: unknown option "retires"/);
   expect((await bpcells.open(dir, { retries: 1, prefetchBytes: 0, maxReadBytes: 1e9 })).shape).toEqual(m.shape);
   const err = await rejection(m.toDense(0, m.major, { maxOutputBytes: 10 }));
   expect(err).toBeInstanceOf(BpcellsError);

@@ -10,13 +10,15 @@ import path from 'node:path';
  * @param {import('playwright-core').Page} page
  * @param {string} dir the folder on disk (its files are listed here)
  * @param {string} url where the page fetches the folder's files (`${url}/a/b`)
+ * @param {{unreadable?: string[]}} [options] names of files at the top whose File the browser
+ *   cannot give (file() fails, as for a dangling link)
  */
-export async function dropFolder(page, dir, url) {
+export async function dropFolder(page, dir, url, { unreadable = [] } = {}) {
   const files = readdirSync(dir, { recursive: true })
     .filter((f) => statSync(path.join(dir, f)).isFile())
     .map((f) => f.split(path.sep).join('/'));
   await page.evaluate(
-    async ({ url, name, files }) => {
+    async ({ url, name, files, unreadable }) => {
       const root = { dirs: new Map(), files: [] };
       for (const f of files) {
         const parts = f.split('/');
@@ -24,19 +26,25 @@ export async function dropFolder(page, dir, url) {
         for (const d of parts.slice(0, -1)) node = node.dirs.get(d) ?? node.dirs.set(d, { dirs: new Map(), files: [] }).get(d);
         node.files.push(new File([await (await fetch(`${url}/${f}`)).arrayBuffer()], parts.at(-1)));
       }
-      const entry = (entryName, node) => ({
+      const broken = (n) => ({ name: n, isFile: true, isDirectory: false, file: (ok, fail) => setTimeout(() => fail(new DOMException('A requested file or directory could not be found', 'NotFoundError'))) });
+      const entry = (entryName, node, top) => ({
         name: entryName,
         isDirectory: true,
         isFile: false,
         createReader() {
-          let given = false;
-          const all = [...[...node.dirs].map(([n, d]) => entry(n, d)), ...node.files.map((file) => ({ name: file.name, isFile: true, isDirectory: false, file: (ok) => ok(file) }))];
-          return { readEntries: (ok) => setTimeout(() => ok(given ? [] : ((given = true), all))) };
+          const all = [
+            ...[...node.dirs].map(([n, d]) => entry(n, d, false)),
+            ...node.files.map((file) => ({ name: file.name, isFile: true, isDirectory: false, file: (ok) => setTimeout(() => ok(file)) })),
+            ...(top ? unreadable.map(broken) : []),
+          ];
+          // As Chromium does: at most 100 entries a call, then an empty batch.
+          let at = 0;
+          return { readEntries: (ok) => setTimeout(() => ok(all.slice(at, (at += 100)))) };
         },
       });
-      window.droppedFolder = entry(name, root);
+      window.droppedFolder = entry(name, root, true);
     },
-    { url, name: path.basename(dir), files },
+    { url, name: path.basename(dir), files, unreadable },
   );
   // The drop itself, separately: the caller may reset its request log between the two.
   return () =>

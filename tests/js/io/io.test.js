@@ -106,6 +106,7 @@ describe('sources', () => {
 
   test('bad calls are TypeError / RangeError, not IoError', () => {
     expect(() => openFile(new Uint8Array(4), { retry: 2 })).toThrow(TypeError);
+    expect(() => openFile(new Uint8Array(4), { constructor: 2 })).toThrow(/unknown option "constructor"/); // not an inherited name
     expect(() => openFile(new Uint8Array(4), { retries: -1 })).toThrow(RangeError);
     expect(() => openFile(42)).toThrow(TypeError);
     expect(() => openFile('ftp://example.com/x')).toThrow(/unsupported URL scheme/);

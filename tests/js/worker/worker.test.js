@@ -115,6 +115,16 @@ test('runBatch: many jobs in one message each way; a failing job names its index
   await expect(pool.runBatch('nope')).rejects.toThrow(/array of jobs/);
 });
 
+test("withFileIndex: a worker's answer is named once by its file's index; the pool's own errors by none", async () => {
+  const { answered, withFileIndex } = await import('../../../js/worker/messages.js');
+  // A packed batch's failure (its index inside the batch) and a file sent alone.
+  expect(withFileIndex(answered(Object.assign(new Error('bad'), { jobIndex: 2 })), [10, 11, 12, 13]).jobIndex).toBe(12);
+  expect(withFileIndex(answered(new Error('bad')), [7]).jobIndex).toBe(7);
+  // One error of the pool's (no worker could start) rejecting several single-file messages.
+  const shared = new Error('numdecode worker pool: a worker could not load numdecode');
+  for (const i of [3, 4, 5]) expect(withFileIndex(shared, [i]).jobIndex).toBeUndefined();
+});
+
 test('planBatches: about four batches per worker, big items alone, order kept', () => {
   expect(planBatches([], 2)).toEqual([]);
   const small = planBatches(new Array(80).fill(100), 2);
