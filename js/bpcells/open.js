@@ -7,7 +7,7 @@ import { RangeDirectory, openDirectory } from '../io/directory.js';
 import { isHttpUrl, isNode, localPath } from '../io/location.js';
 import { openFile } from '../io/open.js';
 import { RangeFile } from '../io/range-file.js';
-import { DEFAULTS as IO_DEFAULTS, ioOptionsOf } from '../io/options.js';
+import { checkOptionNames as checkIoOptionNames, ioOptionsOf } from '../io/options.js';
 import { settled } from './as-bpcells-error.js';
 import { openMatrix } from './open-matrix.js';
 
@@ -136,19 +136,15 @@ export async function open(source, options = {}) {
   return settled(openAny(source, options ?? {}));
 }
 
-// What open() and list() take besides the I/O layer's options (maxBytes: maxReadBytes' old name).
+// What open() and list() take besides the I/O layer's options; maxBytes is maxReadBytes' old name.
 // A name that is neither is a TypeError, as for io.openFile: a typo ("retires") must not pass unseen.
-const MATRIX_OPTIONS = ['group', 'prefetchBytes', 'hdf5TimeLimit', 'maxBytes'];
+const MATRIX_OPTIONS = ['group', 'prefetchBytes', 'hdf5TimeLimit'];
 
 /** TypeError for an option name neither the I/O layer nor a matrix's opener takes; `what` names the call. */
 export function checkOptionNames(what, options) {
   if (options === undefined || options === null) return;
   if (typeof options !== 'object') throw new TypeError(`${what}: options must be an object, got ${typeof options}`);
-  for (const key of Object.keys(options)) {
-    if (!Object.hasOwn(IO_DEFAULTS, key) && !MATRIX_OPTIONS.includes(key)) {
-      throw new TypeError(`${what}: unknown option "${key}" (known: ${[...MATRIX_OPTIONS.slice(0, 3), ...Object.keys(IO_DEFAULTS)].join(', ')})`);
-    }
-  }
+  checkIoOptionNames(options, { what, also: MATRIX_OPTIONS, quietly: ['maxBytes'] });
 }
 
 async function listAny(source, options) {

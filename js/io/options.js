@@ -57,9 +57,7 @@ export function resolveOptions(options) {
   if (options === undefined || options === null) return { ...DEFAULTS };
   if (typeof options !== 'object') throw new TypeError(`options must be an object, got ${typeof options}`);
   options = withReadBytes(options, 'io');
-  for (const key of Object.keys(options)) {
-    if (!Object.hasOwn(DEFAULTS, key)) throw new TypeError(`unknown option "${key}" (known: ${Object.keys(DEFAULTS).join(', ')})`);
-  }
+  checkOptionNames(options);
   const out = { ...DEFAULTS };
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined) continue;
@@ -67,6 +65,19 @@ export function resolveOptions(options) {
     out[key] = value;
   }
   return out;
+}
+
+/**
+ * TypeError for a name that is neither an I/O option nor one of the reader's own (`also`, listed in
+ * the message; `quietly`: accepted, not listed: old names). `what` starts the message.
+ * @param {object} options
+ * @param {{what?: string, also?: string[], quietly?: string[]}} [reader]
+ */
+export function checkOptionNames(options, { what = '', also = [], quietly = [] } = {}) {
+  for (const key of Object.keys(options)) {
+    if (Object.hasOwn(DEFAULTS, key) || also.includes(key) || quietly.includes(key)) continue;
+    throw new TypeError(`${what ? `${what}: ` : ''}unknown option "${key}" (known: ${[...also, ...Object.keys(DEFAULTS)].join(', ')})`);
+  }
 }
 
 /** The I/O options among a reader's options (the reader keeps the rest, e.g. bpcells' prefetchBytes). */
