@@ -45,10 +45,11 @@ export async function readDroppedFolder(entry) {
   const kind = sniffDirectory(entries.map((e) => e.name));
   if (kind === 'zarr') {
     const zarr = [];
-    const walk = async (dir, prefix, depth) => {
+    // listed: the folder's entries when already read (the top one's, read above)
+    const walk = async (dir, prefix, depth, listed = null) => {
       if (depth > MAX_DEPTH) throw new Error(`${prefix} is more than ${MAX_DEPTH} folders deep (a link loop?)`);
       const subfolders = [];
-      for (const e of await entriesOf(dir)) {
+      for (const e of listed ?? (await entriesOf(dir))) {
         if (e.isDirectory) subfolders.push(walk(e, `${prefix}${e.name}/`, depth + 1));
         else if (e.isFile) {
           let file = null;
@@ -57,7 +58,7 @@ export async function readDroppedFolder(entry) {
       }
       await Promise.all(subfolders); // sibling folders listed together
     };
-    await walk(entry, `${entry.name}/`, 0);
+    await walk(entry, `${entry.name}/`, 0, entries);
     return { zarr };
   }
   if (kind !== 'bpcells') {
