@@ -10,7 +10,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { corpusRoot, projectRoot } from '../helpers/corpus.js';
-import { serveRange } from '../helpers/io-test-server.js';
+import { serveRange, startServer } from '../helpers/io-test-server.js';
 import * as bpcells from '../../../js/bpcells/index.js';
 import { createWorkerPool } from '../../../js/worker/index.js';
 
@@ -665,24 +665,24 @@ describe('storage_order of a packed matrix over an async source', () => {
       }
     }
   });
+
   test('numdecode inspect over HTTP checks the storage_order it prints (open over HTTP leaves it to the first read)', async () => {
     const { inspect } = await import('../../../js/cli/bpcells.js');
     const files = { '/good.h5': copyWithOrder('col'), '/row.h5': copyWithOrder('row') };
-    const server = http.createServer((req, res) => {
+    const server = await startServer();
+    server.handler = (req, res) => {
       const data = files[new URL(req.url, 'http://x').pathname];
       if (!data) return void res.writeHead(404).end();
       serveRange(req, res, data);
-    });
-    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${server.address().port}`;
+    };
     try {
-      const info = await inspect(`${base}/good.h5`, { group: 'mat' });
+      const info = await inspect(`${server.base}/good.h5`, { group: 'mat' });
       expect([info.storage_order, info.shape, info.nnz]).toEqual(['col', c.shape, c.nnz]);
-      const err = await inspect(`${base}/row.h5`, { group: 'mat' }).catch((e) => e);
+      const err = await inspect(`${server.base}/row.h5`, { group: 'mat' }).catch((e) => e);
       expect([err.name, err.file]).toEqual(['BpcellsError', '/mat/idxptr']);
       expect(err.message).toMatch(/\/mat\/idxptr: \d+ entries, expected \d+ for \d+ rows \(storage_order=row\)/);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await server.close();
     }
   });
 });
