@@ -103,24 +103,23 @@ async function zarrCase(store, name) {
   const { LocalStore } = await import('../js/zarr/local-store.js');
   await init({ formats: ['pco'] });
   const arr = await zarr.open.v3(zarr.root(new LocalStore(store)).resolve(name), { kind: 'array' });
-  const unit = Math.max(...zarrChunkSizes(path.join(store, name)));
-  return { unit, run: async () => outputBytes((await read(arr)).data) };
+  return { run: async () => outputBytes((await read(arr)).data) };
 }
 
 async function bpcellsCase(source, options = {}) {
   const { init, bpcells } = await import('../js/index.js');
   await init({ formats: ['bpcells'] });
   const m = await bpcells.open(source, options);
-  const unit = await streamBytes(source);
   const run = async () => {
     const r = await m.readColumns();
     return outputBytes(r.idxptr) + outputBytes(r.index) + outputBytes(r.val);
   };
-  return { unit, run, close: () => m.close() };
+  return { run, close: () => m.close() };
 }
 
 // The largest packed stream (index or val: its words, *_idx, *_starts and *_idx_offsets together,
-// what its decoder reads): a whole read fetches each stream whole.
+// what its decoder reads): a whole read fetches each stream whole. Measured in the parent: h5wasm's
+// own File (a second h5wasm instance) in the child added ~6 MB to a later read's peak there.
 const STREAM_FILES = ['data', 'idx', 'starts', 'idx_offsets'];
 async function streamBytes(source) {
   if (statSync(source).isDirectory()) {
@@ -193,14 +192,18 @@ export async function wholeReads({ runs = 2, tiles = '20', only = ['parquet', 'z
     zarrDir = mkdtempSync(path.join(os.tmpdir(), 'numdecode-memory-zarr-'));
     const made = spawnSync(process.execPath, [path.resolve(corpus, '../tools/make-big-zarr.mjs'), zarrDir, tiles], { encoding: 'utf8' });
     if (made.status !== 0) throw new Error(`make-big-zarr failed: ${made.stderr}`);
-    for (const name of ['t2m', 'tp', 'counts']) cases.push({ name: `Zarr big store (${tiles} tiles) ${name}`, kind: 'zarr', args: [path.join(zarrDir, 'big.zarr'), name] });
+    for (const name of ['t2m', 'tp', 'counts']) {
+      const unit = Math.max(...zarrChunkSizes(path.join(zarrDir, 'big.zarr', name)));
+      cases.push({ name: `Zarr big store (${tiles} tiles) ${name}`, kind: 'zarr', args: [path.join(zarrDir, 'big.zarr'), name], unit });
+    }
   }
   if (only.includes('bpcells')) {
     const dir = path.join(corpus, 'bpcells/packed_uint_large_20000x3000/matrix');
     const h5 = path.join(corpus, 'bpcells-hdf5/large_packed_uint_col_20000x2000/matrix.h5');
-    cases.push({ name: 'BPCells dir 20000x3000 readColumns()', kind: 'bpcells', args: [dir] });
-    cases.push({ name: 'BPCells dir, cacheBytes: 0', kind: 'bpcells', args: [dir, { cacheBytes: 0 }] });
-    cases.push({ name: 'BPCells HDF5 20000x2000 readColumns()', kind: 'bpcells', args: [h5] });
+    const [dirUnit, h5Unit] = [await streamBytes(dir), await streamBytes(h5)];
+    cases.push({ name: 'BPCells dir 20000x3000 readColumns()', kind: 'bpcells', args: [dir], unit: dirUnit });
+    cases.push({ name: 'BPCells dir, cacheBytes: 0', kind: 'bpcells', args: [dir, { cacheBytes: 0 }], unit: dirUnit });
+    cases.push({ name: 'BPCells HDF5 20000x2000 readColumns()', kind: 'bpcells', args: [h5], unit: h5Unit });
   }
   const rows = [];
   try {
@@ -213,7 +216,7 @@ export async function wholeReads({ runs = 2, tiles = '20', only = ['parquet', 'z
           if (p.status !== 0) throw new Error(`${c.name} failed: ${p.stderr}`);
           got.push(JSON.parse(p.stdout));
         }
-        rows.push({ ...c, when, got });
+        rows.push({ ...c, when, got: got.map((g) => ({ ...g, unit: c.unit ?? g.unit })) });
       }
     }
   } finally {
