@@ -56,6 +56,7 @@ export class Hdf5GroupSource {
     this.stats = stats;
     this._text = new Map();
     this._arrays = new Map();
+    this._checked = new Map(); // name -> what _array(name) resolved with (for syncReader)
     this._warm = new Map();
     this._version = null;
   }
@@ -115,7 +116,9 @@ export class Hdf5GroupSource {
           throw new BpcellsError(`${path}: is ${describeType(info)}, expected ${TYPE_NAMES[type]}`, { file: path });
         }
         const actual = type ?? (info.type === H5T_FLOAT ? (info.size === 4 ? 'f32' : 'f64') : info.size === 8 ? 'u64' : 'u32');
-        return { path, type: actual, count: info.shape[0], info };
+        const a = { path, type: actual, count: info.shape[0], info };
+        this._checked.set(name, a);
+        return a;
       })();
       this._arrays.set(name, p);
       p.catch(() => this._arrays.delete(name));
@@ -294,6 +297,27 @@ export class Hdf5GroupSource {
     if (start < HEADER) out.set(header.subarray(start, Math.min(HEADER, end)), 0);
     if (values) out.set(values, Math.max(start, HEADER) - start);
     return out;
+  }
+
+  /**
+   * Where the file reads synchronously (a local path, a buffer): for a large numeric dataset already
+   * checked (by size, probe), read(start, end, target) writing the values at byte offsets
+   * [start, end) of its array file (past the header, whole values) straight into `target` (wasm
+   * memory of the matrix reader: no JS copy; ArrayFile.part). Otherwise null: read() then.
+   * (Between this call and the reader's use, a trap in another file's call may break the runtime:
+   * the read then fails saying so, and the next one runs on a fresh runtime.)
+   */
+  syncReader(name) {
+    const a = this._checked.get(name);
+    // (a runtime broken by a trap elsewhere: read() moves the file to a fresh one first)
+    if (!this.reader.handle.canRunNow || !a || a.count * ELEM[a.type] <= SMALL_WHOLE) return null;
+    const elem = ELEM[a.type];
+    return (start, end, target = new Uint8Array(end - start)) => {
+      if (start < HEADER || (start - HEADER) % elem !== 0 || (end - HEADER) % elem !== 0 || end < start || end > HEADER + a.count * elem) {
+        throw new RangeError(`${a.path}: [${start}, ${end}) is not a range of whole values of the array file`);
+      }
+      return this.reader.readElementsInto(a.path, a.info, (start - HEADER) / elem, (end - HEADER) / elem, target);
+    };
   }
 
   async readAll(name) {

@@ -95,7 +95,7 @@ export class LazyHdf5File {
     const FS = this.fs;
     if (this.sync) {
       try {
-        dst.set(this.file.readSync(position, position + dst.length));
+        this.file.readSync(position, position + dst.length, dst); // straight into HDF5's buffer: no array per read
       } catch (err) {
         this.ioError ??= err;
         throw new FS.ErrnoError(EIO);

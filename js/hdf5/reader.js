@@ -202,10 +202,7 @@ export class Hdf5Reader {
    */
   readElements(path, info, i0, i1, runOptions = {}) {
     const n = i1 - i0;
-    const bytes = n * info.size;
-    if (bytes > this._limit(info)) {
-      throw new Hdf5Error(`${path}: reading ${n} values (${bytes} bytes) would exceed what a ${this.size}-byte file can hold`, this.where(path));
-    }
+    this._checkBytes(path, info, n);
     if (n === 0) return Promise.resolve(new Uint8Array(0));
     // Over async sources a range across a few chunks is read chunk by chunk, together: HDF5 stops
     // at the first chunk it lacks, so one read would find the next chunk only a pass later.
@@ -230,6 +227,45 @@ export class Hdf5Reader {
     return this._readRun(path, info, i0, i1, runOptions);
   }
 
+  /**
+   * Files read synchronously only: elements [i0, i1) written into `target` (a Uint8Array of their
+   * bytes, such as a buffer in another module's wasm memory), now: no JS copy in between.
+   */
+  readElementsInto(path, info, i0, i1, target) {
+    const bytes = this._checkBytes(path, info, i1 - i0);
+    if (target.length !== bytes) throw new RangeError(`${path}: target holds ${target.length} bytes, values [${i0}, ${i1}) take ${bytes}`);
+    if (bytes === 0) return target;
+    const deliver = (heap) => {
+      target.set(heap);
+      return target;
+    };
+    return this.handle.runNow(path, this._readOp(path, i0, i1, bytes, deliver), { bytes });
+  }
+
+  // The bytes of n values of a dataset, refused beyond what the file could hold.
+  _checkBytes(path, info, n) {
+    const bytes = n * info.size;
+    if (bytes > this._limit(info)) {
+      throw new Hdf5Error(`${path}: reading ${n} values (${bytes} bytes) would exceed what a ${this.size}-byte file can hold`, this.where(path));
+    }
+    return bytes;
+  }
+
+  // The operation reading elements [i0, i1) (`bytes` bytes) into HDF5's heap; deliver(heapBytes)
+  // takes them out before that memory is freed.
+  _readOp(path, i0, i1, bytes, deliver) {
+    return (M, fid) => {
+      const ptr = malloc(M, bytes, this.where(path));
+      try {
+        const status = M.get_dataset_data(fid, path, [BigInt(i1 - i0)], [BigInt(i0)], [1n], BigInt(ptr));
+        if (status < 0) throw new Error(`H5Dread failed for values [${i0}, ${i1})`);
+        return deliver(M.HEAPU8.subarray(ptr, ptr + bytes));
+      } finally {
+        M._free(ptr);
+      }
+    };
+  }
+
   // What a read over an async source fetches beside its misses: its chunks (or the B-tree nodes
   // leading to them), and the nodes leading to a `near` guess.
   _plan(path, info, i0, i1, { near, warm }) {
@@ -252,16 +288,7 @@ export class Hdf5Reader {
     const chunk = info.chunks?.[0] ?? 0;
     const plan = this._plan(path, info, i0, i1, { near, warm });
     const settle = warm && chunk > 0 ? () => this.index.locate(path, i0, chunk)?.chunk !== undefined : null;
-    return this.handle.run(path, (M, fid) => {
-      const ptr = malloc(M, bytes, this.where(path));
-      try {
-        const status = M.get_dataset_data(fid, path, [BigInt(n)], [BigInt(i0)], [1n], BigInt(ptr));
-        if (status < 0) throw new Error(`H5Dread failed for values [${i0}, ${i1})`);
-        return M.HEAPU8.slice(ptr, ptr + bytes);
-      } finally {
-        M._free(ptr);
-      }
-    }, { ...options, bytes, plan, settle });
+    return this.handle.run(path, this._readOp(path, i0, i1, bytes, (heap) => heap.slice()), { ...options, bytes, plan, settle });
   }
 
   /** Every string of a 1-D string dataset. */

@@ -13,6 +13,7 @@ import { corpusRoot, projectRoot } from '../helpers/corpus.js';
 import { serveRange, startServer } from '../helpers/io-test-server.js';
 import * as bpcells from '../../../js/bpcells/index.js';
 import { createWorkerPool } from '../../../js/worker/index.js';
+import { Hdf5Reader } from '../../../js/hdf5/reader.js';
 
 const setDir = path.join(corpusRoot, 'bpcells-hdf5');
 const readJson = (p) => JSON.parse(readFileSync(p, 'utf8'));
@@ -140,6 +141,34 @@ describe.each(Object.keys(sources))('every corpus case from %s', (kind) => {
       m.close();
     }
   });
+});
+
+test('a local file: in a whole read the packed words go from HDF5 straight into the decoder memory, not through JS arrays, and read exactly', async () => {
+  const c = cases.find((x) => x.name === LARGE);
+  const exp = expected(c);
+  const proto = Hdf5Reader.prototype;
+  const [viaJs, into] = [[], []];
+  const [readElements, readElementsInto] = [proto.readElements, proto.readElementsInto];
+  proto.readElements = function spy(p, ...rest) {
+    viaJs.push(p);
+    return readElements.call(this, p, ...rest);
+  };
+  proto.readElementsInto = function spy(p, ...rest) {
+    into.push(p);
+    return readElementsInto.call(this, p, ...rest);
+  };
+  const m = await bpcells.open(fileOf(c), { group: c.group });
+  try {
+    viaJs.length = 0; // open's own reads (seek tables, held whole)
+    const r = await m.readColumns();
+    expect(same(r.index, exp.index)).toBe(true);
+    expect(same(r.val, exp.val)).toBe(true);
+    expect(viaJs.filter((p) => p.endsWith('_data'))).toEqual([]);
+    expect(new Set(into)).toEqual(new Set([`/${c.group}/index_data`, `/${c.group}/val_data`]));
+  } finally {
+    Object.assign(proto, { readElements, readElementsInto });
+    m.close();
+  }
 });
 
 describe('group choice and list()', () => {
