@@ -13,7 +13,7 @@ import { restored, showOpened, viewToRestore } from './lib/view-state.js';
 import { renderPco } from './views/pco-view.js';
 import { renderAlp } from './views/alp-view.js';
 import { renderBpcells, showVector, showBlock, findByName, stopBpcells, openBpcells } from './views/bpcells-view.js';
-import { filesZarrStore, isZarrFolder } from './lib/zarr-files-store.js';
+import { filesZarrStore, pickedZarrFiles } from './lib/zarr-files-store.js';
 import { ask } from './lib/worker-client.js';
 import { filesSource, readDroppedFolder, topLevelFiles } from './lib/picked-files.js';
 
@@ -383,16 +383,17 @@ $('file-input').addEventListener('change', (e) => {
 
 $('dir-input').addEventListener('change', (e) => {
   showOpened();
-  if (isZarrFolder(e.target.files)) {
-    const { store, listMetadataKeys, name } = filesZarrStore(e.target.files);
-    runOpen(`Could not open the folder ${name}`, () => openZarrStore(name, store, { listMetadataKeys }));
-    e.target.value = '';
-    return;
-  }
-  const files = topLevelFiles(e.target.files);
-  const folder = (e.target.files[0]?.webkitRelativePath ?? '').split('/')[0] || 'folder';
-  runOpen(`Could not open the folder ${folder}`, () => openMatrix(folder, filesSource(files)));
+  const picked = [...e.target.files];
   e.target.value = '';
+  const folder = (picked[0]?.webkitRelativePath ?? '').split('/')[0] || 'folder';
+  runOpen(`Could not open the folder ${folder}`, () => {
+    const zarrFiles = pickedZarrFiles(picked); // the folder's store, or the one in a subfolder
+    if (zarrFiles) {
+      const { store, listMetadataKeys, name } = filesZarrStore(zarrFiles);
+      return openZarrStore(name, store, { listMetadataKeys });
+    }
+    return openMatrix(folder, filesSource(topLevelFiles(picked)));
+  });
 });
 
 const drop = $('drop');

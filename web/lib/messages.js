@@ -31,6 +31,10 @@ export function explainOpenError(err, { url, name, truncatedParquet = false, fol
   if (err?.status === 404 && url) return restated(`HTTP 404 Not Found: there is no file at ${url}`, err);
   // The reader names the missing file in the words of its source API ("size() returned null").
   if (folder && err?.name === 'BpcellsError' && err.code === 'ERR_NOT_FOUND' && err.file) {
+    // No version file: the folder is no matrix at all, and no Zarr store was found either.
+    if (err.file === 'version') {
+      return restated('the folder holds neither a BPCells matrix directory (it has no file "version") nor a Zarr store (no zarr.json, .zgroup or .zarray in it or in a folder inside it)', err);
+    }
     return restated(`the folder has no file "${err.file}", which a BPCells matrix directory holds`, err);
   }
   if (err?.name === 'PcoError' && err.code === 'ERR_UNSUPPORTED') {

@@ -321,6 +321,35 @@ describeIf('Zarr view', () => {
     expect(sameValue('uint16', shown.value, counts.values[600 * 2048 + 99])).toBe(true);
   });
 
+  test('a dropped folder holding a Zarr store one folder down (the folder a store sits in) opens that store', async () => {
+    const storeDir = path.join(zarrDir, 'stores', 'sharded_v3.zarr');
+    const drop = await dropFolder(page, storeDir, `${browser.base}/corpus/zarr-pcodec/stores/sharded_v3.zarr`, { parent: 'downloads' });
+    chunkRequests.length = 0;
+    await waitForAction(drop);
+    await page.waitForFunction(() => document.getElementById('zarr-title')?.textContent === 'Zarr: sharded_v3.zarr' && document.body.dataset.state === 'ready', null, { timeout: 60000, polling: 50 });
+    expect(await page.$$eval('#zarr-tree button[data-path]', (b) => b.map((x) => x.dataset.path))).toEqual(['/counts', '/labels', '/labels_index_start']);
+    expect(chunkRequests).toEqual([]);
+    const counts = await expectedArray('sharded_v3.zarr', 'counts');
+    const shown = await valueAt(700, 31);
+    expect(shown.index).toBe('700,31');
+    expect(sameValue('uint16', shown.value, counts.values[700 * 2048 + 31])).toBe(true);
+  });
+
+  test('a picked folder holding several Zarr stores names them and asks for one; a folder holding none says what it looked for', async () => {
+    await waitForAction(() => page.setInputFiles('#dir-input', path.join(zarrDir, 'stores')), { error: true });
+    expect(await page.getAttribute('body', 'data-state')).toBe('error');
+    expect(await page.textContent('#error')).toContain('the folder holds 4 Zarr stores (dtypes_v3.zarr, era5_like_v2.zarr, era5_like_v3.zarr, sharded_v3.zarr): open one of them');
+    await waitForAction(() => page.setInputFiles('#dir-input', path.join(zarrDir, 'expected')), { error: true });
+    expect(await page.getAttribute('body', 'data-state')).toBe('error');
+    const shown = await page.textContent('#error');
+    expect(shown).toContain('the folder holds neither a BPCells matrix directory (it has no file "version") nor a Zarr store');
+    expect(shown).not.toContain('size()');
+    // Dropped, the same folder of several stores.
+    const drop = await dropFolder(page, path.join(zarrDir, 'stores'), `${browser.base}/corpus/zarr-pcodec/stores`);
+    await waitForAction(drop, { error: true });
+    expect(await page.textContent('#error')).toContain('the folder holds 4 Zarr stores (dtypes_v3.zarr, era5_like_v2.zarr, era5_like_v3.zarr, sharded_v3.zarr): open one of them');
+  });
+
   test('dtypes store: float16 and int64 in the plot readout', async () => {
     await openSample('dtypes_v3.zarr');
     for (const [array, dtype] of [['float16', 'float16'], ['int64', 'int64']]) {

@@ -10,15 +10,16 @@ import path from 'node:path';
  * @param {import('playwright-core').Page} page
  * @param {string} dir the folder on disk (its files are listed here)
  * @param {string} url where the page fetches the folder's files (`${url}/a/b`)
- * @param {{unreadable?: string[]}} [options] names of files at the top whose File the browser
- *   cannot give (file() fails, as for a dangling link)
+ * @param {{unreadable?: string[], parent?: string}} [options] unreadable: names of files at the
+ *   top whose File the browser cannot give (file() fails, as for a dangling link); parent: the
+ *   name of a folder dropped instead, holding `dir` (and nothing else)
  */
-export async function dropFolder(page, dir, url, { unreadable = [] } = {}) {
+export async function dropFolder(page, dir, url, { unreadable = [], parent = null } = {}) {
   const files = readdirSync(dir, { recursive: true })
     .filter((f) => statSync(path.join(dir, f)).isFile())
     .map((f) => f.split(path.sep).join('/'));
   await page.evaluate(
-    async ({ url, name, files, unreadable }) => {
+    async ({ url, name, files, unreadable, parent }) => {
       const root = { dirs: new Map(), files: [] };
       for (const f of files) {
         const parts = f.split('/');
@@ -42,9 +43,9 @@ export async function dropFolder(page, dir, url, { unreadable = [] } = {}) {
           return { readEntries: (ok) => setTimeout(() => ok(all.slice(at, (at += 100)))) };
         },
       });
-      window.droppedFolder = entry(name, root, true);
+      window.droppedFolder = parent === null ? entry(name, root, true) : entry(parent, { dirs: new Map([[name, root]]), files: [] }, false);
     },
-    { url, name: path.basename(dir), files, unreadable },
+    { url, name: path.basename(dir), files, unreadable, parent },
   );
   // The drop itself, separately: the caller may reset its request log between the two.
   return () =>
