@@ -58,7 +58,6 @@ function outputView(column, numRows, fileName) {
     byteLength,
     valid: null,
   });
-  const valid = column.maxDef > 0 ? new Uint8Array(numRows).fill(1) : null;
   return {
     type: column.type,
     view,
@@ -67,7 +66,8 @@ function outputView(column, numRows, fileName) {
     get values() {
       return view.values;
     },
-    valid,
+    valid: null, // made when a page has a null (float-column.js validityOf)
+    validRows: numRows,
     nulls: 0,
   };
 }

@@ -11,7 +11,7 @@ import { chunkPages, chunkRange, usesOffsetIndex } from './chunk-pages.js';
 import { CODES, ParquetError, abortError } from '../errors.js';
 
 
-// A Uint8Array lent per page (validity of a page read in part), grown as needed.
+// A Uint8Array lent per page (its validity), grown as needed.
 function scratchSpace() {
   let validity = new Uint8Array(0);
   return {
@@ -70,16 +70,25 @@ export async function groupDictionary(pages, col, where) {
 
 /**
  * The output arrays of a column: the caller's `into` arrays (checked by the caller; `into.valid`
- * for the validity, as the worker pool passes shared memory, holding 1s) or new ones. `fileName`
- * names the file in the error when there is no memory for them.
+ * for the validity, as the worker pool passes shared memory, holding 1s) or new ones; a new
+ * validity only once a page has a null (validityOf). `fileName` names the file in the error when
+ * there is no memory for them.
  */
 export function outputFor(column, numRows, into = {}, fileName = undefined) {
   const Type = column.type === 'FLOAT' ? Float32Array : Float64Array;
   const values = into.values ? into.values.subarray(0, numRows) : newValues(Type, numRows, column, fileName);
-  let valid = null;
-  // validity starts all present: the pages write their nulls
-  if (column.maxDef > 0) valid = into.valid ? into.valid.subarray(0, numRows) : new Uint8Array(numRows).fill(1);
-  return { type: column.type, values, valid, nulls: 0 };
+  const valid = column.maxDef > 0 && into.valid ? into.valid.subarray(0, numRows) : null;
+  return { type: column.type, values, valid, validRows: numRows, nulls: 0 };
+}
+
+/**
+ * A column output's validity, made on first use (all present: the pages write their nulls). An
+ * OPTIONAL column without nulls, what most writers make of a column without them, never needs
+ * one (its result's `valid` is null): no array of a byte a row to allocate and fill.
+ */
+export function validityOf(out) {
+  out.valid ??= new Uint8Array(out.validRows).fill(1);
+  return out.valid;
 }
 
 // V8's RangeError ("Array buffer allocation failed") names neither the column nor the size: a
@@ -184,7 +193,7 @@ async function decodeChunk({ pages, col, where }, { group, dst }, out, scratch) 
       let inflated = inflatePage(body, p, col);
       if (isPromise(inflated)) inflated = await inflated;
       // (an output in wasm memory goes as itself: its values are re-made after the ALP call)
-      out.nulls += decodePageInto(body, inflated, p, col, dictionary, a, b, out.view ? out : out.values, out.valid, at, scratch);
+      out.nulls += decodePageInto(body, inflated, p, col, dictionary, a, b, out.view ? out : out.values, () => validityOf(out), at, scratch);
     } catch (msg) {
       throw columnError({ ...where, page: p.number }, msg);
     }
@@ -217,7 +226,7 @@ export async function columnPagesFor(ctx, column, groups) {
           out.push({ ...base, alp: split.payload.slice(), valid: present < p.rows ? valid : null });
         } else {
           const values = dtype === 'f32' ? new Float32Array(p.rows) : new Float64Array(p.rows);
-          const nulls = decodePageInto(body, inflated, p, col, dictionary, 0, p.rows, values, valid, 0, scratchSpace());
+          const nulls = decodePageInto(body, inflated, p, col, dictionary, 0, p.rows, values, () => valid, 0, scratchSpace());
           out.push({ ...base, values, valid: nulls > 0 ? valid : null });
         }
       } catch (msg) {

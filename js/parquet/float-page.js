@@ -159,58 +159,57 @@ function gatherDictionary(payload, dictionary, present, k0, k1, out, at) {
   }
 }
 
-// The `dense` values at out[at ...] moved to the rows valid[at, at + rows) marks present, 0 at the
-// others: from the end, a run of present rows at a time (nulls found by lastIndexOf), so that
-// nothing is overwritten before it has moved.
-function spreadNulls(out, valid, at, rows, dense) {
-  let j = at + dense; // end of the values not yet moved
-  let r = at + rows; // end of the rows not yet filled
-  while (j < r) {
-    const z = valid.lastIndexOf(0, r - 1); // the last null before r (there is one: j < r)
+// The `dense` values at out[at ...] moved to the rows out[at, at + rows) that valid[v, v + rows)
+// marks present, 0 at the others: from the end, a run of present rows at a time (nulls found by
+// lastIndexOf), so that nothing is overwritten before it has moved.
+function spreadNulls(out, valid, v, at, rows, dense) {
+  const shift = at - v; // out's index of valid[i]: i + shift
+  let j = at + dense; // end of the values not yet moved (in out)
+  let r = v + rows; // end of the rows not yet filled (in valid)
+  while (j < r + shift) {
+    const z = valid.lastIndexOf(0, r - 1); // the last null before r (there is one: j < r + shift)
     const len = r - z - 1;
     if (len) {
       j -= len;
-      out.copyWithin(z + 1, j, j + len);
+      out.copyWithin(z + 1 + shift, j, j + len);
     }
     let s = z;
-    while (s > at && valid[s - 1] === 0) s--;
-    out.fill(0, s, z + 1);
+    while (s > v && valid[s - 1] === 0) s--;
+    out.fill(0, s + shift, z + 1 + shift);
     r = s;
   }
 }
 
 /**
- * Rows [a, b) of a data page into out[dst ...] and, for columns with nulls, valid[dst ...]
- * (which holds 1s: the nulls are written). `out` is a typed array, or a column's output in the
- * ALP module's memory (readView): {address, dtype, values}, `values` re-made after each wasm call.
- * `inflated` is inflatePage's result; `scratch.validity(n)` lends a Uint8Array of n bytes for a
- * page read in part. Returns the number of nulls written.
+ * Rows [a, b) of a data page into out[dst ...] and, for a page with nulls, validity()[dst ...]
+ * (validity() is the column's validity, holding 1s where nothing was written: asked for only
+ * when a page has nulls, so a column without any needs none). `out` is a typed array, or a
+ * column's output in the ALP module's memory (readView): {address, dtype, values}, `values`
+ * re-made after each wasm call. `inflated` is inflatePage's result; `scratch.validity(n)` lends a
+ * Uint8Array of n bytes, the page's validity. Returns the number of nulls written.
  * @throws {string | {unsupported: string}}
  */
-export function decodePageInto(body, inflated, page, col, dictionary, a, b, out, valid, dst, scratch) {
+export function decodePageInto(body, inflated, page, col, dictionary, a, b, out, validity, dst, scratch) {
   const split = splitPage(body, inflated, page, col);
   const rows = split.numValues;
   if (b > rows) throw `the page holds ${rows} values, ${b} were expected`;
   let present = rows;
   let k0 = a;
   let k1 = b;
+  let pageValid = null;
   if (col.maxDef > 0) {
-    const whole = a === 0 && b === rows;
-    const pageValid = whole ? valid : scratch.validity(rows).fill(1, 0, rows);
-    const at = whole ? dst : 0;
-    present = pageValidity(split, page, col, pageValid, at);
-    if (!whole) {
+    pageValid = scratch.validity(rows).fill(1, 0, rows);
+    present = pageValidity(split, page, col, pageValid, 0);
+    if (a === 0 && b === rows) k1 = present;
+    else {
       k0 = countOnes(pageValid, 0, a);
       k1 = k0 + countOnes(pageValid, a, b);
-      valid.set(pageValid.subarray(a, b), dst);
-    } else {
-      k0 = 0;
-      k1 = present;
     }
   }
-  denseInto(page.encodingId, split.payload, col, dictionary, present, k0, k1, out, dst);
   const nulls = b - a - (k1 - k0);
-  if (nulls > 0) spreadNulls(arrayOf(out), valid, dst, b - a, k1 - k0);
+  if (nulls > 0) validity().set(pageValid.subarray(a, b), dst);
+  denseInto(page.encodingId, split.payload, col, dictionary, present, k0, k1, out, dst);
+  if (nulls > 0) spreadNulls(arrayOf(out), pageValid, a, dst, b - a, k1 - k0);
   return nulls;
 }
 

@@ -5,7 +5,7 @@
 // cross-origin-isolated page) the workers decode straight into the column's output (the caller's
 // `into` arrays when they are shared, new shared arrays else); otherwise they send their rows back
 // and they are copied into place here.
-import { outputFor, chunkTasks, readTasks } from './float-column.js';
+import { outputFor, chunkTasks, readTasks, validityOf } from './float-column.js';
 import { chunkRange, usesOffsetIndex } from './chunk-pages.js';
 import { columnError } from './column-error.js';
 
@@ -77,10 +77,7 @@ export async function readFloatColumnsInPool(pool, ctx, columns, groups, numRows
     out.nulls += result.nulls;
     if (!shared) {
       out.values.set(result.values, dst);
-      if (out.valid) {
-        if (result.valid) out.valid.set(result.valid, dst);
-        else out.valid.fill(1, dst, dst + rows);
-      }
+      if (result.valid) validityOf(out).set(result.valid, dst); // (the validity holds 1s elsewhere)
     }
     return undefined;
   });

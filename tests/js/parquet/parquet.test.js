@@ -8,7 +8,7 @@ import { parquetReadObjects } from 'hyparquet';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { compressors } from 'hyparquet-compressors';
 import { init, alp, ParquetError, IoError, NumdecodeError } from '../../../js/index.js';
-import { read, inspect, readPages, open } from '../../../js/parquet.js';
+import { read, readView, inspect, readPages, open } from '../../../js/parquet.js';
 import { corpusRoot, projectRoot, readJson } from '../helpers/corpus.js';
 import { buildParquet, buildStructParquet, buildListParquet } from './parquet-build.js';
 import { corpusDir as dir, expectedColumns, expectSameBits } from './parquet-expect.js';
@@ -247,6 +247,37 @@ describe('built shapes', () => {
     const none = await read(bytes, { rowStart: 5, rowEnd: 5 });
     expect(none.numRows).toBe(0);
     expect(none.columns.x.values).toHaveLength(0);
+  });
+
+  test('an OPTIONAL column whose nulls all lie in its last row group: rows before them read present, in one thread, a view and workers', async () => {
+    const n = 6000;
+    const values = Float64Array.from({ length: n }, (_, i) => Math.round(Math.sin(i / 40) * 1e4) / 100);
+    const late = new Uint8Array(n).fill(1);
+    for (const i of [4001, 4002, 5500, 5999]) late[i] = 0;
+    const none = new Uint8Array(n).fill(1);
+    const bytes = buildParquet({
+      columns: [
+        { name: 'late', type: 'DOUBLE', values, valid: late },
+        { name: 'none', type: 'DOUBLE', values, valid: none }, // OPTIONAL, no null: no validity
+      ],
+      rowGroups: [3500, 2500],
+      pages: (c, g) => (g === 0 ? [{ rows: 1000, kind: 'v1' }, { rows: 1000, kind: 'v2' }, { rows: 1500, kind: 'v1' }] : [{ rows: 1000, kind: 'v2' }, { rows: 1500, kind: 'v1' }]),
+    });
+    const { createWorkerPool } = await import('../../../js/worker/index.js');
+    const pool = await createWorkerPool({ size: 2 });
+    try {
+      for (const [what, r] of [['read', await read(bytes)], ['pool', await read(bytes, { pool })], ['view', await readView(bytes)]]) {
+        expectColumn(r.columns.late, values, late, 0, n);
+        expect(r.columns.late.valid.subarray(0, 4001).every((v) => v === 1)).toBe(true);
+        expect([what, r.columns.none.valid]).toEqual([what, null]);
+        expectColumn(r.columns.none, values, none, 0, n);
+        r.release?.();
+      }
+      const part = await read(bytes, { rowStart: 3900, rowEnd: 5600 });
+      expectColumn(part.columns.late, values, late, 3900, 5600);
+    } finally {
+      await pool.terminate();
+    }
   });
 
   test('row ranges across pages, vectors and row groups, with and without an OffsetIndex', async () => {
