@@ -3,7 +3,8 @@
 //   decoder   the ALP decoder alone on the same pages (alp.decodeInto of every page's payload,
 //             already in memory, into one array per column)
 //   fzstd     fzstd alone decompressing the same pages (ZSTD; zstddec alone beside it)
-//   read      read() of the whole file, 1 thread, fresh output arrays / options.into (arrays reused)
+//   read      read() of the whole file, 1 thread, fresh output arrays / options.into (arrays reused:
+//             values, and the validity of a column with nulls)
 //   view      readView() of the whole file: each column decoded into the ALP module's memory
 //   2 workers read() with a pool of 2 workers
 //   memory    peak RSS of a read in a fresh process against output + 2 x the largest column chunk
@@ -136,13 +137,21 @@ async function main() {
           for (const p of c.pages) alp.decodeInto(p.payload, outs[i].subarray(p.at, p.at + p.count));
         });
       });
-      const into = Object.fromEntries(columns.map((name, i) => [name, outs[i]]));
+      // Reused arrays: the values, and the validity of the columns with nulls (a byte a row).
+      const withNulls = new Set(Object.entries((await read(file)).columns).filter(([, c]) => c.valid).map(([name]) => name));
+      const into = Object.fromEntries(columns.map((name, i) => [name, withNulls.has(name) ? { values: outs[i], valid: new Uint8Array(outs[i].length) } : outs[i]]));
       const fresh = await timed(() => read(file));
       const reused = await timed(() => read(file, { into }));
       const view = await timed(async () => (await readView(file)).release());
       const workers = await timed(() => read(file, { pool }));
       // the pool's like-for-like of `into`: reused arrays in shared memory, which the workers fill
-      const shared = Object.fromEntries(columns.map((name, i) => [name, new outs[i].constructor(new SharedArrayBuffer(outs[i].byteLength))]));
+      const sharedArray = (Type, n) => new Type(new SharedArrayBuffer(n * Type.BYTES_PER_ELEMENT));
+      const shared = Object.fromEntries(
+        columns.map((name, i) => {
+          const values = sharedArray(outs[i].constructor, outs[i].length);
+          return [name, withNulls.has(name) ? { values, valid: sharedArray(Uint8Array, outs[i].length) } : values];
+        }),
+      );
       const workersInto = await timed(() => read(file, { pool, into: shared }));
       // Every kind of read above, once more, checked against the values the file was built from.
       checkRead(await read(file), `${codec} read()`);

@@ -17,9 +17,12 @@ export interface ParquetReadOptions extends IoOptions {
   rowEnd?: number;
   /**
    * Column name -> the caller's Float32Array (FLOAT) / Float64Array (DOUBLE), with room for the
-   * selected rows: the column's values are written there (result.values is a view of it).
+   * selected rows: the column's values are written there (result.values is a view of it). Or
+   * `{values?, valid?}`: `valid` (a byte a row) receives the validity too, 1 present, 0 null
+   * (result.valid is a view of it when the column has nulls, else null as always), so a read
+   * repeated into the same arrays allocates nothing.
    */
-  into?: Record<string, Float32Array | Float64Array>;
+  into?: Record<string, Float32Array | Float64Array | { values?: Float32Array | Float64Array; valid?: Uint8Array }>;
   /**
    * A numdecode/worker pool: the column chunks (row groups x columns) decode in its workers. A
    * local path is read by the workers; other sources send each chunk's bytes. With shared memory

@@ -100,18 +100,32 @@ function selectColumns(footer, names, fileName) {
 }
 
 // options.into: column name -> a Float32Array (FLOAT) / Float64Array (DOUBLE) with room for the
-// selected rows, checked before anything is read.
+// selected rows, or {values?, valid?} (valid: a Uint8Array of a byte a row), checked before
+// anything is read. Returns column name -> {values, valid} (either may be undefined).
 function checkInto(into, selected, numRows) {
   if (into === undefined) return {};
-  if (into === null || typeof into !== 'object') throw new TypeError('parquet: options.into must be an object {columnName: Float32Array | Float64Array}');
-  for (const [name, array] of Object.entries(into)) {
+  if (into === null || typeof into !== 'object') throw new TypeError('parquet: options.into must be an object {columnName: Float32Array | Float64Array | {values, valid}}');
+  const out = {};
+  for (const [name, given] of Object.entries(into)) {
     const col = selected.find((c) => c.name === name);
     if (!col?.flatFloat) throw new RangeError(`parquet: options.into names ${JSON.stringify(name)}, which is not a selected FLOAT / DOUBLE column`);
     const Type = col.type === 'FLOAT' ? Float32Array : Float64Array;
-    if (!(array instanceof Type)) throw new TypeError(`parquet: options.into.${name} must be a ${Type.name} (the column is ${col.type})`);
-    if (array.length < numRows) throw new RangeError(`parquet: options.into.${name} has room for ${array.length} values, the selection has ${numRows} rows`);
+    const parts = ArrayBuffer.isView(given) ? { values: given } : given;
+    if (parts === null || typeof parts !== 'object' || Object.keys(parts).some((k) => k !== 'values' && k !== 'valid')) {
+      throw new TypeError(`parquet: options.into.${name} must be a ${Type.name} or {values: ${Type.name}, valid: Uint8Array}`);
+    }
+    const { values, valid } = parts;
+    if (values !== undefined) {
+      if (!(values instanceof Type)) throw new TypeError(`parquet: options.into.${name} must be a ${Type.name} (the column is ${col.type})`);
+      if (values.length < numRows) throw new RangeError(`parquet: options.into.${name} has room for ${values.length} values, the selection has ${numRows} rows`);
+    }
+    if (valid !== undefined) {
+      if (!(valid instanceof Uint8Array)) throw new TypeError(`parquet: options.into.${name}.valid must be a Uint8Array (a byte a row: 1 present, 0 null)`);
+      if (valid.length < numRows) throw new RangeError(`parquet: options.into.${name}.valid has room for ${valid.length} rows, the selection has ${numRows}`);
+    }
+    out[name] = { values, valid };
   }
-  return into;
+  return out;
 }
 
 // options.maxOutputBytes: the FLOAT / DOUBLE columns' values for the selected rows, refused before

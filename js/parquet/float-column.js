@@ -82,6 +82,15 @@ export function outputFor(column, numRows, into = {}, fileName = undefined) {
 }
 
 /**
+ * outputFor over a caller's `into` entry ({values, valid}, checked): its validity filled with 1s
+ * first (all present: the pages write their nulls; a REQUIRED column's has no null to write).
+ */
+export function outputInto(column, numRows, into = {}, fileName = undefined) {
+  into.valid?.fill(1, 0, numRows);
+  return outputFor(column, numRows, into, fileName);
+}
+
+/**
  * A column output's validity, made on first use (all present: the pages write their nulls). An
  * OPTIONAL column without nulls, what most writers make of a column without them, never needs
  * one (its result's `valid` is null): no array of a byte a row to allocate and fill.
@@ -114,11 +123,11 @@ function newValues(Type, numRows, column, fileName) {
  * @param {Array<{name: string, leafIndex: number, type: 'FLOAT'|'DOUBLE', maxDef: number}>} columns
  * @param {Array<{index: number, rows: number, selStart: number, selEnd: number}>} groups
  * @param {number} numRows
- * @param {object} [into] column name -> the caller's Float32Array / Float64Array
+ * @param {object} [into] column name -> the caller's {values, valid} (checked by parquet.js)
  * @returns {Promise<Map<string, {type: string, values: Float32Array|Float64Array, valid: Uint8Array|null}>>}
  */
 export async function readFloatColumns(ctx, columns, groups, numRows, into = {}) {
-  const outputs = new Map(columns.map((c) => [c.name, outputFor(c, numRows, { values: into[c.name] }, ctx.name)]));
+  const outputs = new Map(columns.map((c) => [c.name, outputInto(c, numRows, into[c.name], ctx.name)]));
   await readTasks(ctx, chunkTasks(columns, groups), outputs);
   for (const out of outputs.values()) {
     if (out.nulls === 0) out.valid = null;

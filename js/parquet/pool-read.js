@@ -5,7 +5,7 @@
 // cross-origin-isolated page) the workers decode straight into the column's output (the caller's
 // `into` arrays when they are shared, new shared arrays else); otherwise they send their rows back
 // and they are copied into place here.
-import { outputFor, chunkTasks, readTasks, validityOf } from './float-column.js';
+import { outputInto, chunkTasks, readTasks, validityOf } from './float-column.js';
 import { chunkRange, usesOffsetIndex } from './chunk-pages.js';
 import { columnError } from './column-error.js';
 
@@ -14,12 +14,13 @@ const canShare = () =>
 
 const isShared = (array) => typeof SharedArrayBuffer === 'function' && array?.buffer instanceof SharedArrayBuffer;
 
-// A column's output in shared memory: the caller's `into` array when it is shared already.
-function sharedOutput(column, numRows, into) {
+// A column's output in shared memory: the caller's `into` arrays where they are shared already.
+function sharedOutput(column, numRows, into = {}) {
   const Type = column.type === 'FLOAT' ? Float32Array : Float64Array;
-  const values = into ?? new Type(new SharedArrayBuffer(numRows * Type.BYTES_PER_ELEMENT));
-  const valid = column.maxDef > 0 ? new Uint8Array(new SharedArrayBuffer(numRows)).fill(1) : undefined;
-  return outputFor(column, numRows, { values, valid });
+  const values = into.values ?? new Type(new SharedArrayBuffer(numRows * Type.BYTES_PER_ELEMENT));
+  // (the workers write the nulls where they find them: the validity must exist before they start)
+  const valid = into.valid ?? (column.maxDef > 0 ? new Uint8Array(new SharedArrayBuffer(numRows)) : undefined);
+  return outputInto(column, numRows, { values, valid });
 }
 
 // The chunk's bytes, fetched here (prefetched ones first), for a worker that cannot read the source.
@@ -46,9 +47,9 @@ export async function readFloatColumnsInPool(pool, ctx, columns, groups, numRows
   // Shared output unless the caller's array is not shared (then the rows are copied into it here).
   const outputs = new Map(
     columns.map((c) => {
-      const given = into[c.name];
-      const shared = share && (given === undefined || isShared(given));
-      return [c.name, shared ? sharedOutput(c, numRows, given) : outputFor(c, numRows, { values: given }, ctx.name)];
+      const given = into[c.name] ?? {};
+      const shared = share && [given.values, given.valid].every((a) => a === undefined || isShared(a));
+      return [c.name, shared ? sharedOutput(c, numRows, given) : outputInto(c, numRows, given, ctx.name)];
     }),
   );
   const local = []; // partial reads through an OffsetIndex: small, read here

@@ -550,6 +550,39 @@ describe('outputs, pools and shapes', () => {
     await expect(read(bytes, { columns: ['d'], into: { f } })).rejects.toThrow(/not a selected FLOAT/);
   });
 
+  test('options.into {values, valid}: the validity lands in the caller\'s array too, stale contents overwritten, in one thread and in workers; a wrong one is refused', async () => {
+    const bytes = buildParquet({ columns: columnsSpec(false), rowGroups: [3500, 2500], codec: 'SNAPPY', pages: mixedPages, dictionary: (c, g) => c === 1 && g === 0 });
+    expect(S.valid.includes(0)).toBe(true);
+    const { createWorkerPool } = await import('../../../js/worker/index.js');
+    const pool = await createWorkerPool({ size: 2 });
+    try {
+      const plain = () => ({ values: new Float64Array(N + 3).fill(7), valid: new Uint8Array(N + 3).fill(9) });
+      const shared = () => ({ values: new Float64Array(new SharedArrayBuffer(8 * N)).fill(7), valid: new Uint8Array(new SharedArrayBuffer(N)).fill(9) });
+      for (const [what, make, options] of [['one thread', plain, {}], ['workers, shared arrays', shared, { pool }], ['workers, arrays copied into', plain, { pool }]]) {
+        const d = make();
+        const r = await read(bytes, { columns: ['d'], into: { d }, ...options });
+        expect([what, r.columns.d.values.buffer === d.values.buffer, r.columns.d.valid.buffer === d.valid.buffer]).toEqual([what, true, true]);
+        expectColumn(r.columns.d, S.d, S.valid);
+        if (d.valid.length > N) expect(d.valid[N]).toBe(9); // nothing past the rows read
+        // read again into the same arrays, a range: the earlier nulls do not linger
+        d.valid.fill(0);
+        const part = await read(bytes, { columns: ['d'], rowStart: 1000, rowEnd: 4000, into: { d }, ...options });
+        expectColumn(part.columns.d, S.d, S.valid, 1000, 4000);
+      }
+    } finally {
+      await pool.terminate();
+    }
+    // A REQUIRED column's validity given: all present, and the result's valid is null as without it.
+    const req = buildParquet({ columns: columnsSpec(true), rowGroups: [6000] });
+    const valid = new Uint8Array(N);
+    const r = await read(req, { columns: ['f'], into: { f: { valid } } });
+    expect(r.columns.f.valid).toBeNull();
+    expect(valid.every((v) => v === 1)).toBe(true);
+    await expect(read(bytes, { columns: ['d'], into: { d: { valid: new Uint16Array(N) } } })).rejects.toThrow(/valid must be a Uint8Array/);
+    await expect(read(bytes, { columns: ['d'], into: { d: { valid: new Uint8Array(5) } } })).rejects.toThrow(/valid has room for 5 rows/);
+    await expect(read(bytes, { columns: ['d'], into: { d: { values: new Float64Array(N), nulls: 1 } } })).rejects.toThrow(TypeError);
+  });
+
   test('options.maxOutputBytes: a read whose FLOAT / DOUBLE values would be more bytes is refused before any column chunk is read', async () => {
     const bytes = buildParquet({ columns: columnsSpec(false), rowGroups: [3500, 2500], pages: mixedPages, dictionary: (c, g) => c === 1 && g === 0 });
     const reads = [];

@@ -39,6 +39,7 @@ export async function example(bytes: Uint8Array, blob: Blob, signal: AbortSignal
   const price = new Float64Array(1000);
   const pool = null as unknown as WorkerPool;
   await read('data.parquet', { columns: ['price', 'point.x'], into: { price }, pool });
+  await read('data.parquet', { columns: ['price'], into: { price: { values: price, valid: new Uint8Array(10) } } });
   const tags = (await read('data.parquet', { columns: ['tags.list.element'] })).columns['tags.list.element'];
   if (tags.kind === 'list') {
     const first: Float32Array | Float64Array = tags.values.subarray(tags.offsets[0], tags.offsets[1]);
