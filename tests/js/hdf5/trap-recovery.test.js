@@ -26,24 +26,30 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
+// Makes the runtime's next dataset read trap (once): {traps(), restore()}.
+function trapNextRead(rt) {
+  const read = rt.Module.get_dataset_data;
+  let traps = 0;
+  rt.Module.get_dataset_data = function trapOnce(...args) {
+    if (traps === 0) {
+      traps += 1;
+      rt.Module._free(rt.Module.HEAPU8.length + 4096); // out of bounds: a real trap
+    }
+    return read.apply(this, args);
+  };
+  return { traps: () => traps, restore: () => (rt.Module.get_dataset_data = read) };
+}
+
 test('a trap during an open over HTTP: the call runs again on a fresh runtime and is exact; a local matrix opened before reads exactly after it', async () => {
   const local = await bpcells.open(file, { group: 'mat' });
   const want = await local.read();
   const old = await getRuntime();
-  const read = old.Module.get_dataset_data;
-  let traps = 0;
-  old.Module.get_dataset_data = function trapOnce(...args) {
-    if (traps === 0) {
-      traps += 1;
-      old.Module._free(old.Module.HEAPU8.length + 4096); // out of bounds: a real trap
-    }
-    return read.apply(this, args);
-  };
+  const trap = trapNextRead(old);
   let remote;
   try {
     remote = await bpcells.open(`${server.base}/matrix.h5`, { group: 'mat' }); // its first dataset read traps
     const got = await remote.read();
-    expect(traps).toBe(1);
+    expect(trap.traps()).toBe(1);
     expect(old.broken).toBeInstanceOf(WebAssembly.RuntimeError);
     expect(await getRuntime()).not.toBe(old);
     for (const key of ['index', 'val']) expect(bytesOf(got[key]).equals(bytesOf(want[key]))).toBe(true);
@@ -55,7 +61,7 @@ test('a trap during an open over HTTP: the call runs again on a fresh runtime an
     for (const key of ['index', 'val']) expect(bytesOf(again[key]).equals(bytesOf(ref[key]))).toBe(true);
     exact.close();
   } finally {
-    old.Module.get_dataset_data = read;
+    trap.restore();
     local.close();
     remote?.close();
   }
@@ -69,25 +75,17 @@ test('a local packed matrix whose values HDF5 writes straight into the decoder (
   const local = await bpcells.open(large);
   await local.read(100, 140);
   const old = await getRuntime();
-  const read = old.Module.get_dataset_data;
-  let traps = 0;
-  old.Module.get_dataset_data = function trapOnce(...args) {
-    if (traps === 0) {
-      traps += 1;
-      old.Module._free(old.Module.HEAPU8.length + 4096);
-    }
-    return read.apply(this, args);
-  };
+  const trap = trapNextRead(old);
   let remote;
   try {
     remote = await bpcells.open(`${server.base}/matrix.h5`, { group: 'mat' });
-    expect(traps).toBe(1);
+    expect(trap.traps()).toBe(1);
     expect(old.broken).toBeInstanceOf(WebAssembly.RuntimeError);
     const again = await local.read(1500, 1540); // not the words kept from the first read
     for (const key of ['idxptr', 'index', 'val']) expect(bytesOf(again[key]).equals(bytesOf(want[key]))).toBe(true);
     expect(want.index.length).toBeGreaterThan(1000);
   } finally {
-    old.Module.get_dataset_data = read;
+    trap.restore();
     local.close();
     remote?.close();
   }
