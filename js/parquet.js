@@ -223,7 +223,8 @@ async function readColumns(file, footer, options, localPath, asView = false) {
  *   {size(), read(start, end)} or a hyparquet AsyncBuffer {byteLength, slice(start, end)}
  * @param {{columns?: string[], rowStart?: number, rowEnd?: number, into?: object, pool?: object, timeout?: number,
  *   signal?: AbortSignal, headers?: object, maxReadBytes?: number, fetch?: Function, maxOutputBytes?: number}} [options]
- *   into: {columnName: Float32Array | Float64Array} writes those columns' values into the caller's arrays;
+ *   into: {columnName: Float32Array | Float64Array | {values?, valid?}} writes those columns' values (and
+ *   validity, a Uint8Array of a byte a row) into the caller's arrays;
  *   maxOutputBytes: refuse (ERR_OUTPUT_LIMIT) a read whose FLOAT / DOUBLE values would be more bytes;
  *   pool: a numdecode/worker pool: the column chunks (row groups x columns) decode in its workers
  * @returns {Promise<{numRows: number, columns: object, stats: {requests: number, bytes: number, roundTrips: number}}>}

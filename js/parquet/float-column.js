@@ -95,8 +95,18 @@ export function outputInto(column, numRows, into = {}, fileName = undefined) {
  * OPTIONAL column without nulls, what most writers make of a column without them, never needs
  * one (its result's `valid` is null): no array of a byte a row to allocate and fill.
  */
-export function validityOf(out) {
-  out.valid ??= new Uint8Array(out.validRows).fill(1);
+export function validityOf(out, { file, column }) {
+  if (out.valid) return out.valid;
+  try {
+    out.valid = new Uint8Array(out.validRows).fill(1);
+  } catch (err) {
+    throw new ParquetError(`parquet: ${file}: column ${column}: out of memory for the validity of ${out.validRows} rows (rowStart / rowEnd bound a read)`, {
+      code: CODES.OUTPUT_LIMIT,
+      file,
+      column,
+      cause: err,
+    });
+  }
   return out.valid;
 }
 
@@ -202,8 +212,9 @@ async function decodeChunk({ pages, col, where }, { group, dst }, out, scratch) 
       let inflated = inflatePage(body, p, col);
       if (isPromise(inflated)) inflated = await inflated;
       // (an output in wasm memory goes as itself: its values are re-made after the ALP call)
-      out.nulls += decodePageInto(body, inflated, p, col, dictionary, a, b, out.view ? out : out.values, () => validityOf(out), at, scratch);
+      out.nulls += decodePageInto(body, inflated, p, col, dictionary, a, b, out.view ? out : out.values, () => validityOf(out, where), at, scratch);
     } catch (msg) {
+      if (msg instanceof ParquetError) throw msg; // (out of memory: validityOf)
       throw columnError({ ...where, page: p.number }, msg);
     }
   }

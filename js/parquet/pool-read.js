@@ -20,7 +20,7 @@ function sharedOutput(column, numRows, into = {}) {
   const values = into.values ?? new Type(new SharedArrayBuffer(numRows * Type.BYTES_PER_ELEMENT));
   // (the workers write the nulls where they find them: the validity must exist before they start)
   const valid = into.valid ?? (column.maxDef > 0 ? new Uint8Array(new SharedArrayBuffer(numRows)) : undefined);
-  return outputInto(column, numRows, { values, valid });
+  return { ...outputInto(column, numRows, { values, valid }), shared: true };
 }
 
 // The chunk's bytes, fetched here (prefetched ones first), for a worker that cannot read the source.
@@ -44,7 +44,8 @@ async function chunkBytes(ctx, chunk, where) {
  */
 export async function readFloatColumnsInPool(pool, ctx, columns, groups, numRows, into, path, signal) {
   const share = canShare();
-  // Shared output unless the caller's array is not shared (then the rows are copied into it here).
+  // Shared output unless one of the caller's arrays is not shared (then the workers send their rows
+  // back and they are copied into place here, values and validity alike).
   const outputs = new Map(
     columns.map((c) => {
       const given = into[c.name] ?? {};
@@ -59,7 +60,7 @@ export async function readFloatColumnsInPool(pool, ctx, columns, groups, numRows
     if (path === null && usesOffsetIndex(chunk, group)) return local.push(task);
     const out = outputs.get(column.name);
     const rows = group.selEnd - group.selStart;
-    const shared = isShared(out.values);
+    const shared = out.shared === true;
     const job = {
       name: ctx.name,
       fileSize: ctx.fileSize,
@@ -78,7 +79,7 @@ export async function readFloatColumnsInPool(pool, ctx, columns, groups, numRows
     out.nulls += result.nulls;
     if (!shared) {
       out.values.set(result.values, dst);
-      if (result.valid) validityOf(out).set(result.valid, dst); // (the validity holds 1s elsewhere)
+      if (result.valid) validityOf(out, { file: ctx.name, column: column.name }).set(result.valid, dst); // (1s elsewhere)
     }
     return undefined;
   });

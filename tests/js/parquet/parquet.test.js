@@ -558,7 +558,13 @@ describe('outputs, pools and shapes', () => {
     try {
       const plain = () => ({ values: new Float64Array(N + 3).fill(7), valid: new Uint8Array(N + 3).fill(9) });
       const shared = () => ({ values: new Float64Array(new SharedArrayBuffer(8 * N)).fill(7), valid: new Uint8Array(new SharedArrayBuffer(N)).fill(9) });
-      for (const [what, make, options] of [['one thread', plain, {}], ['workers, shared arrays', shared, { pool }], ['workers, arrays copied into', plain, { pool }]]) {
+      const mixed = () => ({ values: shared().values, valid: plain().valid }); // the validity copied into, the values not
+      for (const [what, make, options] of [
+        ['one thread', plain, {}],
+        ['workers, shared arrays', shared, { pool }],
+        ['workers, arrays copied into', plain, { pool }],
+        ['workers, shared values and a plain validity', mixed, { pool }],
+      ]) {
         const d = make();
         const r = await read(bytes, { columns: ['d'], into: { d }, ...options });
         expect([what, r.columns.d.values.buffer === d.values.buffer, r.columns.d.valid.buffer === d.valid.buffer]).toEqual([what, true, true]);
