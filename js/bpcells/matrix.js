@@ -166,7 +166,8 @@ export class Matrix {
   }
 
   // Fetches everything first, then decodes synchronously into output(nnz, entries) (slice-output.js).
-  async _read(start, end, output, signal) {
+  // `again`: this is the read made once more after HDF5's runtime was replaced under it.
+  async _read(start, end, output, signal, again = false) {
     const ptr = await this._idxptr.get(start, end + 1);
     const p0 = ptr[0];
     const p1 = ptr[ptr.length - 1];
@@ -192,6 +193,9 @@ export class Matrix {
       else copyPart(valPart, p1 - p0, this._valFile.elem, out.val);
     } catch (err) {
       out.fail();
+      // A local HDF5 file's values are read during the decode (hdf5-group-source.js syncReader); a
+      // trap there leaves HDF5's runtime to be replaced, which only an asynchronous read can do.
+      if (err?.runtimeReplaced && !again) return this._read(start, end, output, signal, true);
       throw err;
     }
     for (let i = 0; i < ptr.length; i++) out.idxptr[i] = ptr[i] - p0;

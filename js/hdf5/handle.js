@@ -124,24 +124,32 @@ export class Hdf5Handle {
     });
   }
 
-  /**
-   * For a file read synchronously: runs fn(Module, fileId) now and returns its result, or throws
-   * what run() would reject with. Every operation on such a file completes inside run(), so none
-   * is queued here, except while the runtime is being replaced after a trap; then (as on a trap
-   * in this call, which run() would retry on a fresh runtime) this throws, and later calls run on
-   * the fresh one. Used to write a dataset's values straight into another module's memory.
-   */
   /** Whether runNow() can run an operation now (else run() must: it moves the file to a fresh runtime). */
   get canRunNow() {
     return this.lazy.sync && !this.closed && !this.pumping && this.queue.length === 0 && !this.rt.broken;
   }
 
+  /**
+   * For a file read synchronously: runs fn(Module, fileId) now and returns its result, or throws
+   * what run() would reject with. Used to write a dataset's values straight into another module's
+   * memory. Every operation on such a file completes inside run(), so none is queued here, except
+   * while the runtime is being replaced after a trap. A trap in this call, or a runtime a trap
+   * elsewhere broke since the caller asked canRunNow, cannot be retried here as run() would retry
+   * it (a fresh runtime loads asynchronously): it is an Hdf5Error with `runtimeReplaced: true`,
+   * and the same read made again (through run()) runs on a fresh runtime.
+   */
   runNow(what, fn, { bytes = 0 } = {}) {
     if (this.closed) throw new Hdf5Error(`${this.name}: the HDF5 file was closed`, this._where(what));
     if (!this.lazy.sync) throw new TypeError('runNow: only for files read synchronously');
-    if (!this.canRunNow) {
-      throw new Hdf5Error(`${what}: the HDF5 runtime is being replaced after a failure in ${this.name}; read again`, this._where(what));
-    }
+    const replaced = (cause) =>
+      Object.assign(
+        new Hdf5Error(`${what}: the HDF5 runtime failed (${cause?.message ?? cause}) and is being replaced; read again (${this.name})`, {
+          ...this._where(what),
+          cause,
+        }),
+        { runtimeReplaced: true },
+      );
+    if (!this.canRunNow) throw replaced(this.rt.broken ?? 'busy');
     let settled = null;
     const op = { what, fn, passes: 0, traps: 0, allowance: MEMORY_SLACK + 2 * bytes };
     op.resolve = (value) => (settled = { value });
@@ -152,13 +160,16 @@ export class Hdf5Handle {
       try {
         this.fileId = this._call(MEMORY_SLACK, () => this._openFile());
       } catch (err) {
-        if (err instanceof WebAssembly.RuntimeError) this._breakRuntime(err);
+        if (err instanceof WebAssembly.RuntimeError) {
+          this._breakRuntime(err);
+          throw replaced(err);
+        }
         throw this._error({ what: this.name }, err, true);
       }
     }
     const again = [];
     this._runBatch([op], again);
-    if (settled === null) throw this._error(op, this.rt.broken ?? new Error('HDF5 did not finish the read')); // a trap: set aside for a fresh runtime
+    if (settled === null) throw replaced(this.rt.broken); // a trap: set aside for a fresh runtime
     if (settled.error) throw settled.error;
     return settled.value;
   }
