@@ -13,9 +13,9 @@ import { restored, showOpened, viewToRestore } from './lib/view-state.js';
 import { renderPco } from './views/pco-view.js';
 import { renderAlp } from './views/alp-view.js';
 import { renderBpcells, showVector, showBlock, findByName, stopBpcells, openBpcells } from './views/bpcells-view.js';
-import { filesZarrStore, pickedZarrFiles } from './lib/zarr-files-store.js';
+import { filesZarrStore } from './lib/zarr-files-store.js';
 import { ask } from './lib/worker-client.js';
-import { filesSource, readDroppedFolder, topLevelFiles } from './lib/picked-files.js';
+import { filesSource, pickedFolder, readDroppedFolder } from './lib/picked-files.js';
 
 const VIEWS = ['view-pco', 'view-alp', 'view-bpcells', 'view-zarr', 'view-parquet'];
 
@@ -387,12 +387,12 @@ $('dir-input').addEventListener('change', (e) => {
   e.target.value = '';
   const folder = (picked[0]?.webkitRelativePath ?? '').split('/')[0] || 'folder';
   runOpen(`Could not open the folder ${folder}`, () => {
-    const zarrFiles = pickedZarrFiles(picked); // the folder's store, or the one in a subfolder
-    if (zarrFiles) {
-      const { store, listMetadataKeys, name } = filesZarrStore(zarrFiles);
+    const chosen = pickedFolder(picked); // a store or a matrix, at its top or in a folder inside it
+    if (chosen.zarr) {
+      const { store, listMetadataKeys, name } = filesZarrStore(chosen.zarr);
       return openZarrStore(name, store, { listMetadataKeys });
     }
-    return openMatrix(folder, filesSource(topLevelFiles(picked)));
+    return openMatrix(folder, filesSource(chosen.files));
   });
 });
 

@@ -33,7 +33,7 @@ export function explainOpenError(err, { url, name, truncatedParquet = false, fol
   if (folder && err?.name === 'BpcellsError' && err.code === 'ERR_NOT_FOUND' && err.file) {
     // No version file: the folder is no matrix at all, and no Zarr store was found either.
     if (err.file === 'version') {
-      return restated('the folder holds neither a BPCells matrix directory (it has no file "version") nor a Zarr store (no zarr.json, .zgroup or .zarray in it or in a folder inside it)', err);
+      return restated('the folder holds neither a BPCells matrix directory (it has no file "version") nor a Zarr store (no zarr.json, .zgroup, .zarray or .zmetadata in it or in a folder inside it)', err);
     }
     return restated(`the folder has no file "${err.file}", which a BPCells matrix directory holds`, err);
   }
