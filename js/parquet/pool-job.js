@@ -13,7 +13,8 @@ import { chunkBuffer } from './chunk-buffer.js';
  *   column: {name: string, leafIndex: number, type: string, maxDef: number},
  *   group: {index: number, start: number, rows: number, selStart: number, selEnd: number},
  *   output: {values: Float32Array|Float64Array, valid: Uint8Array|null} | null}} job
- *   output: the column's arrays over shared memory, already cut to this chunk's rows
+ *   output: the column's arrays over shared memory, already cut to this chunk's rows (valid null
+ *   when the caller gave no shared validity: the chunk's comes back, when it has nulls)
  * @returns {Promise<{nulls: number, values?: Float32Array|Float64Array, valid?: Uint8Array|null}>}
  */
 export async function readChunk(source, job) {
@@ -36,5 +37,7 @@ export async function readChunk(source, job) {
     ctx.chunkBuffer?.release();
     file.close();
   }
-  return output ? { nulls: out.nulls } : { nulls: out.nulls, values: out.values, valid: out.nulls > 0 ? out.valid : null };
+  // Into shared values without a shared validity: the chunk's own validity, when it has nulls.
+  if (output) return { nulls: out.nulls, valid: !output.valid && out.nulls > 0 ? out.valid : null };
+  return { nulls: out.nulls, values: out.values, valid: out.nulls > 0 ? out.valid : null };
 }

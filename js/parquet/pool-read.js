@@ -15,12 +15,12 @@ const canShare = () =>
 const isShared = (array) => typeof SharedArrayBuffer === 'function' && array?.buffer instanceof SharedArrayBuffer;
 
 // A column's output in shared memory: the caller's `into` arrays where they are shared already.
+// Without a caller's validity none is made up front: a worker that finds nulls in its chunk
+// sends its chunk's validity back (most OPTIONAL columns have none to send).
 function sharedOutput(column, numRows, into = {}) {
   const Type = column.type === 'FLOAT' ? Float32Array : Float64Array;
   const values = into.values ?? new Type(new SharedArrayBuffer(numRows * Type.BYTES_PER_ELEMENT));
-  // (the workers write the nulls where they find them: the validity must exist before they start)
-  const valid = into.valid ?? (column.maxDef > 0 ? new Uint8Array(new SharedArrayBuffer(numRows)) : undefined);
-  return { ...outputInto(column, numRows, { values, valid }), shared: true };
+  return { ...outputInto(column, numRows, { values, valid: into.valid }), shared: true };
 }
 
 // The chunk's bytes, fetched here (prefetched ones first), for a worker that cannot read the source.
@@ -67,7 +67,8 @@ export async function readFloatColumnsInPool(pool, ctx, columns, groups, numRows
       chunk,
       column: { name: column.name, leafIndex: column.leafIndex, type: column.type, maxDef: column.maxDef },
       group: { index: group.index, start: group.start, rows: group.rows, selStart: group.selStart, selEnd: group.selEnd },
-      output: shared ? { values: out.values.subarray(dst, dst + rows), valid: out.valid?.subarray(dst, dst + rows) ?? null } : null,
+      // (a validity made here since, at a null of a chunk read here, is not shared: not sent)
+      output: shared ? { values: out.values.subarray(dst, dst + rows), valid: isShared(out.valid) ? out.valid.subarray(dst, dst + rows) : null } : null,
     };
     let source = path;
     if (source === null) {
@@ -77,10 +78,8 @@ export async function readFloatColumnsInPool(pool, ctx, columns, groups, numRows
     }
     const result = await pool.run({ format: 'parquet', op: 'readChunk', args: [source, job] }, { signal });
     out.nulls += result.nulls;
-    if (!shared) {
-      out.values.set(result.values, dst);
-      if (result.valid) validityOf(out, { file: ctx.name, column: column.name }).set(result.valid, dst); // (1s elsewhere)
-    }
+    if (!shared) out.values.set(result.values, dst);
+    if (result.valid) validityOf(out, { file: ctx.name, column: column.name }).set(result.valid, dst); // (1s elsewhere)
     return undefined;
   });
   const settled = await Promise.allSettled(jobs);
