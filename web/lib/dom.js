@@ -69,6 +69,9 @@ export function formatInt(n) {
   return Number(n).toLocaleString('en-US');
 }
 
+/** `one` for a count of 1, else `many` ("1 request", "2 requests"). */
+export const plural = (n, one, many) => (Number(n) === 1 ? one : many);
+
 /** Saves a Blob under a file name through a temporary link. */
 export function download(blob, name) {
   const url = URL.createObjectURL(blob);

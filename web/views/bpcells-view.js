@@ -4,7 +4,7 @@
 // time, and a heatmap of a block with its row and column names, a colour bar (diverging when the
 // values have both signs) and exact values under the pointer, downloadable as CSV or .npy. Only
 // the byte ranges needed are fetched; the counter shows the requests and bytes so far.
-import { $, download, el, fillGrid, fillKv, formatBytes, formatInt } from '../lib/dom.js';
+import { $, download, el, fillGrid, fillKv, formatBytes, formatInt, plural } from '../lib/dom.js';
 import { drawStems } from '../lib/plot.js';
 import { colorScale, drawColorBar, drawHeatmap, followPointer, heatmapCellAt } from '../lib/heatmap.js';
 import { csvBlob } from '../lib/csv.js';
@@ -26,10 +26,17 @@ function updateCounter() {
   $('bp-bytes').textContent = formatBytes(bytes);
   // Round trips only over the network (a file or folder from the disk has none: its reads are counted).
   $('bp-fetched-label').textContent = current.roundTrips ? 'Fetched so far: ' : 'Read from the disk so far: ';
-  $('bp-requests-word').textContent = current.roundTrips ? ' requests' : ' reads';
+  $('bp-requests-word').textContent = current.roundTrips ? plural(requests, ' request', ' requests') : plural(requests, ' read', ' reads');
   $('bp-round-trips-part').hidden = !current.roundTrips;
-  if (current.roundTrips) $('bp-round-trips').textContent = formatInt(current.roundTrips());
+  if (current.roundTrips) {
+    const trips = current.roundTrips();
+    $('bp-round-trips').textContent = formatInt(trips);
+    $('bp-round-trips-word').textContent = plural(trips, ' round trip', ' round trips');
+  }
 }
+
+// "1 request", "3 requests".
+const requestsText = (n) => `${formatInt(n)} ${plural(n, 'request', 'requests')}`;
 
 // "1 non-zero", "26 non-zeros".
 const nonZeros = (n) => `${formatInt(n)} non-zero${n === 1 ? '' : 's'}`;
@@ -205,7 +212,7 @@ export async function showVector(k) {
   $('bp-vector-summary').dataset.nnz = String(index.length);
   $('bp-vector-summary').textContent =
     `${label}: ${nonZeros(index.length)} of ${formatInt(matrix.minor)} ${minor}s, sum ${formatSum(sum, matrix.dtype)}; ` +
-    `read with ${matrix.stats.requests - before.requests} requests, ${formatBytes(matrix.stats.bytes - before.bytes)}`;
+    `read with ${requestsText(matrix.stats.requests - before.requests)}, ${formatBytes(matrix.stats.bytes - before.bytes)}`;
   const stems = () => drawStems($('bp-vector'), matrix.minor, index, val, { xName: `${minor} index`, yName: `value (${matrix.dtype})` });
   stems();
   redrawOnThemeChange($('bp-vector'), stems);
@@ -336,7 +343,7 @@ export async function showBlock() {
   if (!(pointer && readCell(pointer))) resetHeatReadout();
   $('bp-heat-summary').textContent =
     `rows ${r0} to ${r0 + rn - 1}, columns ${c0} to ${c0 + cn - 1}: ${nonZeros(nonzero)}, from ${formatValue(matrix.dtype, lo)} to ${formatValue(matrix.dtype, hi)}; ` +
-    `${scale.describe}. Read with ${matrix.stats.requests - before.requests} requests, ${formatBytes(matrix.stats.bytes - before.bytes)}.`;
+    `${scale.describe}. Read with ${requestsText(matrix.stats.requests - before.requests)}, ${formatBytes(matrix.stats.bytes - before.bytes)}.`;
   Object.assign($('bp-heat-summary').dataset, { nonzero: String(nonzero), scale: scale.kind });
   updateView({ block: [r0, rn, c0, cn].join(',') });
   updateCounter();

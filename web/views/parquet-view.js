@@ -2,7 +2,7 @@
 // numdecode/parquet's open()), a plot of a FLOAT / DOUBLE column (read(), summarised in the
 // worker), and that column's pages (inspect() of the column alone), each ALP page openable in the
 // ALP view. Opening a file fetches its footer and one column, not every column's pages.
-import { $, el, fillGrid, fillKv, formatBytes, formatInt } from '../lib/dom.js';
+import { $, el, fillGrid, fillKv, formatBytes, formatInt, plural } from '../lib/dom.js';
 import { countRoundTrips } from '../lib/round-trips.js';
 import { renderValuesPanel } from './values-panel.js';
 import { toRestore, updateView } from '../lib/view-state.js';
@@ -23,8 +23,11 @@ function startCounter(file, roundTrips) {
   const update = () => {
     if ($('view-parquet').hidden) return; // an ALP page's view is on show: nothing to count meanwhile
     const { requests, bytes } = file.stats;
+    const trips = roundTrips();
     $('pq-requests').textContent = formatInt(requests);
-    $('pq-round-trips').textContent = formatInt(roundTrips());
+    $('pq-requests-word').textContent = plural(requests, ' request in ', ' requests in ');
+    $('pq-round-trips').textContent = formatInt(trips);
+    $('pq-round-trips-word').textContent = plural(trips, ' round trip, ', ' round trips, ');
     $('pq-bytes').textContent = formatBytes(bytes);
   };
   counterTimer = setInterval(update, 250);
@@ -125,8 +128,8 @@ export async function renderParquet({ name, source, setStage, run, ask, openAlpP
   // Over the network: requests, round trips and bytes so far (the footer, then each plotted
   // column's chunks, read once for its page headers and values; an ALP page's view costs nothing).
   const counter = typeof source === 'string'
-    ? el('p', { class: 'fetched', 'aria-live': 'off' }, 'Fetched so far: ', el('strong', { id: 'pq-requests' }, '0'), ' requests in ',
-      el('strong', { id: 'pq-round-trips' }, '0'), ' round trips, ', el('strong', { id: 'pq-bytes' }, '0 B'))
+    ? el('p', { class: 'fetched', 'aria-live': 'off' }, 'Fetched so far: ', el('strong', { id: 'pq-requests' }, '0'), el('span', { id: 'pq-requests-word' }, ' requests in '),
+      el('strong', { id: 'pq-round-trips' }, '0'), el('span', { id: 'pq-round-trips-word' }, ' round trips, '), el('strong', { id: 'pq-bytes' }, '0 B'))
     : '';
   section.replaceChildren(
     el('h2', { id: 'parquet-title' }, `Parquet: ${name}`),

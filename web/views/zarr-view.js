@@ -4,7 +4,7 @@
 // coordinates, units, readouts, downloads), the others fixed by sliders that show their coordinate.
 // Only the chunks a slice covers are fetched (live counter); pcodec chunks decode in the worker
 // pool; a chunk opens in the Pco view.
-import { $, el, fillGrid, fillKv, formatBytes, formatInt } from '../lib/dom.js';
+import { $, el, fillGrid, fillKv, formatBytes, formatInt, plural } from '../lib/dom.js';
 import { noteMissingChunks } from '../lib/missing-chunks.js';
 import { countRoundTrips } from '../lib/round-trips.js';
 import { clearSlice, loadCoordinates, restoreSlice, showSlice, sliceElements, wireSlice } from './zarr-slice-view.js';
@@ -28,9 +28,13 @@ function updateCounter() {
   $('zarr-chunk-requests').textContent = formatInt(chunkRequests);
   // Round trips only over the network (a folder from the disk has none: its reads are counted).
   $('zarr-fetched-label').textContent = current.roundTrips ? 'Fetched so far: ' : 'Read from the disk so far: ';
-  $('zarr-requests-word').textContent = current.roundTrips ? ' requests (' : ' reads (';
+  $('zarr-requests-word').textContent = current.roundTrips ? plural(requests, ' request (', ' requests (') : plural(requests, ' read (', ' reads (');
   $('zarr-round-trips-part').hidden = !current.roundTrips;
-  if (current.roundTrips) $('zarr-round-trips').textContent = formatInt(current.roundTrips());
+  if (current.roundTrips) {
+    const trips = current.roundTrips();
+    $('zarr-round-trips').textContent = formatInt(trips);
+    $('zarr-round-trips-word').textContent = plural(trips, ' round trip', ' round trips');
+  }
   // The pool lives as long as the page: its count since this store was opened.
   const decoded = pool ? pool.stats().completed - current.poolBase : undefined;
   $('zarr-pool').textContent = pool ? `; chunks of this store decoded in ${pool.size} workers so far: ${formatInt(decoded)}` : '; chunks decoded on the page (no worker pool)';
@@ -40,7 +44,7 @@ function updateCounter() {
 function skeleton() {
   const counter = el('p', { class: 'fetched', 'aria-live': 'off' }, el('span', { id: 'zarr-fetched-label' }, 'Fetched so far: '),
     el('strong', { id: 'zarr-requests' }, '0'), el('span', { id: 'zarr-requests-word' }, ' requests ('), el('strong', { id: 'zarr-chunk-requests' }, '0'), ' for chunks)',
-    el('span', { id: 'zarr-round-trips-part' }, ' in ', el('strong', { id: 'zarr-round-trips' }, '0'), ' round trips'), ', ',
+    el('span', { id: 'zarr-round-trips-part' }, ' in ', el('strong', { id: 'zarr-round-trips' }, '0'), el('span', { id: 'zarr-round-trips-word' }, ' round trips')), ', ',
     el('strong', { id: 'zarr-bytes' }, '0 B'), el('span', { id: 'zarr-pool' }));
   const addForm = el('form', { id: 'zarr-add', class: 'row' },
     el('label', { class: 'grow' }, 'Open an array by path ', el('input', { id: 'zarr-add-path', autocomplete: 'off', placeholder: 'e.g. labels or group/array' })),
@@ -317,7 +321,7 @@ async function openChunk(coords) {
     $('zarr-chunk-note').textContent = `chunk ${coords.join(',')} is not stored: it reads as the fill value ${JSON.stringify(a.description.fillValue)}`;
     return;
   }
-  $('zarr-chunk-note').textContent = `chunk ${coords.join(',')}: ${formatBytes(bytes.length)} (${current.explorer.stats.chunkRequests - before} requests)`;
+  $('zarr-chunk-note').textContent = `chunk ${coords.join(',')}: ${formatBytes(bytes.length)} (${formatInt(current.explorer.stats.chunkRequests - before)} ${plural(current.explorer.stats.chunkRequests - before, 'request', 'requests')})`;
   await current.openPco(`${a.path.slice(1)} chunk ${coords.join('.')}`, bytes);
 }
 

@@ -486,6 +486,9 @@ describeIf.each(MODES)('demo on a $name screen', ({ name: mode, shot, options })
     expect(before.requests).toBeGreaterThan(0);
     expect(before.trips).toBeGreaterThan(0);
     expect(before.trips).toBeLessThanOrEqual(before.requests);
+    // in words that agree with the counts ("1 request in 1 round trip")
+    expect(await page.textContent('#pq-requests-word')).toBe(before.requests === 1 ? ' request in ' : ' requests in ');
+    expect(await page.textContent('#pq-round-trips-word')).toBe(before.trips === 1 ? ' round trip, ' : ' round trips, ');
     expect(before.bytes).toMatch(/^[\d.]+ (B|KiB|MiB)$/);
     // Opening fetched the footer and the plotted column, not the file: the other columns' pages
     // are not read ("–" in the columns table) until they are plotted.
