@@ -76,7 +76,9 @@ function arrayRows(matrix, sizes) {
     const stored = files.reduce((s, f) => s + sizes[f], 0);
     const count = name === 'idxptr' ? matrix.major + 1 : nnz;
     const plain = 8 + count * elem;
-    const label = el('span', { title: files.join(', ') }, name, el('span', { class: 'muted small' }, ` ${files.length} file${files.length === 1 ? '' : 's'}`));
+    // (an HDF5 group stores its arrays as datasets, a directory as files)
+    const unit = matrix.group ? 'dataset' : 'file';
+    const label = el('span', { title: files.join(', ') }, name, el('span', { class: 'muted small' }, ` ${files.length} ${plural(files.length, unit, `${unit}s`)}`));
     return [label, formatBytes(stored), formatBytes(plain), stored ? `${(plain / stored).toFixed(2)}×` : '–'];
   });
 }

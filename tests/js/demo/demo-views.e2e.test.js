@@ -327,6 +327,9 @@ describeIf.each(MODES)('demo on a $name screen', ({ name: mode, shot, options })
     const file = path.join(corpusRoot, 'bpcells-hdf5', 'large_packed_uint_col_20000x2000', 'matrix.h5');
     expect(await t.open('../corpus/bpcells-hdf5/large_packed_uint_col_20000x2000/matrix.h5')).toEqual({ state: 'ready', error: null });
     expect(await t.text('bp-title')).toContain('large_packed_uint_col_20000x2000/matrix.h5');
+    // The group's arrays are datasets, named as such (a directory's are files).
+    const arrays = await page.$$eval('#bp-arrays tbody tr', (rows) => rows.map((r) => r.cells[0].textContent));
+    expect(arrays).toEqual(['index 4 datasets', 'val 3 datasets', 'idxptr 1 dataset']);
     // Nothing of the earlier matrix: the readout speaks of this one, or asks to point.
     const before = await t.text('bp-heat-readout');
     expect(before).not.toMatch(/\(r\d+\)|\(c\d+\)/);
