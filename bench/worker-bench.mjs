@@ -2,7 +2,7 @@
 // Worker pool speed-up on many Pco files: the main thread decoding them one after another
 // (pco.decode) against numdecode/worker pools of 1..N workers (decodePcoMany).
 //
-//   node bench/worker-bench.mjs [--workers 1,2] [--runs 3] [--small-repeat 10] [--large-repeat 2]
+//   node bench/worker-bench.mjs [--workers 1,2] [--runs 3] [--warmups 3] [--small-repeat 10] [--large-repeat 2]
 //
 // Workloads, read from the corpus in place (../shared/corpus/pco):
 //   large: the bench_* files (2M f64, 2M i64, 1.5M u32 values), each --large-repeat times
@@ -28,6 +28,10 @@ function option(name, fallback) {
 }
 const workerCounts = option('workers', '1,2').split(',').map(Number);
 const runs = Number(option('runs', '3'));
+// Warm-up calls of each contender before the timed ones (a fresh pool's workers run cold code at
+// first: with one, a pool of 1 on the small files measured 0.70-0.80 of the main thread on
+// 2026-12-06, 0.80-0.91 with ten; the main thread's code is warm from the phases before).
+const warmups = Number(option('warmups', '3'));
 const smallRepeat = Number(option('small-repeat', '10'));
 const largeRepeat = Number(option('large-repeat', '2'));
 
@@ -45,7 +49,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 await init();
 console.log(`numdecode ${buildInfo().version} (${buildInfo().simd ? 'SIMD' : 'scalar'}), Node ${process.versions.node}, ` +
-  `${os.availableParallelism?.() ?? os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}, ${runs} runs`);
+  `${os.availableParallelism?.() ?? os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}, ${runs} runs after ${warmups} warm-up calls`);
 
 // Each pool is measured in a phase of its own, interleaved with the main thread, the pool alone
 // alive: measured in one process together, a pool of 2's outputs (allocated in its workers,
@@ -67,7 +71,7 @@ for (const [name, files] of Object.entries(workloads)) {
     const contenders = [mainThread, () => pool.decodePcoMany(files)];
     // Warm-up (wasm tier-up in every thread), then runs interleaved so that load from other
     // processes falls on both alike.
-    for (const run of contenders) await run();
+    for (let w = 0; w < warmups; w++) for (const run of contenders) await run();
     const samples = contenders.map(() => []);
     for (let r = 0; r < runs; r++) {
       for (const [i, run] of contenders.entries()) {
