@@ -139,11 +139,15 @@ function newValues(Type, numRows, column, fileName) {
 export async function readFloatColumns(ctx, columns, groups, numRows, into = {}) {
   const outputs = new Map(columns.map((c) => [c.name, outputInto(c, numRows, into[c.name], ctx.name)]));
   await readTasks(ctx, chunkTasks(columns, groups), outputs);
-  for (const out of outputs.values()) {
-    if (out.nulls === 0) out.valid = null;
-    delete out.nulls;
-  }
-  return outputs;
+  return finishedOutputs(outputs);
+}
+
+/**
+ * The outputs (column name -> outputFor()'s, read) as a read returns them: {type, values, valid},
+ * valid null for a column without nulls; the reading's own fields left behind.
+ */
+export function finishedOutputs(outputs) {
+  return new Map([...outputs].map(([name, out]) => [name, { type: out.type, values: out.values, valid: out.nulls > 0 ? out.valid : null }]));
 }
 
 /** One task per (row group, column), in file order; `dst` is where the group's rows go. */

@@ -5,7 +5,7 @@
 // cross-origin-isolated page) the workers decode straight into the column's output (the caller's
 // `into` arrays when they are shared, new shared arrays else); otherwise they send their rows back
 // and they are copied into place here.
-import { outputInto, chunkTasks, readTasks, validityOf } from './float-column.js';
+import { outputInto, chunkTasks, finishedOutputs, readTasks, validityOf } from './float-column.js';
 import { chunkRange, usesOffsetIndex } from './chunk-pages.js';
 import { columnError } from './column-error.js';
 
@@ -86,9 +86,5 @@ export async function readFloatColumnsInPool(pool, ctx, columns, groups, numRows
   const failed = settled.find((s) => s.status === 'rejected');
   if (failed) throw failed.reason;
   if (local.length) await readTasks(ctx, local, outputs);
-  for (const out of outputs.values()) {
-    if (out.nulls === 0) out.valid = null;
-    delete out.nulls;
-  }
-  return outputs;
+  return finishedOutputs(outputs);
 }

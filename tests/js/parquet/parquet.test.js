@@ -271,6 +271,7 @@ describe('built shapes', () => {
         expect(r.columns.late.valid.subarray(0, 4001).every((v) => v === 1)).toBe(true);
         expect([what, r.columns.none.valid]).toEqual([what, null]);
         expectColumn(r.columns.none, values, none, 0, n);
+        if (what !== 'view') expect(Object.keys(r.columns.late).sort()).toEqual(['kind', 'type', 'valid', 'values']); // nothing of the reading's own
         r.release?.();
       }
       const part = await read(bytes, { rowStart: 3900, rowEnd: 5600 });
