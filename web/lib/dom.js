@@ -72,6 +72,9 @@ export function formatInt(n) {
 /** `one` for a count of 1, else `many` ("1 request", "2 requests"). */
 export const plural = (n, one, many) => (Number(n) === 1 ? one : many);
 
+/** The count and its noun: "1 request", "1,024 requests". */
+export const counted = (n, one, many = `${one}s`) => `${formatInt(n)} ${plural(n, one, many)}`;
+
 /** Saves a Blob under a file name through a temporary link. */
 export function download(blob, name) {
   const url = URL.createObjectURL(blob);

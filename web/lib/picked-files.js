@@ -44,9 +44,12 @@ function severalStores(names) {
  */
 export function pickedFolder(fileList) {
   const picked = [...fileList].map((f) => ({ f, p: (f.webkitRelativePath || f.name).split('/') }));
-  const subfolders = new Map();
-  for (const { p } of picked) if (p.length === 3) (subfolders.get(p[1]) ?? subfolders.set(p[1], []).get(p[1])).push(p[2]);
-  for (const { p } of picked) if (p.length > 3 && !subfolders.has(p[1])) subfolders.set(p[1], []);
+  const subfolders = new Map(); // every folder inside -> the names of the files directly in it
+  for (const { p } of picked) {
+    if (p.length < 3) continue;
+    const names = subfolders.get(p[1]) ?? subfolders.set(p[1], []).get(p[1]);
+    if (p.length === 3) names.push(p[2]);
+  }
   const { kind, sub } = chooseFolder(
     picked.filter(({ p }) => p.length === 2).map(({ p }) => p[1]),
     subfolders,

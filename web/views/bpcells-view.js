@@ -4,7 +4,7 @@
 // time, and a heatmap of a block with its row and column names, a colour bar (diverging when the
 // values have both signs) and exact values under the pointer, downloadable as CSV or .npy. Only
 // the byte ranges needed are fetched; the counter shows the requests and bytes so far.
-import { $, download, el, fillGrid, fillKv, formatBytes, formatInt, plural } from '../lib/dom.js';
+import { $, counted, download, el, fillGrid, fillKv, formatBytes, formatInt, plural } from '../lib/dom.js';
 import { drawStems } from '../lib/plot.js';
 import { colorScale, drawColorBar, drawHeatmap, followPointer, heatmapCellAt } from '../lib/heatmap.js';
 import { csvBlob } from '../lib/csv.js';
@@ -35,11 +35,8 @@ function updateCounter() {
   }
 }
 
-// "1 request", "3 requests".
-const requestsText = (n) => `${formatInt(n)} ${plural(n, 'request', 'requests')}`;
-
 // "1 non-zero", "26 non-zeros".
-const nonZeros = (n) => `${formatInt(n)} non-zero${n === 1 ? '' : 's'}`;
+const nonZeros = (n) => counted(n, 'non-zero');
 
 // A vector's sum: exact while a double holds it for integer values, else 8 significant digits
 // (the zeros trimmed off the digits only: 1.0737419e+10 keeps its exponent, 20000000 its zeros).
@@ -214,7 +211,7 @@ export async function showVector(k) {
   $('bp-vector-summary').dataset.nnz = String(index.length);
   $('bp-vector-summary').textContent =
     `${label}: ${nonZeros(index.length)} of ${formatInt(matrix.minor)} ${minor}s, sum ${formatSum(sum, matrix.dtype)}; ` +
-    `read with ${requestsText(matrix.stats.requests - before.requests)}, ${formatBytes(matrix.stats.bytes - before.bytes)}`;
+    `read with ${counted(matrix.stats.requests - before.requests, 'request')}, ${formatBytes(matrix.stats.bytes - before.bytes)}`;
   const stems = () => drawStems($('bp-vector'), matrix.minor, index, val, { xName: `${minor} index`, yName: `value (${matrix.dtype})` });
   stems();
   redrawOnThemeChange($('bp-vector'), stems);
@@ -345,7 +342,7 @@ export async function showBlock() {
   if (!(pointer && readCell(pointer))) resetHeatReadout();
   $('bp-heat-summary').textContent =
     `rows ${r0} to ${r0 + rn - 1}, columns ${c0} to ${c0 + cn - 1}: ${nonZeros(nonzero)}, from ${formatValue(matrix.dtype, lo)} to ${formatValue(matrix.dtype, hi)}; ` +
-    `${scale.describe}. Read with ${requestsText(matrix.stats.requests - before.requests)}, ${formatBytes(matrix.stats.bytes - before.bytes)}.`;
+    `${scale.describe}. Read with ${counted(matrix.stats.requests - before.requests, 'request')}, ${formatBytes(matrix.stats.bytes - before.bytes)}.`;
   Object.assign($('bp-heat-summary').dataset, { nonzero: String(nonzero), scale: scale.kind });
   updateView({ block: [r0, rn, c0, cn].join(',') });
   updateCounter();

@@ -4,7 +4,7 @@
 // coordinates, units, readouts, downloads), the others fixed by sliders that show their coordinate.
 // Only the chunks a slice covers are fetched (live counter); pcodec chunks decode in the worker
 // pool; a chunk opens in the Pco view.
-import { $, el, fillGrid, fillKv, formatBytes, formatInt, plural } from '../lib/dom.js';
+import { $, counted, el, fillGrid, fillKv, formatBytes, formatInt, plural } from '../lib/dom.js';
 import { noteMissingChunks } from '../lib/missing-chunks.js';
 import { countRoundTrips } from '../lib/round-trips.js';
 import { clearSlice, loadCoordinates, restoreSlice, showSlice, sliceElements, wireSlice } from './zarr-slice-view.js';
@@ -300,7 +300,7 @@ async function drawNow(shown, ticket) {
   const covered = chunkCount(chunkRanges(parsed, a.array.chunks));
   const text = sliceText(parsed, a.array.shape);
   const summary = $('zarr-slice-summary');
-  summary.textContent = `${a.path}[${text}]: ${shapeText(got.shape)} values, ${formatInt(covered)} chunk${covered === 1 ? '' : 's'} covered; read with ${formatInt(requests)} chunk request${requests === 1 ? '' : 's'}, ${formatBytes(bytes)}.`;
+  summary.textContent = `${a.path}[${text}]: ${shapeText(got.shape)} values, ${counted(covered, 'chunk')} covered; read with ${counted(requests, 'chunk request')}, ${formatBytes(bytes)}.`;
   Object.assign(summary.dataset, { path: a.path, slice: text, covered: String(covered), requests: String(requests), bytes: String(bytes) });
   const firstChunk = parsed.map((p, d) => Math.floor((p.index ?? p.start) / a.array.chunks[d]));
   $('zarr-chunk').value = firstChunk.join(',');
@@ -321,7 +321,7 @@ async function openChunk(coords) {
     $('zarr-chunk-note').textContent = `chunk ${coords.join(',')} is not stored: it reads as the fill value ${JSON.stringify(a.description.fillValue)}`;
     return;
   }
-  $('zarr-chunk-note').textContent = `chunk ${coords.join(',')}: ${formatBytes(bytes.length)} (${formatInt(current.explorer.stats.chunkRequests - before)} ${plural(current.explorer.stats.chunkRequests - before, 'request', 'requests')})`;
+  $('zarr-chunk-note').textContent = `chunk ${coords.join(',')}: ${formatBytes(bytes.length)} (${counted(current.explorer.stats.chunkRequests - before, 'request')})`;
   await current.openPco(`${a.path.slice(1)} chunk ${coords.join('.')}`, bytes);
 }
 
