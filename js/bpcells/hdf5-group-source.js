@@ -304,8 +304,8 @@ export class Hdf5GroupSource {
    * checked (by size, probe), read(start, end, target) writing the values at byte offsets
    * [start, end) of its array file (past the header, whole values) straight into `target` (wasm
    * memory of the matrix reader: no JS copy; ArrayFile.part). Otherwise null: read() then.
-   * (Between this call and the reader's use, a trap in another file's call may break the runtime:
-   * the read then fails saying so, and the next one runs on a fresh runtime.)
+   * (A trap in HDF5 between this call and the reader's use, or during it, is an Hdf5Error with
+   * `runtimeReplaced`: the matrix makes its read once more, through read(), on a fresh runtime.)
    */
   syncReader(name) {
     const a = this._checked.get(name);
