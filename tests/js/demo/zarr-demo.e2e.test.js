@@ -292,18 +292,23 @@ describeIf('Zarr view', () => {
     }
   });
 
+  // The corpus' sharded store opened from a picked or dropped folder: its tree, no chunk fetched
+  // over HTTP (read from the files), and counts[r, c] under the cursor as the writer wrote it.
+  async function expectShardedStoreFromFiles(r, c) {
+    await page.waitForFunction(() => document.getElementById('zarr-title')?.textContent === 'Zarr: sharded_v3.zarr' && document.body.dataset.state === 'ready', null, { timeout: 60000, polling: 50 });
+    expect(await page.$$eval('#zarr-tree button[data-path]', (b) => b.map((x) => x.dataset.path))).toEqual(['/counts', '/labels', '/labels_index_start']);
+    expect(chunkRequests).toEqual([]);
+    const counts = await expectedArray('sharded_v3.zarr', 'counts');
+    const shown = await valueAt(r, c);
+    expect(shown.index).toBe(`${r},${c}`);
+    expect(sameValue('uint16', shown.value, counts.values[r * 2048 + c])).toBe(true);
+  }
+
   test('a picked local folder: the hierarchy from its file list (no consolidated metadata needed)', async () => {
     chunkRequests.length = 0;
     await waitForAction(() => page.setInputFiles('#dir-input', path.join(zarrDir, 'stores', 'sharded_v3.zarr')));
-    await page.waitForFunction(() => document.getElementById('zarr-title')?.textContent === 'Zarr: sharded_v3.zarr' && document.body.dataset.state === 'ready', null, { timeout: 60000, polling: 50 });
-    const paths = await page.$$eval('#zarr-tree button[data-path]', (b) => b.map((x) => x.dataset.path));
-    expect(paths).toEqual(['/counts', '/labels', '/labels_index_start']);
-    expect(chunkRequests).toEqual([]); // read from the files, not over HTTP
+    await expectShardedStoreFromFiles(512, 77);
     expect(await page.textContent('#zarr-fetched-label')).toBe('Read from the disk so far: ');
-    const counts = await expectedArray('sharded_v3.zarr', 'counts');
-    const shown = await valueAt(512, 77);
-    expect(shown.index).toBe('512,77');
-    expect(sameValue('uint16', shown.value, counts.values[512 * 2048 + 77])).toBe(true);
   });
 
   test('a dropped folder: a Zarr store read from its files, as a picked one is', async () => {
@@ -312,13 +317,7 @@ describeIf('Zarr view', () => {
     const drop = await dropFolder(page, storeDir, `${browser.base}/corpus/zarr-pcodec/stores/sharded_v3.zarr`, { unreadable: ['.DS_Store'] });
     chunkRequests.length = 0;
     await waitForAction(drop);
-    await page.waitForFunction(() => document.getElementById('zarr-title')?.textContent === 'Zarr: sharded_v3.zarr' && document.body.dataset.state === 'ready', null, { timeout: 60000, polling: 50 });
-    expect(await page.$$eval('#zarr-tree button[data-path]', (b) => b.map((x) => x.dataset.path))).toEqual(['/counts', '/labels', '/labels_index_start']);
-    expect(chunkRequests).toEqual([]); // read from the dropped files
-    const counts = await expectedArray('sharded_v3.zarr', 'counts');
-    const shown = await valueAt(600, 99);
-    expect(shown.index).toBe('600,99');
-    expect(sameValue('uint16', shown.value, counts.values[600 * 2048 + 99])).toBe(true);
+    await expectShardedStoreFromFiles(600, 99);
   });
 
   test('a dropped folder holding a Zarr store one folder down (the folder a store sits in) opens that store', async () => {
@@ -326,13 +325,7 @@ describeIf('Zarr view', () => {
     const drop = await dropFolder(page, storeDir, `${browser.base}/corpus/zarr-pcodec/stores/sharded_v3.zarr`, { parent: 'downloads' });
     chunkRequests.length = 0;
     await waitForAction(drop);
-    await page.waitForFunction(() => document.getElementById('zarr-title')?.textContent === 'Zarr: sharded_v3.zarr' && document.body.dataset.state === 'ready', null, { timeout: 60000, polling: 50 });
-    expect(await page.$$eval('#zarr-tree button[data-path]', (b) => b.map((x) => x.dataset.path))).toEqual(['/counts', '/labels', '/labels_index_start']);
-    expect(chunkRequests).toEqual([]);
-    const counts = await expectedArray('sharded_v3.zarr', 'counts');
-    const shown = await valueAt(700, 31);
-    expect(shown.index).toBe('700,31');
-    expect(sameValue('uint16', shown.value, counts.values[700 * 2048 + 31])).toBe(true);
+    await expectShardedStoreFromFiles(700, 31);
   });
 
   test('a picked folder holding several Zarr stores names them and asks for one; a folder holding none says what it looked for', async () => {
