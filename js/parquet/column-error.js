@@ -16,6 +16,7 @@ export function columnError(where, message, cause) {
   } else if (typeof message !== 'string') {
     text = String(message?.message ?? message);
     cause ??= message;
+    if (message?.code === CODES.OUTPUT_LIMIT) code = CODES.OUTPUT_LIMIT; // out of (wasm) memory is no damage
   }
   return new ParquetError(`parquet: ${file}: ${parts.join(', ')}: ${text}`, {
     code,

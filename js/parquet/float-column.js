@@ -9,16 +9,19 @@ import { alpValueCount } from './alp-page.js';
 import { columnError } from './column-error.js';
 import { chunkPages, chunkRange, usesOffsetIndex } from './chunk-pages.js';
 import { CODES, ParquetError, abortError } from '../errors.js';
+import { wasmPageScratch } from './page-nulls.js';
 
 
-// A Uint8Array lent per page (its validity), grown as needed.
-function scratchSpace() {
+// A Uint8Array lent per page (its validity), grown as needed; with `wasm` also the ALP module's
+// working memory for pages with levels (page-nulls.js: release() frees it).
+function scratchSpace({ wasm = false } = {}) {
   let validity = new Uint8Array(0);
   return {
     validity(n) {
       if (validity.length < n) validity = new Uint8Array(n);
       return validity;
     },
+    wasm: wasm ? wasmPageScratch() : null,
   };
 }
 
@@ -163,7 +166,15 @@ export function chunkTasks(columns, groups) {
 
 /** Reads the tasks' chunks into outputs (column name -> outputFor()), counting nulls. */
 export async function readTasks(ctx, tasks, outputs) {
-  const scratch = scratchSpace();
+  const scratch = scratchSpace({ wasm: true });
+  try {
+    await readEach(ctx, tasks, outputs, scratch);
+  } finally {
+    scratch.wasm.release();
+  }
+}
+
+async function readEach(ctx, tasks, outputs, scratch) {
   ctx.chunkBuffer?.reserve?.(largestChunk(ctx, tasks));
   let started = 0;
   for (let i = 0; i < tasks.length; i++) {

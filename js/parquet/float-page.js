@@ -7,6 +7,8 @@ import { readPlain } from 'hyparquet/src/plain.js';
 import { decodeRuns, levelBitWidth, readValidity } from './levels.js';
 import { decompress, encodingName, ALP_ENCODING_ID } from './pages.js';
 import { decodeAlpInto } from './alp-page.js';
+import { spreadInWasm, validityInWasm, wasmBytes } from './page-nulls.js';
+import { getModule } from '../wasm/load.js';
 
 // Whether inflatePage's result is a promise. A synchronous codec's result is a view of its reused
 // buffer: the caller reads it before anything awaits (another read may reuse the buffer).
@@ -74,9 +76,7 @@ export function pageValidity(split, page, col, out, at) {
     present = readValidity(levels.bytes, levels.start, levels.end, levelBitWidth(col.maxDef), numValues, col.maxDef, out, at);
     if (typeof present === 'string') throw `definition levels: ${present}`;
   }
-  if (page.type === 'DATA_PAGE_V2' && page.header.data_page_header_v2.num_nulls !== numValues - present) {
-    throw `the page header says ${page.header.data_page_header_v2.num_nulls} nulls, the definition levels hold ${numValues - present}`;
-  }
+  checkNullCount(page, numValues, present);
   return present;
 }
 
@@ -186,7 +186,9 @@ function spreadNulls(out, valid, v, at, rows, dense) {
  * when a page has nulls, so a column without any needs none). `out` is a typed array, or a
  * column's output in the ALP module's memory (readView): {address, dtype, values}, `values`
  * re-made after each wasm call. `inflated` is inflatePage's result; `scratch.validity(n)` lends a
- * Uint8Array of n bytes, the page's validity. Returns the number of nulls written.
+ * Uint8Array of n bytes, the page's validity; with `scratch.wasm` (page-nulls.js' wasmPageScratch)
+ * the levels are read, and an ALP page's nulls spread, in the ALP module. Returns the number of
+ * nulls written.
  * @throws {string | {unsupported: string}}
  */
 export function decodePageInto(body, inflated, page, col, dictionary, a, b, out, validity, dst, scratch) {
@@ -196,10 +198,20 @@ export function decodePageInto(body, inflated, page, col, dictionary, a, b, out,
   let present = rows;
   let k0 = a;
   let k1 = b;
-  let pageValid = null;
+  let pageValid = null; // the page's validity (a view of wasm memory on the wasm path: re-made after calls)
+  let wasmValid = 0; // its address on the wasm path
   if (col.maxDef > 0) {
-    pageValid = scratch.validity(rows).fill(1, 0, rows);
-    present = pageValidity(split, page, col, pageValid, 0);
+    const bitWidth = levelBitWidth(col.maxDef);
+    if (scratch.wasm && split.levels && bitWidth <= 8) {
+      wasmValid = scratch.wasm.validity(rows);
+      const { bytes, start, end } = split.levels;
+      present = validityInWasm(bytes.subarray(start, end), bitWidth, col.maxDef, rows, wasmValid);
+      checkNullCount(page, rows, present);
+      pageValid = wasmBytes(wasmValid, rows);
+    } else {
+      pageValid = scratch.validity(rows).fill(1, 0, rows);
+      present = pageValidity(split, page, col, pageValid, 0);
+    }
     if (a === 0 && b === rows) k1 = present;
     else {
       k0 = countOnes(pageValid, 0, a);
@@ -208,9 +220,34 @@ export function decodePageInto(body, inflated, page, col, dictionary, a, b, out,
   }
   const nulls = b - a - (k1 - k0);
   if (nulls > 0) validity().set(pageValid.subarray(a, b), dst);
+  if (nulls > 0 && wasmValid !== 0 && page.encodingId === ALP_ENCODING_ID) {
+    spreadAlpInWasm(split.payload, present, k0, k1, out, dst, wasmValid + a, b - a, scratch.wasm);
+    return nulls;
+  }
   denseInto(page.encodingId, split.payload, col, dictionary, present, k0, k1, out, dst);
-  if (nulls > 0) spreadNulls(arrayOf(out), pageValid, a, dst, b - a, k1 - k0);
+  if (nulls > 0) spreadNulls(arrayOf(out), wasmValid ? wasmBytes(wasmValid, rows) : pageValid, a, dst, b - a, k1 - k0);
   return nulls;
+}
+
+// A v2 page header's null count against the levels'.
+function checkNullCount(page, rows, present) {
+  if (page.type === 'DATA_PAGE_V2' && page.header.data_page_header_v2.num_nulls !== rows - present) {
+    throw `the page header says ${page.header.data_page_header_v2.num_nulls} nulls, the definition levels hold ${rows - present}`;
+  }
+}
+
+// An ALP page's non-null values [k0, k1) decoded in the ALP module and spread there over its
+// `rows` rows (validity at `validAt`): straight into an output in that memory, or in the
+// scratch's values and then copied to the output's rows at dst in one piece.
+function spreadAlpInWasm(payload, present, k0, k1, out, dst, validAt, rows, wasm) {
+  const Type = arrayOf(out).constructor;
+  const w = Type.BYTES_PER_ELEMENT;
+  const dtype = w === 4 ? 'f32' : 'f64';
+  const inModule = !ArrayBuffer.isView(out);
+  const address = inModule ? out.address + dst * w : wasm.values(rows * w);
+  decodeAlpInto(payload, present, k0, k1, { address, dtype });
+  spreadInWasm(address, w, validAt, rows, k1 - k0);
+  if (!inModule) out.set(new Type(getModule('alp').HEAPU8.buffer, address, rows), dst);
 }
 
 /**
