@@ -6,6 +6,7 @@ import { init } from '../../../js/index.js';
 import { levelBitWidth, readValidity } from '../../../js/parquet/levels.js';
 import { validityInWasm, wasmBytes, wasmPageScratch } from '../../../js/parquet/page-nulls.js';
 import { memoryUsage } from '../../../js/wasm/memory.js';
+import { columnError } from '../../../js/parquet/column-error.js';
 
 beforeAll(() => init({ formats: ['alp'] }));
 
@@ -126,4 +127,20 @@ test('runs counted past 2^32 values are refused, not wrapped (wasm counts in 32 
   const { fromJs, fromWasm } = bothReaders(Uint8Array.from([...header, 255, 255]), 255, 10);
   expect(fromWasm).toEqual({ error: 'definition levels: a bit-packed run of 4294967296 values passes the 10 values of the page' });
   expect(fromWasm).toEqual(fromJs);
+});
+
+test('page scratch the module cannot hold is ERR_OUTPUT_LIMIT, and stays so named by its column', () => {
+  const scratch = wasmPageScratch();
+  let err;
+  try {
+    scratch.values(2 ** 33);
+  } catch (e) {
+    err = e;
+  } finally {
+    scratch.release();
+  }
+  expect(err).toMatchObject({ code: 'ERR_OUTPUT_LIMIT', message: "out of wasm memory for 8589934592 bytes of a page's values" });
+  const named = columnError({ file: 'f.parquet', column: 'x', rowGroup: 2, page: 7 }, err);
+  expect(named).toMatchObject({ code: 'ERR_OUTPUT_LIMIT', file: 'f.parquet', column: 'x', rowGroup: 2, page: 7 });
+  expect(named.message).toBe("parquet: f.parquet: column x, row group 2, page 7: out of wasm memory for 8589934592 bytes of a page's values");
 });
