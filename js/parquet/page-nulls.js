@@ -52,12 +52,13 @@ export function wasmPageScratch() {
 /**
  * The page's `count` definition levels (hybrid runs of bitWidth <= 8 bits in levels) as validity
  * at `address` in the ALP module: 1 present, 0 null. Returns the number present.
- * @throws {string} what is wrong with the levels
+ * @throws {string} what is wrong with the levels (or an ERR_OUTPUT_LIMIT error)
  */
 export function validityInWasm(levels, bitWidth, maxDef, count, address) {
   try {
     return call([levels], (p, len) => binding('alp', '_numdecode_parquet_validity')(p, len, bitWidth, maxDef, count, address));
   } catch (err) {
+    if (err?.code === CODES.OUTPUT_LIMIT) throw err; // no room to copy the levels in: not damage
     throw `definition levels: ${err?.message ?? err}`;
   }
 }
