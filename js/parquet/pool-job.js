@@ -30,6 +30,7 @@ export async function readChunk(source, job) {
   const ctx = { file, fileSize, name, metadata: { row_groups: rowGroups }, readAhead: 0 };
   if (typeof file.readSync === 'function') ctx.chunkBuffer = chunkBuffer(file);
   const rows = group.selEnd - group.selStart;
+  output?.valid?.fill(1); // the caller's shared validity, this chunk's rows: all present before the nulls
   const out = outputFor(column, rows, output ?? {});
   try {
     await readTasks(ctx, [{ group, column, dst: 0 }], new Map([[column.name, out]]));

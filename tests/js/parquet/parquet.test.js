@@ -576,6 +576,29 @@ describe('outputs, pools and shapes', () => {
         const part = await read(bytes, { columns: ['d'], rowStart: 1000, rowEnd: 4000, into: { d }, ...options });
         expectColumn(part.columns.d, S.d, S.valid, 1000, 4000);
       }
+      // From bytes with an OffsetIndex, a range's partial row groups are read on this thread (the
+      // workers get whole chunks): those rows of a shared validity are overwritten too, also
+      // where no page has a null to write (a REQUIRED column's: all present).
+      const indexed = buildParquet({ columns: columnsSpec(true), rowGroups: [3500, 2500], codec: 'SNAPPY', pages: mixedPages, dictionary: (c, g) => c === 1 && g === 0, offsetIndex: true });
+      for (const column of ['d', 'f']) {
+        const out = shared();
+        out.valid.fill(0);
+        const values = column === 'f' ? new Float32Array(new SharedArrayBuffer(4 * N)) : out.values;
+        const got = (await read(indexed, { columns: [column], rowStart: 1000, rowEnd: 4000, into: { [column]: { values, valid: out.valid } }, pool })).columns[column];
+        if (column === 'd') expectColumn(got, S.d, S.valid, 1000, 4000);
+        else expect([got.valid, out.valid.subarray(0, 3000).every((v) => v === 1)]).toEqual([null, true]);
+      }
+      // and an OPTIONAL column without a null in the range: its pages write no validity at all
+      const g = Float64Array.from({ length: N }, (_, i) => i / 8);
+      const noNulls = buildParquet({ columns: [{ name: 'g', type: 'DOUBLE', values: g, valid: new Uint8Array(N).fill(1) }], rowGroups: [3500, 2500], pages: mixedPages, offsetIndex: true });
+      for (const [rowStart, rowEnd] of [[1000, 4000], [0, N]]) {
+        // (the whole file: each worker fills its chunks' rows)
+        const out = shared();
+        out.valid.fill(0);
+        const got = (await read(noNulls, { columns: ['g'], rowStart, rowEnd, into: { g: out }, pool })).columns.g;
+        const rows = rowEnd - rowStart;
+        expect([got.valid, out.valid.subarray(0, rows).every((v) => v === 1), got.values.subarray(0, rows)]).toEqual([null, true, g.subarray(rowStart, rowEnd)]);
+      }
     } finally {
       await pool.terminate();
     }
