@@ -217,6 +217,20 @@ async function fetchChunk(ctx, column, group) {
 
 async function decodeChunk({ pages, col, where }, { group, dst }, out, scratch) {
   const dictionary = await groupDictionary(pages, col, where);
+  // The wasm scratch for the pages' levels and nulls, made before any page's bytes are looked at:
+  // a page's bytes are a view of the ALP module's memory, which making it may grow.
+  if (scratch.wasm && col.maxDef > 0) scratch.wasm.reserve(pages.data.reduce((most, p) => Math.max(most, pageValueCount(p)), 0));
+  try {
+    await decodePages(pages, col, where, group, dst, out, dictionary, scratch);
+  } finally {
+    scratch.wasm?.release(); // (held only while a chunk decodes)
+  }
+}
+
+// A data page's value count as its header states it (splitPage checks it).
+const pageValueCount = (p) => Number((p.type === 'DATA_PAGE_V2' ? p.header.data_page_header_v2 : p.header.data_page_header)?.num_values) || 0;
+
+async function decodePages(pages, col, where, group, dst, out, dictionary, scratch) {
   for (const p of pages.data) {
     const a = Math.max(group.selStart - p.rowStart, 0);
     const b = Math.min(group.selEnd - p.rowStart, p.rows);

@@ -186,9 +186,9 @@ function spreadNulls(out, valid, v, at, rows, dense) {
  * when a page has nulls, so a column without any needs none). `out` is a typed array, or a
  * column's output in the ALP module's memory (readView): {address, dtype, values}, `values`
  * re-made after each wasm call. `inflated` is inflatePage's result; `scratch.validity(n)` lends a
- * Uint8Array of n bytes, the page's validity; with `scratch.wasm` (page-nulls.js' wasmPageScratch)
- * the levels are read, and an ALP page's nulls spread, in the ALP module. Returns the number of
- * nulls written.
+ * Uint8Array of n bytes, the page's validity; with `scratch.wasm` (page-nulls.js' wasmPageScratch,
+ * reserved for the page's rows before `body` and `inflated` were made) the levels are read, and an
+ * ALP page's nulls spread, in the ALP module. Returns the number of nulls written.
  * @throws {string | {unsupported: string}}
  */
 export function decodePageInto(body, inflated, page, col, dictionary, a, b, out, validity, dst, scratch) {
@@ -202,8 +202,9 @@ export function decodePageInto(body, inflated, page, col, dictionary, a, b, out,
   let wasmValid = 0; // its address on the wasm path
   if (col.maxDef > 0) {
     const bitWidth = levelBitWidth(col.maxDef);
-    if (scratch.wasm && split.levels && bitWidth <= 8) {
-      wasmValid = scratch.wasm.validity(rows);
+    // (the scratch was reserved before the page's bytes were: nothing is allocated here)
+    if (scratch.wasm?.fits(rows) && split.levels && bitWidth <= 8) {
+      wasmValid = scratch.wasm.validityAt;
       const { bytes, start, end } = split.levels;
       present = validityInWasm(bytes.subarray(start, end), bitWidth, col.maxDef, rows, wasmValid);
       checkNullCount(page, rows, present);
@@ -244,7 +245,7 @@ function spreadAlpInWasm(payload, present, k0, k1, out, dst, validAt, rows, wasm
   const w = Type.BYTES_PER_ELEMENT;
   const dtype = w === 4 ? 'f32' : 'f64';
   const inModule = !ArrayBuffer.isView(out);
-  const address = inModule ? out.address + dst * w : wasm.values(rows * w);
+  const address = inModule ? out.address + dst * w : wasm.valuesAt;
   decodeAlpInto(payload, present, k0, k1, { address, dtype });
   spreadInWasm(address, w, validAt, rows, k1 - k0);
   if (!inModule) out.set(new Type(getModule('alp').HEAPU8.buffer, address, rows), dst);

@@ -10,55 +10,69 @@ import { holdMemory } from '../wasm/views.js';
 
 const call = wasmCaller('alp', NumdecodeError);
 
+// Pages of more rows than this read their levels and spread their nulls in JS: the scratch is
+// sized by what page headers claim, which a few bytes of levels can make billions, and a wasm
+// module keeps the memory it grew to (a JS array of the same size is collected).
+export const MAX_WASM_PAGE_ROWS = 1 << 20;
+
 /**
- * A read's working memory in the ALP module, grown as pages need and freed by release(): a page's
- * validity and its values while they are spread. It holds the module's memory (releaseMemory()
- * waits) from the first page that uses it to release().
+ * Working memory in the ALP module for a column chunk's pages: a page's validity (a byte a row)
+ * and its values while they are spread (8 bytes a row). reserve() it before any view of the
+ * module's memory is made that must outlive it (a page's bytes in the chunk buffer): growing the
+ * memory detaches such views. While reserved it holds the module's memory (releaseMemory() refuses
+ * with ERR_IN_USE, as for a view); release() frees it.
  */
 export function wasmPageScratch() {
-  const held = { validity: { address: 0, bytes: 0 }, values: { address: 0, bytes: 0 } };
-  let mod = null; // the module the memory is in (it cannot be replaced while held)
+  let mod = null;
+  let address = 0;
+  let rows = 0;
   let unhold = null;
-  const grow = (slot, bytes, what) => {
-    if (slot.bytes >= bytes) return slot.address;
-    mod ??= getModule('alp');
-    if (slot.address) mod._free(slot.address);
-    slot.address = 0;
-    slot.bytes = 0;
-    const address = malloc(mod, Math.max(bytes, 1));
-    if (address === 0) throw new NumdecodeError(`out of wasm memory for ${bytes} bytes of a page's ${what}`, { code: CODES.OUTPUT_LIMIT });
-    unhold ??= holdMemory(mod, 'parquet page scratch');
-    slot.address = address;
-    slot.bytes = bytes;
-    return address;
-  };
-  return {
-    /** The address of n bytes for a page's validity. */
-    validity: (n) => grow(held.validity, n, 'validity'),
-    /** The address of `bytes` bytes for a page's values. */
-    values: (bytes) => grow(held.values, bytes, 'values'),
+  const scratch = {
+    /** Room for pages of up to n rows (none past MAX_WASM_PAGE_ROWS: fits() says so). */
+    reserve(n) {
+      const want = Math.min(Math.max(n, 0), MAX_WASM_PAGE_ROWS);
+      if (want <= rows) return;
+      scratch.release();
+      mod = getModule('alp');
+      const bytes = want * 9 + 8;
+      const at = malloc(mod, bytes);
+      if (at === 0) throw new NumdecodeError(`out of wasm memory for ${bytes} bytes of page scratch`, { code: CODES.OUTPUT_LIMIT });
+      unhold = holdMemory(mod, 'parquet page scratch');
+      address = at;
+      rows = want;
+    },
+    /** Whether a page of n rows has room (without allocating: views of the page stay valid). */
+    fits: (n) => n <= rows,
+    /** The address of the page's validity (rows bytes). */
+    get validityAt() {
+      return address;
+    },
+    /** The address of the page's values (8-byte aligned, 8 bytes a row). */
+    get valuesAt() {
+      return (address + rows + 7) & ~7;
+    },
     release() {
-      for (const slot of Object.values(held)) {
-        if (slot.address) mod._free(slot.address);
-        slot.address = 0;
-        slot.bytes = 0;
-      }
+      if (address) mod._free(address);
+      address = 0;
+      rows = 0;
       unhold?.();
       unhold = null;
     },
   };
+  return scratch;
 }
 
 /**
  * The page's `count` definition levels (hybrid runs of bitWidth <= 8 bits in levels) as validity
  * at `address` in the ALP module: 1 present, 0 null. Returns the number present.
- * @throws {string} what is wrong with the levels (or an ERR_OUTPUT_LIMIT error)
+ * @throws {string | {unsupported: string}} what is wrong with the levels (or an ERR_OUTPUT_LIMIT error)
  */
 export function validityInWasm(levels, bitWidth, maxDef, count, address) {
   try {
     return call([levels], (p, len) => binding('alp', '_numdecode_parquet_validity')(p, len, bitWidth, maxDef, count, address));
   } catch (err) {
     if (err?.code === CODES.OUTPUT_LIMIT) throw err; // no room to copy the levels in: not damage
+    if (err?.code === CODES.UNSUPPORTED) throw { unsupported: err.message }; // a module older than this JS
     throw `definition levels: ${err?.message ?? err}`;
   }
 }

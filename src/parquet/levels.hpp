@@ -1,7 +1,7 @@
 // An OPTIONAL column's page in a Parquet file: its definition levels (the RLE / bit-packed hybrid)
 // read as validity, and its dense values spread over its rows around the nulls. In JS these two
-// steps took a fifth of a read of a column with 1 % nulls (js/parquet/float-page.js keeps a JS twin
-// of the levels for inspect() and pages handed out whole).
+// steps took a fifth of a read of a column with 1 % nulls (js/parquet/levels.js keeps a JS twin of
+// the levels for inspect(), pages handed out whole, and pages too large for the wasm scratch).
 #pragma once
 #include <cstddef>
 #include <cstdint>

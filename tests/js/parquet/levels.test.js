@@ -4,8 +4,11 @@
 import { beforeAll, expect, test } from '@jest/globals';
 import { init } from '../../../js/index.js';
 import { levelBitWidth, readValidity } from '../../../js/parquet/levels.js';
-import { validityInWasm, wasmBytes, wasmPageScratch } from '../../../js/parquet/page-nulls.js';
-import { memoryUsage } from '../../../js/wasm/memory.js';
+import { MAX_WASM_PAGE_ROWS, validityInWasm, wasmBytes, wasmPageScratch } from '../../../js/parquet/page-nulls.js';
+import { NumdecodeError } from '../../../js/errors.js';
+import { memoryUsage, releaseMemory } from '../../../js/wasm/memory.js';
+import { read, readView } from '../../../js/parquet.js';
+import { buildParquet } from './parquet-build.js';
 import { columnError } from '../../../js/parquet/column-error.js';
 
 beforeAll(() => init({ formats: ['alp'] }));
@@ -63,7 +66,8 @@ function bothReaders(runs, maxDef, count) {
   const fromJs = typeof present === 'string' ? { error: `definition levels: ${present}` } : { present, valid: js };
   const scratch = wasmPageScratch();
   try {
-    const address = scratch.validity(count);
+    scratch.reserve(count);
+    const address = scratch.validityAt;
     let fromWasm;
     try {
       const n = validityInWasm(runs, bitWidth, maxDef, count, address);
@@ -112,12 +116,16 @@ test('damaged streams: both refuse them with the same words, or both read the sa
   expect(outcomes.same).toBeGreaterThan(20);
 });
 
-test('a read holds the ALP module memory while its page scratch lives, not after', () => {
+test('page scratch holds the ALP module memory while reserved, not after; pages past its limit are not given any', () => {
   const scratch = wasmPageScratch();
-  scratch.validity(100);
-  expect(memoryUsage().alp.live).toEqual({ 'parquet page scratch': 1 });
+  scratch.reserve(100);
+  expect([scratch.fits(100), scratch.fits(101), memoryUsage().alp.live]).toEqual([true, false, { 'parquet page scratch': 1 }]);
+  expect(scratch.valuesAt % 8).toBe(0);
+  expect(scratch.valuesAt).toBeGreaterThanOrEqual(scratch.validityAt + 100);
+  scratch.reserve(2 ** 31); // a page header may claim anything: the scratch stops at its limit
+  expect([scratch.fits(MAX_WASM_PAGE_ROWS), scratch.fits(MAX_WASM_PAGE_ROWS + 1)]).toEqual([true, false]);
   scratch.release();
-  expect(memoryUsage().alp.live).toEqual({});
+  expect([scratch.fits(1), memoryUsage().alp.live]).toEqual([false, {}]);
 });
 
 test('runs counted past 2^32 values are refused, not wrapped (wasm counts in 32 bits)', () => {
@@ -129,18 +137,51 @@ test('runs counted past 2^32 values are refused, not wrapped (wasm counts in 32 
   expect(fromWasm).toEqual(fromJs);
 });
 
-test('page scratch the module cannot hold is ERR_OUTPUT_LIMIT, and stays so named by its column', () => {
-  const scratch = wasmPageScratch();
-  let err;
-  try {
-    scratch.values(2 ** 33);
-  } catch (e) {
-    err = e;
-  } finally {
-    scratch.release();
-  }
-  expect(err).toMatchObject({ code: 'ERR_OUTPUT_LIMIT', message: "out of wasm memory for 8589934592 bytes of a page's values" });
+test('no room for page scratch is ERR_OUTPUT_LIMIT, and stays so named by its column', () => {
+  const err = new NumdecodeError("out of wasm memory for 9437192 bytes of page scratch", { code: 'ERR_OUTPUT_LIMIT' });
   const named = columnError({ file: 'f.parquet', column: 'x', rowGroup: 2, page: 7 }, err);
   expect(named).toMatchObject({ code: 'ERR_OUTPUT_LIMIT', file: 'f.parquet', column: 'x', rowGroup: 2, page: 7 });
-  expect(named.message).toBe("parquet: f.parquet: column x, row group 2, page 7: out of wasm memory for 8589934592 bytes of a page's values");
+  expect(named.message).toBe('parquet: f.parquet: column x, row group 2, page 7: out of wasm memory for 9437192 bytes of page scratch');
+});
+
+test('a page whose scratch grows the ALP module memory reads exactly, from bytes and as a view (its bytes are a view of that memory)', async () => {
+  // a page of a million rows: about 8 MB of values (full-precision doubles: ALP keeps them nearly
+  // whole) and 9 MB of scratch
+  const n = 1_000_000;
+  const d = new Float64Array(n);
+  const valid = new Uint8Array(n).fill(1);
+  for (let i = 0; i < n; i++) {
+    if (i % 97 === 5) valid[i] = 0;
+    else d[i] = Math.sin(i);
+  }
+  for (const encoding of ['PLAIN', 'ALP']) {
+    const bytes = buildParquet({ columns: [{ name: 'd', type: 'DOUBLE', values: d, valid }], rowGroups: [n], pages: () => [{ rows: n, kind: 'v1', encoding }] });
+    for (const how of ['read', 'readView']) {
+      await releaseMemory({ formats: ['alp'] }); // a fresh module of 16 MB: the read must grow it
+      const before = memoryUsage().alp.bytes;
+      const r = await (how === 'read' ? read(bytes) : readView(bytes));
+      const got = r.columns.d;
+      expect(Buffer.from(got.values.buffer, got.values.byteOffset, got.values.byteLength).equals(Buffer.from(d.buffer))).toBe(true);
+      expect(Buffer.from(got.valid).equals(Buffer.from(valid))).toBe(true);
+      // (the case this test is for: the ALP page's chunk and scratch do not fit a fresh module)
+      if (encoding === 'ALP') expect([how, memoryUsage().alp.bytes > before]).toEqual([how, true]);
+      r.release?.();
+    }
+  }
+}, 60_000);
+
+test('an ALP module built before these helpers is ERR_UNSUPPORTED (dist/ out of date), not damaged data', async () => {
+  const { getModule } = await import('../../../js/wasm/load.js');
+  const mod = getModule('alp');
+  const kept = mod._numdecode_parquet_validity;
+  const bytes = buildParquet({ columns: [{ name: 'd', type: 'DOUBLE', values: new Float64Array(100), valid: new Uint8Array(100).fill(1) }], rowGroups: [100], pages: () => [{ rows: 100, kind: 'v1', encoding: 'ALP' }] });
+  mod._numdecode_parquet_validity = undefined;
+  try {
+    const err = await read(bytes).catch((e) => e);
+    expect(err).toMatchObject({ name: 'ParquetError', code: 'ERR_UNSUPPORTED', column: 'd', rowGroup: 0, page: 0 });
+    expect(err.message).toMatch(/the loaded alp module has no _numdecode_parquet_validity\(\); dist\/ is out of date/);
+  } finally {
+    mod._numdecode_parquet_validity = kept;
+  }
+  expect((await read(bytes)).columns.d.values).toEqual(new Float64Array(100));
 });
