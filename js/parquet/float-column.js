@@ -218,8 +218,12 @@ async function fetchChunk(ctx, column, group) {
 async function decodeChunk({ pages, col, where }, { group, dst }, out, scratch) {
   const dictionary = await groupDictionary(pages, col, where);
   // The wasm scratch for the pages' levels and nulls, made before any page's bytes are looked at:
-  // a page's bytes are a view of the ALP module's memory, which making it may grow.
-  if (scratch.wasm && col.maxDef > 0) scratch.wasm.reserve(pages.data.reduce((most, p) => Math.max(most, pageValueCount(p)), 0));
+  // a page's bytes are a view of the ALP module's memory, which making it may grow. (Values are
+  // spread there for ALP pages read into JS arrays; a readView's are spread in place.)
+  if (scratch.wasm && col.maxDef > 0) {
+    const rows = pages.data.reduce((most, p) => Math.max(most, pageValueCount(p)), 0);
+    scratch.wasm.reserve(rows, !out.view && pages.data.some((p) => p.encodingId === ALP_ENCODING_ID));
+  }
   try {
     await decodePages(pages, col, where, group, dst, out, dictionary, scratch);
   } finally {
@@ -237,9 +241,12 @@ async function decodePages(pages, col, where, group, dst, out, dictionary, scrat
     const at = dst + p.rowStart + a - group.selStart;
     if (at + b - a > out.values.length) throw columnError({ ...where, page: p.number }, 'the pages hold more rows than the row groups say');
     try {
-      const body = bodyOf(pages, p);
+      let body = bodyOf(pages, p);
       let inflated = inflatePage(body, p, col);
-      if (isPromise(inflated)) inflated = await inflated;
+      if (isPromise(inflated)) {
+        inflated = await inflated;
+        body = bodyOf(pages, p); // (made again: memory grown meanwhile by other work detaches it; a v2 page's levels are read from it)
+      }
       // (an output in wasm memory goes as itself: its values are re-made after the ALP call)
       out.nulls += decodePageInto(body, inflated, p, col, dictionary, a, b, out.view ? out : out.values, () => validityOf(out, where), at, scratch);
     } catch (msg) {

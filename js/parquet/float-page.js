@@ -221,7 +221,7 @@ export function decodePageInto(body, inflated, page, col, dictionary, a, b, out,
   }
   const nulls = b - a - (k1 - k0);
   if (nulls > 0) validity().set(pageValid.subarray(a, b), dst);
-  if (nulls > 0 && wasmValid !== 0 && page.encodingId === ALP_ENCODING_ID) {
+  if (nulls > 0 && wasmValid !== 0 && page.encodingId === ALP_ENCODING_ID && (!ArrayBuffer.isView(out) || scratch.wasm.hasValues)) {
     spreadAlpInWasm(split.payload, present, k0, k1, out, dst, wasmValid + a, b - a, scratch.wasm);
     return nulls;
   }

@@ -17,44 +17,55 @@ export const MAX_WASM_PAGE_ROWS = 1 << 20;
 
 /**
  * Working memory in the ALP module for a column chunk's pages: a page's validity (a byte a row)
- * and its values while they are spread (8 bytes a row). reserve() it before any view of the
- * module's memory is made that must outlive it (a page's bytes in the chunk buffer): growing the
- * memory detaches such views. While reserved it holds the module's memory (releaseMemory() refuses
- * with ERR_IN_USE, as for a view); release() frees it.
+ * and, when asked for, its values while they are spread (8 bytes a row). reserve() it before any
+ * view of the module's memory is made that must outlive it (a page's bytes in the chunk buffer):
+ * growing the memory detaches such views. While reserved it holds the module's memory
+ * (releaseMemory() refuses with ERR_IN_USE, as for a view); release() frees it.
  */
 export function wasmPageScratch() {
   let mod = null;
   let address = 0;
   let rows = 0;
+  let values = false;
   let unhold = null;
   const scratch = {
-    /** Room for pages of up to n rows (none past MAX_WASM_PAGE_ROWS: fits() says so). */
-    reserve(n) {
+    /**
+     * Room for pages of up to n rows, with room for their values when `withValues`. None past
+     * MAX_WASM_PAGE_ROWS, nor when the module has no room: fits() then says no, and those pages
+     * are read in JS as before (a scratch is a speed-up, not worth failing a read for).
+     */
+    reserve(n, withValues = true) {
       const want = Math.min(Math.max(n, 0), MAX_WASM_PAGE_ROWS);
-      if (want <= rows) return;
+      if (want <= rows && (values || !withValues)) return;
       scratch.release();
+      if (want === 0) return;
       mod = getModule('alp');
-      const bytes = want * 9 + 8;
-      const at = malloc(mod, bytes);
-      if (at === 0) throw new NumdecodeError(`out of wasm memory for ${bytes} bytes of page scratch`, { code: CODES.OUTPUT_LIMIT });
+      const at = malloc(mod, want * (withValues ? 9 : 1) + 8);
+      if (at === 0) return;
       unhold = holdMemory(mod, 'parquet page scratch');
       address = at;
       rows = want;
+      values = withValues;
     },
-    /** Whether a page of n rows has room (without allocating: views of the page stay valid). */
-    fits: (n) => n <= rows,
+    /** Whether a page of n rows has room for its validity (checked without allocating). */
+    fits: (n) => address !== 0 && n <= rows,
+    /** Whether the values of such a page have room too. */
+    get hasValues() {
+      return values;
+    },
     /** The address of the page's validity (rows bytes). */
     get validityAt() {
       return address;
     },
-    /** The address of the page's values (8-byte aligned, 8 bytes a row). */
+    /** The address of the page's values (8-byte aligned, 8 bytes a row; with hasValues). */
     get valuesAt() {
-      return (address + rows + 7) & ~7;
+      return Math.ceil((address + rows) / 8) * 8; // (not `& ~7`: an address past 2 GiB would turn negative)
     },
     release() {
       if (address) mod._free(address);
       address = 0;
       rows = 0;
+      values = false;
       unhold?.();
       unhold = null;
     },

@@ -2,7 +2,8 @@
 // a read does, against the JS reader that inspect() and readPages() use (js/parquet/levels.js):
 // the same validity and present count for random streams, and the same words for damaged ones.
 import { beforeAll, expect, test } from '@jest/globals';
-import { init } from '../../../js/index.js';
+import { init, wasmInput } from '../../../js/index.js';
+import { loadCodec } from '../../../js/parquet/codecs.js';
 import { levelBitWidth, readValidity } from '../../../js/parquet/levels.js';
 import { MAX_WASM_PAGE_ROWS, validityInWasm, wasmBytes, wasmPageScratch } from '../../../js/parquet/page-nulls.js';
 import { NumdecodeError } from '../../../js/errors.js';
@@ -185,3 +186,46 @@ test('an ALP module built before these helpers is ERR_UNSUPPORTED (dist/ out of 
   }
   expect((await read(bytes)).columns.d.values).toEqual(new Float64Array(100));
 });
+
+test('a v2 page whose decompression awaits (GZIP through DecompressionStream, as in browsers) reads exactly while other work grows the ALP module memory', async () => {
+  // Node's zlib hidden from the codec as it loads: gunzip through DecompressionStream, asynchronous.
+  const real = process.getBuiltinModule;
+  process.getBuiltinModule = (name) => (name === 'node:zlib' ? undefined : real.call(process, name));
+  let gunzip;
+  try {
+    gunzip = await loadCodec('GZIP');
+  } finally {
+    process.getBuiltinModule = real;
+  }
+  const { gzipSync } = await import('node:zlib');
+  const small = gunzip(gzipSync(Uint8Array.of(1, 2, 3)), 3);
+  expect(small).toBeInstanceOf(Promise); // (asynchronous: the case this test is for)
+  expect(await small).toEqual(Uint8Array.of(1, 2, 3));
+  const n = 400_000;
+  const d = new Float64Array(n);
+  const valid = new Uint8Array(n).fill(1);
+  for (let i = 0; i < n; i++) {
+    if (i % 97 === 5) valid[i] = 0;
+    else d[i] = (i % 1000) / 8;
+  }
+  const bytes = buildParquet({ columns: [{ name: 'd', type: 'DOUBLE', values: d, valid }], rowGroups: [n], codec: 'GZIP', pages: () => Array.from({ length: 8 }, () => ({ rows: n / 8, kind: 'v2', encoding: 'PLAIN' })) });
+  await releaseMemory({ formats: ['alp'] });
+  // other work in the module at every turn of the event loop: 1 MiB each, the memory grows often
+  const kept = [];
+  let stop = false;
+  const tick = () => {
+    if (stop) return;
+    kept.push(wasmInput('alp', 1 << 20));
+    setImmediate(tick);
+  };
+  tick();
+  try {
+    const r = await read(bytes);
+    expect(Buffer.from(r.columns.d.values.buffer).equals(Buffer.from(d.buffer))).toBe(true);
+    expect(Buffer.from(r.columns.d.valid).equals(Buffer.from(valid))).toBe(true);
+  } finally {
+    stop = true;
+    for (const k of kept) k.release();
+  }
+  expect(kept.length).toBeGreaterThan(16); // (the memory grew past a fresh module's 16 MiB meanwhile)
+}, 60_000);
