@@ -24,10 +24,10 @@ const PCO_PAGE_GZIP_BUDGET = 150_000; // wasm + glue + JS, everything the page d
 const PAGES = {
   pco: { values: 3500, wasm: 'numdecode-pco-simd.wasm', numdecodeGzip: PCO_PAGE_GZIP_BUDGET }, // 125.4 kB
   zarr: { values: 5000, wasm: 'numdecode-pco-simd.wasm', numdecodeGzip: 137_000 }, // 130.3 kB (120.8 at 6322eeb)
-  alp: { values: 10000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 64_500 }, // 61.6 kB on 2026-12-07: +1.9 kB gz of wasm, the Parquet page helpers (levels, nulls: src/parquet/) in the module Parquet reads load (57.9 kB before; 52.0 at 6322eeb)
+  alp: { values: 10000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 64_500 }, // 61.7 kB on 2026-12-07: +1.9 kB gz of wasm, the Parquet page helpers (levels, nulls: src/parquet/) in the module Parquet reads load (57.9 kB before; 52.0 at 6322eeb)
   bpcells: { values: 213, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 129_000 }, // 123.9 kB on 2026-12-06 with issue 27's held seek tables and deferred storage_order check (122.5 before; 116.9 at a7cf624, 98.2 at 6322eeb)
   hdf5: { values: 900, wasm: 'numdecode-bpcells-simd.wasm', numdecodeGzip: 157_000 }, // 150.2 kB on 2026-12-06, the same change (142.1 earlier; 135.1 at a7cf624, 141.6 before js/wasm/heap.js's unsigned malloc: addresses past 2 GiB)
-  parquet: { values: 15000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 119_000 }, // 113.3 kB on 2026-12-07 with the levels and nulls in wasm (js/parquet/page-nulls.js and src/parquet/: +4 kB gz, 1.9 of it wasm); 108.1 kB on 2026-12-06, 109.9 before it fetched js/io/open.js and tail.js instead of js/io/index.js (and with it directory.js, a BPCells directory's); 104.6 kB earlier (100.3 at a7cf624; 103.4 before readView, whose own code loads only when asked for)
+  parquet: { values: 15000, wasm: 'numdecode-alp-simd.wasm', numdecodeGzip: 119_000 }, // 114.4 kB on 2026-12-07 with the levels and nulls in wasm (js/parquet/page-nulls.js and src/parquet/: +5 kB gz, 1.9 of it wasm); 108.1 kB on 2026-12-06, 109.9 before it fetched js/io/open.js and tail.js instead of js/io/index.js (and with it directory.js, a BPCells directory's); 104.6 kB earlier (100.3 at a7cf624; 103.4 before readView, whose own code loads only when asked for)
 };
 
 // numdecode's JS files a page fetched, relative to the package root, sorted.
