@@ -12,16 +12,16 @@ import { CODES, ParquetError, abortError } from '../errors.js';
 import { wasmPageScratch } from './page-nulls.js';
 
 
-// A Uint8Array lent per page (its validity), grown as needed; with `wasm` also the ALP module's
-// working memory for pages with levels (page-nulls.js: release() frees it).
-function scratchSpace({ wasm = false } = {}) {
+// A Uint8Array lent per page (its validity), grown as needed, and the ALP module's working memory
+// for pages with levels (page-nulls.js: nothing until decodeChunk reserves it for a chunk).
+function scratchSpace() {
   let validity = new Uint8Array(0);
   return {
     validity(n) {
       if (validity.length < n) validity = new Uint8Array(n);
       return validity;
     },
-    wasm: wasm ? wasmPageScratch() : null,
+    wasm: wasmPageScratch(),
   };
 }
 
@@ -166,15 +166,7 @@ export function chunkTasks(columns, groups) {
 
 /** Reads the tasks' chunks into outputs (column name -> outputFor()), counting nulls. */
 export async function readTasks(ctx, tasks, outputs) {
-  const scratch = scratchSpace({ wasm: true });
-  try {
-    await readEach(ctx, tasks, outputs, scratch);
-  } finally {
-    scratch.wasm.release();
-  }
-}
-
-async function readEach(ctx, tasks, outputs, scratch) {
+  const scratch = scratchSpace();
   ctx.chunkBuffer?.reserve?.(largestChunk(ctx, tasks));
   let started = 0;
   for (let i = 0; i < tasks.length; i++) {
@@ -220,14 +212,14 @@ async function decodeChunk({ pages, col, where }, { group, dst }, out, scratch) 
   // The wasm scratch for the pages' levels and nulls, made before any page's bytes are looked at:
   // a page's bytes are a view of the ALP module's memory, which making it may grow. (Values are
   // spread there for ALP pages read into JS arrays; a readView's are spread in place.)
-  if (scratch.wasm && col.maxDef > 0) {
+  if (col.maxDef > 0) {
     const rows = pages.data.reduce((most, p) => Math.max(most, pageValueCount(p)), 0);
     scratch.wasm.reserve(rows, !out.view && pages.data.some((p) => p.encodingId === ALP_ENCODING_ID));
   }
   try {
     await decodePages(pages, col, where, group, dst, out, dictionary, scratch);
   } finally {
-    scratch.wasm?.release(); // (held only while a chunk decodes)
+    scratch.wasm.release(); // (held only while a chunk decodes)
   }
 }
 

@@ -186,9 +186,9 @@ function spreadNulls(out, valid, v, at, rows, dense) {
  * when a page has nulls, so a column without any needs none). `out` is a typed array, or a
  * column's output in the ALP module's memory (readView): {address, dtype, values}, `values`
  * re-made after each wasm call. `inflated` is inflatePage's result; `scratch.validity(n)` lends a
- * Uint8Array of n bytes, the page's validity; with `scratch.wasm` (page-nulls.js' wasmPageScratch,
- * reserved for the page's rows before `body` and `inflated` were made) the levels are read, and an
- * ALP page's nulls spread, in the ALP module. Returns the number of nulls written.
+ * Uint8Array of n bytes, the page's validity; where `scratch.wasm` (page-nulls.js' wasmPageScratch)
+ * was reserved for the page's rows before `body` and `inflated` were made, the levels are read, and
+ * an ALP page's nulls spread, in the ALP module. Returns the number of nulls written.
  * @throws {string | {unsupported: string}}
  */
 export function decodePageInto(body, inflated, page, col, dictionary, a, b, out, validity, dst, scratch) {
@@ -203,7 +203,7 @@ export function decodePageInto(body, inflated, page, col, dictionary, a, b, out,
   if (col.maxDef > 0) {
     const bitWidth = levelBitWidth(col.maxDef);
     // (the scratch was reserved before the page's bytes were: nothing is allocated here)
-    if (scratch.wasm?.fits(rows) && split.levels && bitWidth <= 8) {
+    if (scratch.wasm.fits(rows) && split.levels && bitWidth <= 8) {
       wasmValid = scratch.wasm.validityAt;
       const { bytes, start, end } = split.levels;
       present = validityInWasm(bytes.subarray(start, end), bitWidth, col.maxDef, rows, wasmValid);
