@@ -3,10 +3,11 @@
 // (views, wasmInput buffers, an open matrix's resident words: counted in views.js). docs/api.md#memory
 import { CODES, NumdecodeError } from '../errors.js';
 import { freshInstance, loadedModules, replaceModule, setOnUse } from './load.js';
-import { liveViews } from './views.js';
+import { liveViews, setOnFreed } from './views.js';
 
 const bytesOf = (mod) => mod.HEAPU8.buffer.byteLength;
 const swapping = new Map(); // format -> promise of its swap in progress
+const trapped = new Map(); // format -> the module a trap left, whose swap waits for its memory's holders
 
 /** Each loaded module's wasm memory: {bytes, live: {what: count of unreleased views and buffers}}. */
 export function memoryUsage() {
@@ -76,10 +77,31 @@ export async function releaseMemory(options = {}) {
  * After a trap (a WebAssembly.RuntimeError: out of bounds, a division by zero) the module's stack
  * pointer and heap are where the trap left them, and each trap leaks more: a fresh instance takes
  * its place, in the background, as soon as nothing holds its memory (the calls made meanwhile use
- * the old one, as before).
+ * the old one, as before). While a view or buffer holds it, the swap waits for the last release.
  */
 export function replaceAfterTrap(format) {
-  if (loadedModules().has(format)) swap(format, false).catch(() => {});
+  const mod = loadedModules().get(format);
+  if (mod === undefined) return;
+  trapped.set(format, mod);
+  setOnFreed(swapTrapped);
+  swapTrapped(mod);
+}
+
+// The trapped module's swap, now that nothing may hold it (a swap finding holders leaves it trapped).
+function swapTrapped(mod) {
+  for (const [format, old] of trapped) {
+    if (old !== mod) continue;
+    if (loadedModules().get(format) !== old) {
+      trapped.delete(format); // replaced meanwhile (releaseMemory)
+      continue;
+    }
+    swap(format, false)
+      .then(({ released }) => {
+        if (released || loadedModules().get(format) !== old) trapped.delete(format);
+      })
+      .catch(() => {});
+  }
+  if (trapped.size === 0) setOnFreed(null);
 }
 
 let threshold = null;

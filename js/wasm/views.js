@@ -5,6 +5,12 @@ import { getModule } from './load.js';
 // Per module, the views (and wasmInputs) not yet released, by what made them: while any is live
 // the module's memory holds data a caller reads, so releaseMemory() must not replace the module.
 const live = new WeakMap(); // module -> Map(what -> count)
+let onFreed = null; // called with a module once nothing holds its memory (memory.js), or null
+
+/** fn(mod) is called each time the last view or buffer holding mod's memory is released. */
+export function setOnFreed(fn) {
+  onFreed = fn;
+}
 
 /** {what: count} of a module's unreleased views and input buffers. */
 export function liveViews(mod) {
@@ -31,6 +37,7 @@ function count(mod, what, by) {
   const n = (m.get(what) ?? 0) + by;
   if (n === 0) m.delete(what);
   else m.set(what, n);
+  if (m.size === 0 && onFreed !== null) onFreed(mod);
 }
 
 /**

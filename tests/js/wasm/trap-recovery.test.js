@@ -30,3 +30,20 @@ test('a real trap (an address past the memory) is a format error, and the module
   const want = file('alp/f64_sensor1_n3000.bin');
   expect(Buffer.from(alp.decode(file('alp/f64_sensor1_n3000.alp'), 'f64').buffer).equals(Buffer.from(want))).toBe(true);
 });
+
+test('a trap while a view holds the module: the old module stays (the view reads exactly) until the view is released, then a fresh one takes its place', async () => {
+  const file = (rel) => new Uint8Array(readFileSync(path.join(corpusRoot, rel)));
+  const want = file('alp/f64_sensor1_n3000.bin');
+  const view = alp.decodeView(file('alp/f64_sensor1_n3000.alp'), 'f64');
+  const before = getModule('alp');
+  const call = wasmCaller('alp', AlpError);
+  expect(() => call([], () => binding('alp', '_numdecode_alp_inspect')(before.HEAPU8.length + 65536, 4096, 0))).toThrow(/out of bounds/);
+  // The swap would detach the view's values: it waits.
+  await new Promise((r) => setTimeout(r, 200));
+  expect(getModule('alp')).toBe(before);
+  expect(Buffer.from(view.values.buffer, view.values.byteOffset, view.values.byteLength).equals(Buffer.from(want))).toBe(true);
+  view.release();
+  for (let i = 0; i < 300 && getModule('alp') === before; i++) await new Promise((r) => setTimeout(r, 10));
+  expect(getModule('alp')).not.toBe(before);
+  expect(Buffer.from(alp.decode(file('alp/f64_sensor1_n3000.alp'), 'f64').buffer).equals(Buffer.from(want))).toBe(true);
+});
