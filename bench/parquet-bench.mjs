@@ -24,6 +24,7 @@ import { read, readView, readPages, inspect } from '../js/parquet.js';
 import { createWorkerPool } from '../js/worker/index.js';
 import { loadCodec } from '../js/parquet/codecs.js';
 import { benchColumns, benchFiles, CODECS } from './parquet-files.mjs';
+import { hugePagesLine } from './host.mjs';
 
 const ROUNDS = 7;
 const self = fileURLToPath(import.meta.url);
@@ -178,7 +179,7 @@ async function main() {
   }
   const MB = (b) => (b / 1e6).toFixed(0);
   console.log('\n## Parquet read (4 M rows x 4 ALP columns, 4 row groups, pages of 25 000 rows), M values/s: fastest (slowest-fastest)\n');
-  console.log(`load average at the start: ${load.map((x) => x.toFixed(2)).join(', ')}; at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(', ')} (${os.cpus().length} cores)\n`);
+  console.log(`load average at the start: ${load.map((x) => x.toFixed(2)).join(', ')}; at the end: ${os.loadavg().map((x) => x.toFixed(2)).join(', ')} (${os.cpus().length} cores); ${hugePagesLine()}\n`);
   console.log('| file | MB | ALP decoder alone | read() 1 thread | ÷ decoder | read() into reused arrays | ÷ decoder | readView() | ÷ decoder | read() 2 workers | ÷ 1 thread | 2 workers into reused shared arrays | ÷ 1 thread into | fzstd alone | zstddec alone | read() ÷ fzstd |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {

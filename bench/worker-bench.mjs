@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildInfo, init, pco } from '../js/index.js';
 import { createWorkerPool } from '../js/worker/index.js';
+import { hugePagesLine } from './host.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pcoDir = process.env.NUMDECODE_CORPUS_DIR
@@ -49,7 +50,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 await init();
 console.log(`numdecode ${buildInfo().version} (${buildInfo().simd ? 'SIMD' : 'scalar'}), Node ${process.versions.node}, ` +
-  `${os.availableParallelism?.() ?? os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}, ${runs} runs after ${warmups} warm-up calls`);
+  `${os.availableParallelism?.() ?? os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}, ${hugePagesLine()}, ${runs} runs after ${warmups} warm-up calls`);
 
 // Each pool is measured in a phase of its own, interleaved with the main thread, the pool alone
 // alive: measured in one process together, a pool of 2's outputs (allocated in its workers,

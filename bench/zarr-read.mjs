@@ -29,6 +29,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { hugePagesLine } from './host.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -173,7 +174,7 @@ function parent() {
   if (made.status !== 0) throw new Error(`make-big-zarr failed: ${made.stderr}`);
   const storeDir = path.join(dir, 'big.zarr');
   const contenders = ['first touch', 'decoder alone', 'zarrita.get', 'read', 'read into', 'read view', ...workers.map((n) => `read, pool ${n}`), ...workers.map((n) => `read into, pool ${n}`)];
-  console.log(`Zarr whole-array reads, store of ${tiles} tiles in ${dir}; Node ${process.versions.node}, ${os.availableParallelism?.() ?? os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}; best and median of ${runs} processes each, ${warmups} warm-up reads in each`);
+  console.log(`Zarr whole-array reads, store of ${tiles} tiles in ${dir}; Node ${process.versions.node}, ${os.availableParallelism?.() ?? os.cpus().length} cores, load average ${os.loadavg()[0].toFixed(1)}, ${hugePagesLine()}; best and median of ${runs} processes each, ${warmups} warm-up reads in each`);
   try {
     for (const name of arrays) {
       const samples = new Map(contenders.map((c) => [c, []]));
