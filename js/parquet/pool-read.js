@@ -90,8 +90,12 @@ export async function readFloatColumnsInPool(pool, ctx, columns, groups, numRows
   const failed = settled.find((s) => s.status === 'rejected');
   if (failed) throw failed.reason;
   if (local.length) {
-    // (rows the workers did not fill: a shared validity is all present before the pages' nulls)
-    for (const { column, group, dst } of local) outputs.get(column.name).valid?.fill(1, dst, dst + group.selEnd - group.selStart);
+    // (rows no worker filled: a shared validity is all present before the pages' nulls; a plain
+    // one was filled whole by outputInto)
+    for (const { column, group, dst } of local) {
+      const out = outputs.get(column.name);
+      if (out.shared) out.valid?.fill(1, dst, dst + group.selEnd - group.selStart);
+    }
     await readTasks(ctx, local, outputs);
   }
   return finishedOutputs(outputs);
