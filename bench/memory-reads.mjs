@@ -1,6 +1,6 @@
 // `node bench/memory.mjs` (its second table), or alone: `node bench/memory-reads.mjs [--runs 2]
-// [--tiles 20] [--only parquet,zarr,bpcells] [--ahead]` (--ahead: also a first read with V8's
-// compiling moved before the baseline). Whole reads of each container against issue 31's
+// [--tiles 20] [--only runtime,parquet,zarr,bpcells] [--ahead] [--warm 1]` (--ahead: also a first read
+// with V8's compiling moved before the baseline; --warm: reads before a "later" one). Whole reads of each container against issue 31's
 // target: peak RSS <= output + 2 x the largest compressed unit (a Parquet column chunk, a Zarr
 // chunk (an inner chunk of a shard), a BPCells packed stream: its words and seek tables) + the
 // runtime's baseline.
@@ -96,13 +96,24 @@ function zarrChunkSizes(dir) {
   return sizes;
 }
 
-async function zarrCase(store, name) {
+async function zarrCase(store, name, style = 'read') {
   const { init } = await import('../js/index.js');
   const zarr = await import('zarrita');
-  const { read } = await import('../js/zarr.js');
+  const { read, readView } = await import('../js/zarr.js');
   const { LocalStore } = await import('../js/zarr/local-store.js');
   await init({ formats: ['pco'] });
   const arr = await zarr.open.v3(zarr.root(new LocalStore(store)).resolve(name), { kind: 'array' });
+  if (style === 'readView') {
+    // The output in the Pco module's memory, every chunk decoded where it lies: no slab, no copy.
+    return {
+      run: async () => {
+        const view = await readView(arr);
+        const bytes = outputBytes(view.data);
+        view.release();
+        return bytes;
+      },
+    };
+  }
   return { run: async () => outputBytes((await read(arr)).data) };
 }
 
@@ -147,6 +158,22 @@ async function streamBytes(source) {
   }
 }
 
+// The runtime's own noise, no numdecode: as many awaited steps as t2m has chunks, each making a
+// few small objects and a 64-byte array, as a read's bookkeeping does. What V8 and the allocator
+// touch for that is the floor under any read's "over the bound".
+async function runtimeCase(steps) {
+  const run = async () => {
+    let sum = 0;
+    for (let i = 0; i < steps; i++) {
+      const item = { key: `c/${i}/0/1`, parts: [i, i + 1, { out: i }], bytes: new Uint8Array(64) };
+      sum += await Promise.resolve(item.parts.length + item.bytes.length);
+    }
+    return sum > 0 ? 0 : 0; // no output
+  };
+  await run(); // its code compiled, as numdecode's is in a later read
+  return { unit: 0, run };
+}
+
 // numdecode's wasm memories together, and V8's own heap: where a peak went.
 async function parts() {
   const { memoryUsage } = await import('../js/index.js');
@@ -155,14 +182,17 @@ async function parts() {
   return { wasm, heap: heapTotal };
 }
 
-// 'first': the first read in the process. 'later': one read first (V8 compiles and tiers up the
-// code it runs: ~8 MB of RSS for BPCells' wasm alone), then the file closed, the modules' memory
-// given back (releaseMemory()) and the file opened again: what a long-running process pays per read.
-async function child(when, kind, args) {
-  const make = () => (kind === 'parquet' ? parquetCase(...args) : kind === 'zarr' ? zarrCase(...args) : bpcellsCase(...args));
+// 'first': the first read in the process. 'later': `warm` reads first (V8 compiles and tiers up
+// the code it runs: ~8 MB of RSS for BPCells' wasm alone; its background tier-up of hot wasm
+// functions can still be running in the second read: up to 3 MB on a Zarr read of 8 MB), then the
+// file closed, the modules' memory given back (releaseMemory()) and the file opened again: what a
+// long-running process pays per read.
+async function child(when, kind, args, warm) {
+  const makers = { parquet: parquetCase, zarr: zarrCase, bpcells: bpcellsCase, runtime: runtimeCase };
+  const make = () => makers[kind](...args);
   let made = await make();
   if (when === 'later') {
-    await made.run();
+    for (let i = 0; i < warm; i++) await made.run();
     made.close?.();
     await (await import('../js/index.js')).releaseMemory();
     made = await make();
@@ -180,9 +210,10 @@ async function child(when, kind, args) {
 // instantiation, JS left unoptimized (slower code; it shows what the first read itself holds).
 const AHEAD_FLAGS = ['--no-liftoff', '--no-opt', '--no-maglev'];
 
-export async function wholeReads({ runs = 2, tiles = '20', only = ['parquet', 'zarr', 'bpcells'], ahead = false, log = console.log } = {}) {
+export async function wholeReads({ runs = 2, tiles = '20', only = ['runtime', 'parquet', 'zarr', 'bpcells'], ahead = false, warm = 1, log = console.log } = {}) {
   const cases = [];
   let zarrDir = null;
+  if (only.includes('runtime')) cases.push({ name: 'Node alone: 2 000 awaited small steps', kind: 'runtime', args: [2000], unit: 0 });
   if (only.includes('parquet')) {
     const { benchFiles } = await import('./parquet-files.mjs');
     const files = await benchFiles({ log: (m) => console.error(m) });
@@ -195,6 +226,7 @@ export async function wholeReads({ runs = 2, tiles = '20', only = ['parquet', 'z
     for (const name of ['t2m', 'tp', 'counts']) {
       const unit = Math.max(...zarrChunkSizes(path.join(zarrDir, 'big.zarr', name)));
       cases.push({ name: `Zarr big store (${tiles} tiles) ${name}`, kind: 'zarr', args: [path.join(zarrDir, 'big.zarr'), name], unit });
+      cases.push({ name: `  the same, readView()`, kind: 'zarr', args: [path.join(zarrDir, 'big.zarr'), name, 'readView'], unit });
     }
   }
   if (only.includes('bpcells')) {
@@ -212,7 +244,7 @@ export async function wholeReads({ runs = 2, tiles = '20', only = ['parquet', 'z
         const got = [];
         const flags = when === 'ahead' ? AHEAD_FLAGS : [];
         for (let r = 0; r < runs; r++) {
-          const p = spawnSync(process.execPath, ['--expose-gc', ...flags, self, '--child', when === 'ahead' ? 'first' : when, c.kind, JSON.stringify(c.args)], { encoding: 'utf8', cwd: root });
+          const p = spawnSync(process.execPath, ['--expose-gc', ...flags, self, '--child', when === 'ahead' ? 'first' : when, c.kind, JSON.stringify(c.args), String(warm)], { encoding: 'utf8', cwd: root });
           if (p.status !== 0) throw new Error(`${c.name} failed: ${p.stderr}`);
           got.push(JSON.parse(p.stdout));
         }
@@ -225,7 +257,7 @@ export async function wholeReads({ runs = 2, tiles = '20', only = ['parquet', 'z
   const mb = (x) => (x / MB).toFixed(1);
   const span = (xs) => (Math.min(...xs) === Math.max(...xs) ? mb(xs[0]) : `${mb(Math.min(...xs))}-${mb(Math.max(...xs))}`);
   log(`\nWhole reads, peak RSS over the baseline (a fresh process each, ${runs} runs; MB): target peak <= bound = output + 2 x the largest compressed unit.`);
-  log('"first": the first read in the process (V8 compiles and tiers up its code during it); "later": after one read, releaseMemory() and the file opened again');
+  log(`"first": the first read in the process (V8 compiles and tiers up its code during it); "later": after ${warm} read${warm === 1 ? '' : 's'}, releaseMemory() and the file opened again`);
   if (ahead) log(`"ahead": a first read in a process run with ${AHEAD_FLAGS.join(' ')} (wasm compiled optimized before the baseline)`);
   log(`${'case'.padEnd(42)} ${'read'.padEnd(6)} ${'baseline'.padStart(11)} ${'output'.padStart(7)} ${'unit'.padStart(5)} ${'bound'.padStart(6)} ${'peak'.padStart(11)} ${'over bound'.padStart(11)} ${'wasm+'.padStart(7)} ${'V8 heap+'.padStart(9)}  met`);
   for (const { name, when, got } of rows) {
@@ -239,7 +271,7 @@ export async function wholeReads({ runs = 2, tiles = '20', only = ['parquet', 'z
 }
 
 if (process.argv[2] === '--child') {
-  await child(process.argv[3], process.argv[4], JSON.parse(process.argv[5]));
+  await child(process.argv[3], process.argv[4], JSON.parse(process.argv[5]), Number(process.argv[6]));
 } else if (process.argv[1] === self) {
-  await wholeReads({ runs: Number(option('runs', '2')), tiles: option('tiles', '20'), only: option('only', 'parquet,zarr,bpcells').split(','), ahead: process.argv.includes('--ahead') });
+  await wholeReads({ runs: Number(option('runs', '2')), tiles: option('tiles', '20'), only: option('only', 'runtime,parquet,zarr,bpcells').split(','), ahead: process.argv.includes('--ahead'), warm: Number(option('warm', '1')) });
 }
