@@ -45,9 +45,13 @@ function readAll(fs, fd, length, start = 0) {
   return done === length ? out : out.subarray(0, done);
 }
 
+// Keys made of non-empty parts, none "." or "..", after at most one leading "/".
+const PLAIN_KEY = /^\/?(?!\.\.?(?:\/|$))[^/]+(?:\/(?!\.\.?(?:\/|$))[^/]+)*$/;
+
 export class LocalStore {
   #fs;
   #path;
+  #rootSlash;
 
   /**
    * @param {string} root the store's directory
@@ -60,14 +64,18 @@ export class LocalStore {
     this.#fs = fs;
     this.#path = path;
     this.root = path.resolve(root);
+    this.#rootSlash = this.root.endsWith(path.sep) ? this.root : this.root + path.sep; // a root ("/", "C:\\") ends in one
     this.readAhead = options?.readAhead !== false;
   }
 
   // The file of a key ("/t2m/c/0/1"), refused when it would lie outside the store's directory (a
   // chunk key separator from hostile metadata such as "/../").
   #file(key) {
+    // A plain key (no empty, "." or ".." part) names root/key as it is: path.resolve's answer for
+    // it, without its cost (~0.5 µs and ~900 bytes of garbage a key, once per chunk of a read).
+    if (this.#path.sep === '/' && PLAIN_KEY.test(key)) return `${this.#rootSlash}${key.charCodeAt(0) === 47 ? key.slice(1) : key}`;
     const file = this.#path.resolve(this.root, `.${key.startsWith('/') ? '' : '/'}${key}`);
-    if (file !== this.root && !file.startsWith(this.root + this.#path.sep)) {
+    if (file !== this.root && !file.startsWith(this.#rootSlash)) {
       throw new NumdecodeError(`zarr LocalStore: the key ${JSON.stringify(key)} points outside ${this.root}`, { code: CODES.BAD_DATA, file: key });
     }
     return file;
