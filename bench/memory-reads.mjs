@@ -186,15 +186,16 @@ async function parts() {
 // the code it runs: ~8 MB of RSS for BPCells' wasm alone; its background tier-up of hot wasm
 // functions can still be running in the second read: up to 3 MB on a Zarr read of 8 MB), then the
 // file closed, the modules' memory given back (releaseMemory()) and the file opened again: what a
-// long-running process pays per read.
+// long-running process pays per read once it gives memory back between reads. 'steady': the same
+// without releaseMemory(): the modules keep the working memory the reads before touched.
 async function child(when, kind, args, warm) {
   const makers = { parquet: parquetCase, zarr: zarrCase, bpcells: bpcellsCase, runtime: runtimeCase };
   const make = () => makers[kind](...args);
   let made = await make();
-  if (when === 'later') {
+  if (when === 'later' || when === 'steady') {
     for (let i = 0; i < warm; i++) await made.run();
     made.close?.();
-    await (await import('../js/index.js')).releaseMemory();
+    if (when === 'later') await (await import('../js/index.js')).releaseMemory();
     made = await make();
   }
   const before = await parts();
@@ -240,7 +241,9 @@ export async function wholeReads({ runs = 2, tiles = '20', only = ['runtime', 'p
   const rows = [];
   try {
     for (const c of cases) {
-      for (const when of ahead ? ['first', 'ahead', 'later'] : ['first', 'later']) {
+      for (const when of ahead ? ['first', 'ahead', 'later', 'steady'] : ['first', 'later', 'steady']) {
+        // A readView's output is the module's memory: without releaseMemory() the next one reuses it.
+        if (when === 'steady' && c.args[2] === 'readView') continue;
         const got = [];
         const flags = when === 'ahead' ? AHEAD_FLAGS : [];
         for (let r = 0; r < runs; r++) {
@@ -257,7 +260,7 @@ export async function wholeReads({ runs = 2, tiles = '20', only = ['runtime', 'p
   const mb = (x) => (x / MB).toFixed(1);
   const span = (xs) => (Math.min(...xs) === Math.max(...xs) ? mb(xs[0]) : `${mb(Math.min(...xs))}-${mb(Math.max(...xs))}`);
   log(`\nWhole reads, peak RSS over the baseline (a fresh process each, ${runs} runs; MB): target peak <= bound = output + 2 x the largest compressed unit.`);
-  log(`"first": the first read in the process (V8 compiles and tiers up its code during it); "later": after ${warm} read${warm === 1 ? '' : 's'}, releaseMemory() and the file opened again`);
+  log(`"first": the first read in the process (V8 compiles and tiers up its code during it); "later": after ${warm} read${warm === 1 ? '' : 's'}, releaseMemory() and the file opened again; "steady": the same without releaseMemory()`);
   if (ahead) log(`"ahead": a first read in a process run with ${AHEAD_FLAGS.join(' ')} (wasm compiled optimized before the baseline)`);
   log(`${'case'.padEnd(42)} ${'read'.padEnd(6)} ${'baseline'.padStart(11)} ${'output'.padStart(7)} ${'unit'.padStart(5)} ${'bound'.padStart(6)} ${'peak'.padStart(11)} ${'over bound'.padStart(11)} ${'wasm+'.padStart(7)} ${'V8 heap+'.padStart(9)}  met`);
   for (const { name, when, got } of rows) {
