@@ -36,23 +36,29 @@ export function boxParams(extent, start, step, count) {
  */
 export function decodeBox(bytes, dtype, box, details) {
   const mod = getModule('pco');
-  const at = callDecodeBox(binding('pco', '_numdecode_pco_decode_box'), bytes, dtype, box, details) >>> 2;
+  const at = callDecodeBox(binding('pco', '_numdecode_pco_decode_box'), bytes, dtype, box, details, null) >>> 2;
   const heap = mod.HEAPU32;
   return mod.HEAPU8.subarray(heap[at], heap[at] + heap[at + 1]);
 }
 
-// Calls one of the module's box decoders, decode(ptr, len, dtype code, axes), on `bytes`, with the
-// box (and for a slab, where the box goes in it: slabParams) written to the module's parameter arrays.
-function callDecodeBox(decode, bytes, dtype, box, details, slabParams) {
+// Calls one of the module's box decoders on `bytes`, with the box written to the module's
+// parameter array: decode(ptr, len, dtype code, axes), or, with a target (decodeBoxToTarget),
+// decode(..., target address, target bytes) with where the box goes in it (offset, strides)
+// written to the slab parameters. Called once a chunk: it makes no array of its own.
+function callDecodeBox(decode, bytes, dtype, box, details, target, offset, strides) {
   const mod = getModule('pco');
   const code = dtypeCode(mod, dtype);
   return call(
     [bytes],
     (ptr, len) => {
       // After the input's copy: growing memory replaces HEAPU32.
-      mod.HEAPU32.set(box, mod._numdecode_pco_box_params() >>> 2);
-      if (slabParams) mod.HEAPU32.set(slabParams, mod._numdecode_pco_slab_params() >>> 2);
-      return decode(ptr, len, code, box.length / 4);
+      const heap = mod.HEAPU32;
+      heap.set(box, mod._numdecode_pco_box_params() >>> 2);
+      if (target === null) return decode(ptr, len, code, box.length / 4);
+      let at = mod._numdecode_pco_slab_params() >>> 2;
+      heap[at++] = offset;
+      for (let i = 0; i < strides.length; i++) heap[at++] = strides[i];
+      return decode(ptr, len, code, box.length / 4, target.address, target.byteLength);
     },
     details,
   );
@@ -74,6 +80,5 @@ export function releaseBoxScratch() {
  * @param {{file?: string, dataset?: string}} [details]
  */
 export function decodeBoxToTarget(bytes, dtype, box, target, offset, strides, details) {
-  const into = binding('pco', '_numdecode_pco_decode_box_into');
-  callDecodeBox((ptr, len, code, axes) => into(ptr, len, code, axes, target.address, target.byteLength), bytes, dtype, box, details, Uint32Array.of(offset, ...strides));
+  callDecodeBox(binding('pco', '_numdecode_pco_decode_box_into'), bytes, dtype, box, details, target, offset, strides);
 }

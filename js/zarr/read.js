@@ -288,13 +288,20 @@ async function readInto(array, layout, { dims, shape, outputAxes, outOrder, data
     base: storedOutputAxes.reduce((sum, axis, k) => sum + parts[axis].out * geometry.strides[k], 0),
     counts: storedOutputAxes.map((axis) => parts[axis].count),
   });
+  const extent = layout.order.map((a) => layout.chunkShape[a]);
+  // Most chunks of a read are whole (all but the selection's edges): they share one box, rather
+  // than a box (and four arrays to make it) a chunk. Boxes are read, never written.
+  const wholeBox = boxParams(extent, extent.map(() => 0), extent.map(() => 1), extent);
+  const isWhole = (parts) => layout.order.every((a) => parts[a].start === 0 && parts[a].step === 1 && parts[a].count === layout.chunkShape[a]);
   const boxOf = (parts) =>
-    boxParams(
-      layout.order.map((a) => layout.chunkShape[a]),
-      layout.order.map((a) => parts[a].start),
-      layout.order.map((a) => parts[a].step),
-      layout.order.map((a) => parts[a].count),
-    );
+    isWhole(parts)
+      ? wholeBox
+      : boxParams(
+          extent,
+          layout.order.map((a) => parts[a].start),
+          layout.order.map((a) => parts[a].step),
+          layout.order.map((a) => parts[a].count),
+        );
 
   const parts = dimensionParts(dims, layout.chunkShape);
   const totalChunks = partCount(parts);
