@@ -105,7 +105,11 @@ async function loadModule(format, simd, options) {
     if (!(given instanceof WebAssembly.Module)) throw new TypeError('numdecode init: options.module must be a WebAssembly.Module');
     instantiateThrough(
       async (imports) => ({ module: given, instance: await WebAssembly.instantiate(given, imports) }),
-      (err) => new NumdecodeError(`numdecode init: options.module is not this build of numdecode's ${format} module: ${err?.message ?? err}`, { cause: err }),
+      (err) =>
+        // options.fresh: our own compiled module again (freshInstance), which a user did not give
+        options.fresh
+          ? new NumdecodeError(`numdecode: a fresh instance of the ${format} module failed: ${err?.message ?? err}`, { cause: err })
+          : new NumdecodeError(`numdecode init: options.module is not this build of numdecode's ${format} module: ${err?.message ?? err}`, { cause: err }),
     );
   } else {
     if (options.wasmUrl !== undefined) {
@@ -124,7 +128,7 @@ async function loadModule(format, simd, options) {
     const bytes = moduleArgs.wasmBinary;
     if (bytes !== undefined) instantiateThrough((imports) => WebAssembly.instantiate(bytes, imports), (err) => err);
   }
-  const given = ['module', 'wasmBinary', 'wasmUrl'].some((k) => options[k] !== undefined);
+  const given = !options.fresh && ['module', 'wasmBinary', 'wasmUrl'].some((k) => options[k] !== undefined);
   // Wrong bytes fail inside the glue, which would also print the whole failure to the console:
   // the error thrown below carries it.
   if (given) moduleArgs.printErr = () => {};
@@ -139,7 +143,8 @@ async function loadModule(format, simd, options) {
     if (moduleArgs.wasmBinary !== undefined && given && (await isOtherBuild(format, simd, moduleArgs.wasmBinary))) {
       throw otherBuildError(format, simd);
     }
-    const why = err?.message ?? String(err);
+    // A WebAssembly error from our instantiation says what it is (CompileError, LinkError, ...).
+    const why = err instanceof Error && err.name !== 'Error' && !err.message.startsWith('Aborted(') ? `${err.name}: ${err.message}` : (err?.message ?? String(err));
     throw new NumdecodeError(given ? `${notOurs} (${why})` : `numdecode init: the ${format} module failed to load: ${why}`, { cause: err });
   }
   // Another format's module (or another program) given as options.module, wasmBinary or wasmUrl
@@ -289,7 +294,7 @@ export async function ensureFormat(format, initOptions) {
 export function freshInstance(format) {
   if (!loaded.has(format)) throw new Error(`numdecode: ${format} is not loaded`);
   const compiled = compiledOf.get(loaded.get(format));
-  return loadModule(format, chosenSimd, compiled ? { module: compiled } : loadedWith.get(format));
+  return loadModule(format, chosenSimd, compiled ? { module: compiled, fresh: true } : loadedWith.get(format));
 }
 
 /** Makes `mod` (from freshInstance) the format's module for every later call. */

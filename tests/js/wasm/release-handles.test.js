@@ -47,3 +47,26 @@ test('a pco.wrapped reader and a chunk opened before releaseMemory() decode thei
   const again = reader.chunk(file(`${dir}/${man.chunks[0].meta}`), man.dtype);
   expect(decodeAll(again).equals(Buffer.from(want.subarray(0, man.chunks[0].n * 4)))).toBe(true);
 });
+
+// releaseMemory() makes its fresh instance from the module already compiled (js/wasm/load.js):
+// no bytes read and compiled again. When that instantiation fails (here: no memory for it), the
+// error says so, not that a user's options.module is wrong, and the old module stays in use.
+test('a fresh instance that cannot be made is named as such, and the module in use keeps decoding', async () => {
+  const want = file('alp/f64_sensor1_n3000.bin');
+  const before = getModule('alp');
+  const { instantiate } = WebAssembly;
+  WebAssembly.instantiate = () => Promise.reject(new RangeError('WebAssembly.Memory(): could not allocate memory'));
+  try {
+    await expect(releaseMemory({ formats: ['alp'] })).rejects.toMatchObject({
+      message: 'numdecode: a fresh instance of the alp module failed: WebAssembly.Memory(): could not allocate memory',
+    });
+  } finally {
+    WebAssembly.instantiate = instantiate;
+  }
+  expect(getModule('alp')).toBe(before);
+  expect(bytesOf(alp.decode(file('alp/f64_sensor1_n3000.alp'), 'f64')).equals(Buffer.from(want))).toBe(true);
+  const released = await releaseMemory({ formats: ['alp'] });
+  expect(released.alp.released).toBe(true);
+  expect(getModule('alp')).not.toBe(before);
+  expect(bytesOf(alp.decode(file('alp/f64_sensor1_n3000.alp'), 'f64')).equals(Buffer.from(want))).toBe(true);
+});
