@@ -138,7 +138,9 @@ export class WorkerPool {
 
   /** Use createWorkerPool(). */
   constructor(initOptions) {
-    this.#initOptions = initOptions;
+    // A URL object reaches a worker as {} (postMessage clones its own fields, and it has none): its href does.
+    const url = initOptions?.wasmUrl;
+    this.#initOptions = url instanceof URL ? { ...initOptions, wasmUrl: url.href } : initOptions;
   }
 
   /** {simd, version} of the module the workers loaded. */

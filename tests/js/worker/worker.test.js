@@ -263,6 +263,19 @@ test('init options reach the workers (scalar build)', async () => {
   }
 });
 
+// A URL object does not survive postMessage (it arrives as {}): the pool hands its workers the href.
+test('init options reach the workers: wasmUrl as a URL object', async () => {
+  const wasmUrl = new URL('../../../dist/numdecode-pco-scalar.wasm', import.meta.url);
+  const scalar = await createWorkerPool({ size: 1, init: { simd: false, formats: ['pco'], wasmUrl } });
+  try {
+    expect(scalar.buildInfo.simd).toBe(false);
+    const values = await scalar.decodePco(readBytes(pcoDir, 'consec3_i64.pco'));
+    expectSameBytes(bytesOf(values), readBytes(pcoDir, 'consec3_i64.bin'), 'worker loaded from a URL object');
+  } finally {
+    await scalar.terminate();
+  }
+});
+
 test('a worker that dies: its job rejects, a fresh worker takes its place', async () => {
   const own = await createWorkerPool({ size: 1 });
   try {
