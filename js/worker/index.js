@@ -138,9 +138,8 @@ export class WorkerPool {
 
   /** Use createWorkerPool(). */
   constructor(initOptions) {
-    // A URL object reaches a worker as {} (postMessage clones its own fields, and it has none): its href does.
-    const url = initOptions?.wasmUrl;
-    this.#initOptions = url instanceof URL ? { ...initOptions, wasmUrl: url.href } : initOptions;
+    // A URL object reaches a worker as {} (postMessage clones own fields; it has none): its href does.
+    this.#initOptions = initOptions?.wasmUrl instanceof URL ? { ...initOptions, wasmUrl: initOptions.wasmUrl.href } : initOptions;
   }
 
   /** {simd, version} of the module the workers loaded. */
