@@ -7,6 +7,10 @@ import { textAt } from '../wasm/heap.js';
 import { getModule } from '../wasm/load.js';
 
 const call = wasmCaller('pco', PcoError);
+
+/** The most axes a chunk's box can have: the module's parameter arrays hold this many
+ * (kMaxBoxAxes, src/bindings/pco_bindings.cpp). Writing more would overrun them. */
+export const MAX_BOX_AXES = 32;
 let dtypeCodes = null; // dtype name -> the standalone format's code, read once from the module
 
 function dtypeCode(mod, dtype) {
@@ -46,6 +50,7 @@ export function decodeBox(bytes, dtype, box, details) {
 // decode(..., target address, target bytes) with where the box goes in it (offset, strides)
 // written to the slab parameters. Called once a chunk: it makes no array of its own.
 function callDecodeBox(decode, bytes, dtype, box, details, target, offset, strides) {
+  if (box.length > 4 * MAX_BOX_AXES) throw new PcoError(`a chunk box has at most ${MAX_BOX_AXES} axes, got ${box.length / 4}`);
   const mod = getModule('pco');
   const code = dtypeCode(mod, dtype);
   return call(

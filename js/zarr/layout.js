@@ -5,6 +5,7 @@
 // from memory for consolidated stores and stores opened with openStore (js/zarr/open.js).
 import { CODES, ZarrError } from '../errors.js';
 import { FLOAT16_BITS_CODEC, FLOAT16_BITS_V2_ID, PCODEC_CODEC_NAMES } from './codec-names.js';
+import { MAX_BOX_AXES } from './chunk-decode.js';
 
 /** The symbol under which a store made by openStore answers metadata documents it already holds. */
 export const KNOWN_METADATA = Symbol.for('numdecode.zarr.knownMetadata');
@@ -199,6 +200,9 @@ export async function arrayLayout(array, { signal } = {}) {
   const chunkBytes = array.chunks.reduce((a, b) => a * b, Output.BYTES_PER_ELEMENT);
   if (parts.pco && chunkBytes > 0xffffffff) {
     throw layoutError(array, `its chunks of shape [${array.chunks.join(', ')}] are ${chunkBytes} bytes each, more than the 4 GiB a wasm decoder can hold`, CODES.OUTPUT_LIMIT);
+  }
+  if (parts.pco && array.shape.length > MAX_BOX_AXES) {
+    throw layoutError(array, `it has ${array.shape.length} dimensions; numdecode decodes pcodec chunks of arrays of up to ${MAX_BOX_AXES}`);
   }
   const prefix = array.path.endsWith('/') ? array.path : `${array.path}/`;
   const fill = array.fillValue ?? (Output === BigInt64Array || Output === BigUint64Array ? 0n : 0);

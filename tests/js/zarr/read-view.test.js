@@ -4,6 +4,7 @@
 // the memory held other values before; failures, aborts and release() give the memory back.
 import { beforeAll, describe, expect, test } from '@jest/globals';
 import FileSystemStore from '@zarrita/storage/fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as zarr from 'zarrita';
 import { init, releaseMemory, ZarrError } from '../../../js/index.js';
@@ -261,5 +262,41 @@ describe('memory and failures', () => {
     const plain = await zarr.open(zarr.root(store).resolve('a'), { kind: 'array' });
     await expect(readView(plain)).rejects.toMatchObject({ code: 'ERR_UNSUPPORTED', array: '/a' });
     expect(liveZarrViews()).toBe(0);
+  });
+});
+
+// The Pco module takes a chunk's box through parameter arrays of 32 axes: an array of 32 dimensions
+// reads (the reference pcodec's latitude chunk, as a 181 x 1 x ... x 1 array), one of 33 is
+// refused before anything is written there (it would have run past them into other statics).
+describe('arrays of many dimensions', () => {
+  const latitudeDir = path.join(storeDir('era5_like_v3.zarr'), 'latitude');
+  const manyAxes = async (rank) => {
+    const doc = JSON.parse(readFileSync(path.join(latitudeDir, 'zarr.json'), 'utf8'));
+    const ones = Array(rank - 1).fill(1);
+    Object.assign(doc, { shape: [181, ...ones], dimension_names: undefined });
+    doc.chunk_grid.configuration.chunk_shape = [181, ...ones];
+    const store = new Map([
+      ['/zarr.json', new TextEncoder().encode(JSON.stringify({ zarr_format: 3, node_type: 'group', attributes: {} }))],
+      ['/lat/zarr.json', new TextEncoder().encode(JSON.stringify(doc))],
+      [`/lat/c/${Array(rank).fill(0).join('/')}`, new Uint8Array(readFileSync(path.join(latitudeDir, 'c', '0')))],
+    ]);
+    return zarr.open(zarr.root(store).resolve('lat'), { kind: 'array' });
+  };
+
+  test('32 dimensions read as the 1-dimensional array does; 33 are refused, naming the array', async () => {
+    const flat = await read(await open(new LocalStore(storeDir('era5_like_v3.zarr')), 'latitude'));
+    const arr32 = await manyAxes(32);
+    const got = await read(arr32);
+    expect(got.shape).toEqual([181, ...Array(31).fill(1)]);
+    expectSameBytes(bytesOf(got.data), bytesOf(flat.data), '32 dimensions');
+    const view = await readView(arr32);
+    expectSameBytes(bytesOf(view.data), bytesOf(flat.data), '32 dimensions, readView');
+    view.release();
+    const arr33 = await manyAxes(33);
+    const refused = { code: 'ERR_UNSUPPORTED', array: '/lat', message: expect.stringMatching(/it has 33 dimensions; numdecode decodes pcodec chunks of arrays of up to 32/) };
+    await expect(read(arr33)).rejects.toMatchObject(refused);
+    await expect(readView(arr33)).rejects.toMatchObject(refused);
+    expect(liveZarrViews()).toBe(0);
+    expectSameBytes(bytesOf((await read(arr32)).data), bytesOf(flat.data), '32 dimensions after the refusals');
   });
 });
