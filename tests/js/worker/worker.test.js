@@ -252,25 +252,17 @@ describe('errors', () => {
   });
 });
 
-test('init options reach the workers (scalar build)', async () => {
-  const scalar = await createWorkerPool({ size: 1, init: { simd: false } });
+// The scalar build, and a wasmUrl given as a URL object: one does not survive postMessage (it
+// arrives as {}), so the pool hands its workers the href.
+test.each([
+  ['the scalar build', { simd: false }],
+  ['wasmUrl as a URL object', { simd: false, formats: ['pco'], wasmUrl: new URL('../../../dist/numdecode-pco-scalar.wasm', import.meta.url) }],
+])('init options reach the workers: %s', async (what, initOptions) => {
+  const scalar = await createWorkerPool({ size: 1, init: initOptions });
   try {
     expect(scalar.buildInfo.simd).toBe(false);
     const values = await scalar.decodePco(readBytes(pcoDir, 'consec3_i64.pco'));
-    expectSameBytes(bytesOf(values), readBytes(pcoDir, 'consec3_i64.bin'), 'scalar worker');
-  } finally {
-    await scalar.terminate();
-  }
-});
-
-// A URL object does not survive postMessage (it arrives as {}): the pool hands its workers the href.
-test('init options reach the workers: wasmUrl as a URL object', async () => {
-  const wasmUrl = new URL('../../../dist/numdecode-pco-scalar.wasm', import.meta.url);
-  const scalar = await createWorkerPool({ size: 1, init: { simd: false, formats: ['pco'], wasmUrl } });
-  try {
-    expect(scalar.buildInfo.simd).toBe(false);
-    const values = await scalar.decodePco(readBytes(pcoDir, 'consec3_i64.pco'));
-    expectSameBytes(bytesOf(values), readBytes(pcoDir, 'consec3_i64.bin'), 'worker loaded from a URL object');
+    expectSameBytes(bytesOf(values), readBytes(pcoDir, 'consec3_i64.bin'), what);
   } finally {
     await scalar.terminate();
   }
