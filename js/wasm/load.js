@@ -101,10 +101,10 @@ async function loadModule(format, simd, options) {
   };
   if (options.module !== undefined) {
     // A precompiled module (e.g. from WebAssembly.compileStreaming, or shared with a worker).
-    const given = options.module;
-    if (!(given instanceof WebAssembly.Module)) throw new TypeError('numdecode init: options.module must be a WebAssembly.Module');
+    const precompiled = options.module;
+    if (!(precompiled instanceof WebAssembly.Module)) throw new TypeError('numdecode init: options.module must be a WebAssembly.Module');
     instantiateThrough(
-      async (imports) => ({ module: given, instance: await WebAssembly.instantiate(given, imports) }),
+      async (imports) => ({ module: precompiled, instance: await WebAssembly.instantiate(precompiled, imports) }),
       (err) =>
         // options.fresh: our own compiled module again (freshInstance), which a user did not give
         options.fresh
